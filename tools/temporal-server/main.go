@@ -1,0 +1,299 @@
+// Command temporal-server embeds the real Temporal server on SQLite and accepts the
+// `temporal server start-dev` flags that @temporalio/testing passes, so that the SDK's
+// `existing-path` executable can point at it on machines that cannot download the CLI.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"go.temporal.io/server/common/authorization"
+	"go.temporal.io/server/common/cluster"
+	"go.temporal.io/server/common/config"
+	"go.temporal.io/server/common/dynamicconfig"
+	"go.temporal.io/server/common/log"
+	"go.temporal.io/server/common/membership/static"
+	sqliteplugin "go.temporal.io/server/common/persistence/sql/sqlplugin/sqlite"
+	"go.temporal.io/server/common/primitives"
+	sqliteschema "go.temporal.io/server/schema/sqlite"
+	"go.temporal.io/server/temporal"
+)
+
+// serverVersion is the embedded go.temporal.io/server release; keep it in step with go.mod.
+const serverVersion = "1.32.1"
+
+const clusterName = "active"
+
+type repeated []string
+
+func (r *repeated) String() string     { return strings.Join(*r, ",") }
+func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
+
+type options struct {
+	ip             string
+	port           int
+	httpPort       int
+	namespaces     repeated
+	dbFilename     string
+	logFormat      string
+	logLevel       string
+	dynamicConfig  repeated
+	searchAttrs    repeated
+	headless       bool
+	uiPort         int
+	sqlitePragmas  repeated
+	printReadyLine bool
+}
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintf(os.Stderr, "temporal-server: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "-v" || args[0] == "version") {
+		fmt.Printf("temporal-server (longrun) server version %s\n", serverVersion)
+		return nil
+	}
+	if len(args) < 2 || args[0] != "server" || args[1] != "start-dev" {
+		return errors.New("usage: temporal-server server start-dev [--ip IP] [--port N] [--http-port N] [--namespace NS] [--db-filename F] [--dynamic-config-value KEY=JSON]...")
+	}
+	opts, err := parseFlags(args[2:])
+	if err != nil {
+		return err
+	}
+	return serve(opts)
+}
+
+func parseFlags(args []string) (*options, error) {
+	o := &options{}
+	fs := flag.NewFlagSet("start-dev", flag.ContinueOnError)
+	fs.StringVar(&o.ip, "ip", "127.0.0.1", "IP address to bind the frontend to")
+	fs.IntVar(&o.port, "port", 7233, "frontend gRPC port")
+	fs.IntVar(&o.httpPort, "http-port", 0, "frontend HTTP API port (0: a free port)")
+	fs.Var(&o.namespaces, "namespace", "namespace to create (repeatable; 'default' is always created)")
+	fs.Var(&o.namespaces, "n", "alias of --namespace")
+	fs.StringVar(&o.dbFilename, "db-filename", "", "SQLite file to persist to (default: in memory)")
+	fs.StringVar(&o.logFormat, "log-format", "json", "json or pretty")
+	fs.StringVar(&o.logLevel, "log-level", "warn", "debug, info, warn, error or never")
+	fs.Var(&o.dynamicConfig, "dynamic-config-value", "KEY=JSON dynamic config value (repeatable)")
+	fs.Var(&o.searchAttrs, "search-attribute", "accepted for compatibility and ignored")
+	fs.Var(&o.sqlitePragmas, "sqlite-pragma", "KEY=VALUE SQLite pragma (repeatable)")
+	fs.BoolVar(&o.headless, "headless", false, "accepted for compatibility: this server has no UI")
+	fs.IntVar(&o.uiPort, "ui-port", 0, "accepted for compatibility and ignored")
+	fs.BoolVar(&o.printReadyLine, "print-ready", false, "print 'ready' to stdout once the frontend accepts connections")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if net.ParseIP(o.ip) == nil && o.ip != "localhost" {
+		return nil, fmt.Errorf("--ip %q is not an IP address", o.ip)
+	}
+	return o, nil
+}
+
+func serve(o *options) error {
+	dynConf, err := dynamicConfig(o.dynamicConfig)
+	if err != nil {
+		return err
+	}
+	if o.httpPort == 0 {
+		if o.httpPort, err = freePort(o.ip); err != nil {
+			return err
+		}
+	}
+	conf, err := serverConfig(o)
+	if err != nil {
+		return err
+	}
+	logger, err := buildLogger(o.logFormat, o.logLevel)
+	if err != nil {
+		return err
+	}
+	hosts := map[primitives.ServiceName]static.Hosts{}
+	for name, svc := range conf.Services {
+		hosts[primitives.ServiceName(name)] = static.SingleLocalHost(net.JoinHostPort(o.ip, strconv.Itoa(svc.RPC.GRPCPort)))
+	}
+	server, err := temporal.NewServer(
+		temporal.WithConfig(conf),
+		temporal.ForServices(temporal.DefaultServices),
+		temporal.WithStaticHosts(hosts),
+		temporal.WithLogger(logger),
+		temporal.WithAuthorizer(authorization.NewNoopAuthorizer()),
+		temporal.WithClaimMapper(func(*config.Config) authorization.ClaimMapper { return authorization.NewNoopClaimMapper() }),
+		temporal.WithDynamicConfigClient(dynConf),
+	)
+	if err != nil {
+		return fmt.Errorf("building server: %w", err)
+	}
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, syscall.SIGINT, syscall.SIGTERM)
+	if err := server.Start(); err != nil {
+		return fmt.Errorf("starting server: %w", err)
+	}
+	if o.printReadyLine {
+		fmt.Printf("ready grpc=%s http=%s\n", net.JoinHostPort(o.ip, strconv.Itoa(o.port)), net.JoinHostPort(o.ip, strconv.Itoa(o.httpPort)))
+	}
+	<-stop
+	done := make(chan struct{})
+	go func() { server.Stop(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		return errors.New("server did not stop within 10s")
+	}
+	return nil
+}
+
+func dynamicConfig(values []string) (dynamicconfig.StaticClient, error) {
+	client := dynamicconfig.StaticClient{}
+	for _, kv := range values {
+		key, raw, ok := strings.Cut(kv, "=")
+		if !ok || key == "" {
+			return nil, fmt.Errorf("--dynamic-config-value %q: want KEY=JSON", kv)
+		}
+		var value any
+		if err := json.Unmarshal([]byte(raw), &value); err != nil {
+			return nil, fmt.Errorf("--dynamic-config-value %s: value %q is not JSON: %v", key, raw, err)
+		}
+		// JSON numbers decode as float64; the server's int settings want integers.
+		if f, isFloat := value.(float64); isFloat && f == float64(int64(f)) {
+			value = int(f)
+		}
+		client[dynamicconfig.MakeKey(key)] = value
+	}
+	return client, nil
+}
+
+func serverConfig(o *options) (*config.Config, error) {
+	conf := &config.Config{}
+	conf.Global.Membership.MaxJoinDuration = 30 * time.Second
+	conf.Global.Membership.BroadcastAddress = o.ip
+
+	sqlConf, err := sqlConfig(o)
+	if err != nil {
+		return nil, err
+	}
+	conf.Persistence.DefaultStore = "sqlite"
+	conf.Persistence.VisibilityStore = "sqlite"
+	conf.Persistence.NumHistoryShards = 1
+	conf.Persistence.DataStores = map[string]config.DataStore{"sqlite": {SQL: sqlConf}}
+
+	frontend := net.JoinHostPort(o.ip, strconv.Itoa(o.port))
+	conf.ClusterMetadata = &cluster.Config{
+		FailoverVersionIncrement: 10,
+		MasterClusterName:        clusterName,
+		CurrentClusterName:       clusterName,
+		ClusterInformation: map[string]cluster.ClusterInformation{
+			clusterName: {
+				Enabled:                true,
+				InitialFailoverVersion: 1,
+				RPCAddress:             frontend,
+				HTTPAddress:            net.JoinHostPort(o.ip, strconv.Itoa(o.httpPort)),
+				ClusterID:              fmt.Sprintf("longrun-%d", rand.Int64()),
+			},
+		},
+	}
+	conf.DCRedirectionPolicy.Policy = "noop"
+	conf.Services = map[string]config.Service{}
+	for _, name := range []string{"frontend", "history", "matching", "worker"} {
+		svc := config.Service{}
+		svc.RPC.BindOnIP = o.ip
+		if name == "frontend" {
+			svc.RPC.GRPCPort = o.port
+			svc.RPC.HTTPPort = o.httpPort
+		} else if svc.RPC.GRPCPort, err = freePort(o.ip); err != nil {
+			return nil, err
+		}
+		conf.Services[name] = svc
+	}
+	conf.Archival.History.State = "disabled"
+	conf.Archival.Visibility.State = "disabled"
+	conf.NamespaceDefaults.Archival.History.State = "disabled"
+	conf.NamespaceDefaults.Archival.Visibility.State = "disabled"
+	conf.PublicClient.HostPort = frontend
+	return conf, nil
+}
+
+func sqlConfig(o *options) (*config.SQL, error) {
+	conf := &config.SQL{PluginName: sqliteplugin.PluginName}
+	if o.dbFilename == "" {
+		conf.ConnectAttributes = map[string]string{"mode": "memory", "cache": "shared"}
+		conf.DatabaseName = fmt.Sprintf("longrun-%d", rand.Int64())
+	} else {
+		conf.ConnectAttributes = map[string]string{"mode": "rwc"}
+		conf.DatabaseName = o.dbFilename
+	}
+	for _, kv := range o.sqlitePragmas {
+		key, value, ok := strings.Cut(kv, "=")
+		if !ok {
+			return nil, fmt.Errorf("--sqlite-pragma %q: want KEY=VALUE", kv)
+		}
+		conf.ConnectAttributes["_"+key] = value
+	}
+	if o.dbFilename != "" {
+		if _, err := os.Stat(o.dbFilename); errors.Is(err, os.ErrNotExist) {
+			if err := sqliteschema.SetupSchema(conf); err != nil {
+				return nil, fmt.Errorf("--db-filename %s: setting up schema: %w", o.dbFilename, err)
+			}
+		}
+	}
+	names := map[string]bool{"default": true}
+	for _, ns := range o.namespaces {
+		names[ns] = true
+	}
+	var namespaces []*sqliteschema.NamespaceConfig
+	for ns := range names {
+		nsConf, err := sqliteschema.NewNamespaceConfig(clusterName, ns, false, nil)
+		if err != nil {
+			return nil, fmt.Errorf("namespace %s: %w", ns, err)
+		}
+		namespaces = append(namespaces, nsConf)
+	}
+	if err := sqliteschema.CreateNamespaces(conf, namespaces...); err != nil {
+		return nil, fmt.Errorf("creating namespaces: %w", err)
+	}
+	return conf, nil
+}
+
+func buildLogger(format, level string) (log.Logger, error) {
+	switch format {
+	case "pretty", "console":
+		format = "console"
+	case "json":
+	default:
+		return nil, fmt.Errorf("--log-format %q: want json or pretty", format)
+	}
+	if level == "never" {
+		return log.NewNoopLogger(), nil
+	}
+	switch level {
+	case "debug", "info", "warn", "error", "fatal":
+	default:
+		return nil, fmt.Errorf("--log-level %q: want debug, info, warn, error or never", level)
+	}
+	return log.NewZapLogger(log.BuildZapLogger(log.Config{Level: level, Format: format})), nil
+}
+
+func freePort(ip string) (int, error) {
+	l, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
+	if err != nil {
+		return 0, fmt.Errorf("finding a free port on %s: %w", ip, err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}

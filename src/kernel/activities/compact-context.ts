@@ -1,0 +1,59 @@
+/**
+ * `kernel.compact_context`: one call to the cheap compaction model over a digest of the
+ * history; the card comes back validated or the attempt fails (HTTP error, timeout, malformed
+ * body, invalid card are all failures, retried briefly by the workflow's policy).
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import type { CompactContextInput, CompactContextResult, RunSettings } from '../../contract/kernel-api.ts';
+import type { ChatRequest } from '../../contract/messages.ts';
+import { cardProblem } from '../context/card.ts';
+import { buildDigest } from '../context/digest.ts';
+import { FAILURE_TYPE } from '../failure-types.ts';
+import { authorization } from './call-model.ts';
+import { compactionPrompt } from './compaction-prompt.ts';
+import { type ActivitiesConfig, DEFAULT_HTTP_TIMEOUTS, joinUrl } from './config.ts';
+import { postJson } from './http.ts';
+import { parseChatResponse } from './wire-schemas.ts';
+
+const PEER = 'compaction model';
+
+export async function compactContext(
+  config: ActivitiesConfig,
+  input: CompactContextInput,
+): Promise<CompactContextResult> {
+  const model = compactionModel(input.settings, process.env.LONGRUN_MODEL);
+  const request: ChatRequest = {
+    model,
+    messages: [
+      { role: 'system', content: compactionPrompt(input.cardMaxBytes) },
+      { role: 'user', content: buildDigest(input.messages) },
+    ],
+    metadata: {
+      longrun_run_id: input.runId,
+      longrun_turn: String(input.turn),
+      longrun_purpose: 'compaction',
+    },
+  };
+  const body = await postJson({
+    fetch: config.fetch ?? globalThis.fetch,
+    url: joinUrl(config.modelBaseUrl, 'chat/completions'),
+    body: request,
+    timeoutMs: config.timeoutsMs?.compaction ?? DEFAULT_HTTP_TIMEOUTS.compaction,
+    headers: authorization(config),
+    peer: PEER,
+  });
+  const card = parseChatResponse(body, PEER).message.content?.trim() ?? '';
+  const problem = cardProblem(card, input.cardMaxBytes);
+  if (problem !== null)
+    throw ApplicationFailure.create({
+      type: FAILURE_TYPE.invalidCard,
+      message: problem,
+    });
+  return { card, model };
+}
+
+/** The `compaction` role, else the judge model, else the env model, else the agent's own. */
+export function compactionModel(settings: RunSettings, envModel: string | undefined): string {
+  const candidates = [settings.compaction?.model, settings.judge?.model, envModel, settings.agent.model];
+  return candidates.find((model) => model !== undefined && model.trim() !== '') ?? settings.agent.model;
+}

@@ -1,0 +1,44 @@
+/** What the activities need from their host: where the model and the sandbox answer. */
+export interface ActivitiesConfig {
+  /** OpenAI-compatible base URL; requests go to `{modelBaseUrl}/chat/completions`. */
+  modelBaseUrl: string;
+  /** Tool calls go to `{sandboxBaseUrl}/tools/{name}`. */
+  sandboxBaseUrl: string;
+  /** Sent as `Authorization: Bearer ...` to the model when set. */
+  apiKey?: string;
+  /** Defaults to the global fetch, looked up per call so that MSW installed later intercepts it. */
+  fetch?: typeof fetch;
+  /** Per-request HTTP timeouts; each stays under its activity's start-to-close timeout. */
+  timeoutsMs?: Partial<HttpTimeouts>;
+}
+
+export interface HttpTimeouts {
+  model: number;
+  compaction: number;
+  tool: number;
+}
+
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
+  model: 100_000,
+  compaction: 20_000,
+  tool: 60_000,
+};
+
+export function checkConfig(config: ActivitiesConfig): void {
+  for (const field of ['modelBaseUrl', 'sandboxBaseUrl'] as const) {
+    const value = config[field];
+    if (typeof value !== 'string' || !URL.canParse(value)) {
+      throw new Error(`createActivities: ${field} must be an absolute URL, got ${JSON.stringify(value)}`);
+    }
+  }
+  for (const [field, value] of Object.entries(config.timeoutsMs ?? {})) {
+    if (!Number.isSafeInteger(value) || (value as number) <= 0) {
+      throw new Error(`createActivities: timeoutsMs.${field} must be a positive integer, got ${JSON.stringify(value)}`);
+    }
+  }
+}
+
+/** `{base}/{path}` with exactly one slash between them. */
+export function joinUrl(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}

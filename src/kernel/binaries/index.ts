@@ -1,0 +1,78 @@
+/**
+ * The binary registry: one workflow bundle per kernel version. Every entry exports `agentRun`,
+ * so workers of different binaries can replace each other in the middle of a run.
+ */
+import { fileURLToPath } from 'node:url';
+
+export const BINARY_IDS = [
+  'v0',
+  'v1',
+  'ungated',
+  'can-while-pending',
+  'split-group',
+  'guard-ignores-screenshots',
+  'trigger-late',
+  'compaction-fatal',
+] as const;
+export type BinaryId = (typeof BINARY_IDS)[number];
+
+export const CURRENT_BINARY = 'v1' satisfies BinaryId;
+
+export interface Binary {
+  id: BinaryId;
+  description: string;
+  /** Absolute path of the binary's entry file, for Worker.create or bundleWorkflowCode. */
+  workflowsPath: string;
+  /** A deliberately broken control that some invariant must catch. */
+  broken: boolean;
+}
+
+const DESCRIPTIONS: Record<BinaryId, { description: string; broken: boolean }> = {
+  v0: {
+    broken: false,
+    description: 'before compaction: append-only history, payload guard and elision of big items',
+  },
+  v1: {
+    broken: false,
+    description: 'current: compaction, rebuild and ContinueAsNew behind the context-compaction gate',
+  },
+  ungated: {
+    broken: true,
+    description: 'compaction without the gate: v0 histories that crossed the trigger do not replay',
+  },
+  'can-while-pending': {
+    broken: true,
+    description: 'ContinueAsNew while journal appends are pending; the carried journal head is stale',
+  },
+  'split-group': {
+    broken: true,
+    description: 'the rebuild splits a turn group: tool results without their assistant message',
+  },
+  'guard-ignores-screenshots': {
+    broken: true,
+    description: 'the payload guard neither counts nor elides screenshots',
+  },
+  'trigger-late': {
+    broken: true,
+    description: 'compaction starts one turn boundary after the request passed the trigger',
+  },
+  'compaction-fatal': {
+    broken: true,
+    description: 'a failed compaction ends the run',
+  },
+};
+
+export const BINARIES = Object.fromEntries(
+  BINARY_IDS.map((id) => [
+    id,
+    {
+      id,
+      ...DESCRIPTIONS[id],
+      workflowsPath: fileURLToPath(new URL(`./${id}.ts`, import.meta.url)),
+    },
+  ]),
+) as Record<BinaryId, Binary>;
+
+export function isBinaryId(value: string): value is BinaryId {
+  return (BINARY_IDS as readonly string[]).includes(value);
+}

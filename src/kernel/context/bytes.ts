@@ -1,0 +1,70 @@
+/**
+ * Byte counting without Buffer or TextEncoder, so that the same numbers come out of the
+ * workflow sandbox, the activities and the tests. Sizes are UTF-8 bytes of JSON, the form in
+ * which Temporal stores a payload.
+ */
+
+/** UTF-8 length of a string, as TextEncoder would encode it (lone surrogates as U+FFFD). */
+export function utf8Bytes(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** UTF-8 bytes of `JSON.stringify(value)`. */
+export function jsonBytes(value: unknown): number {
+  return utf8Bytes(JSON.stringify(value) ?? '');
+}
+
+/** The longest prefix of `text` that fits in `maxBytes` UTF-8 bytes, never splitting a character. */
+export function utf8Head(text: string, maxBytes: number): string {
+  return text.slice(0, utf8FitLength(text, maxBytes, 1));
+}
+
+/** The longest suffix of `text` that fits in `maxBytes` UTF-8 bytes, never splitting a character. */
+export function utf8Tail(text: string, maxBytes: number): string {
+  return text.slice(text.length - utf8FitLength(text, maxBytes, -1));
+}
+
+/** How many UTF-16 units, read from the start (direction 1) or the end (-1), fit in maxBytes. */
+function utf8FitLength(text: string, maxBytes: number, direction: 1 | -1): number {
+  let bytes = 0;
+  let units = 0;
+  while (units < text.length) {
+    const index = direction === 1 ? units : text.length - 1 - units;
+    const pairIndex = direction === 1 ? index + 1 : index - 1;
+    const code = text.charCodeAt(index);
+    const isPair =
+      direction === 1
+        ? code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(pairIndex))
+        : isLowSurrogate(code) && isHighSurrogate(text.charCodeAt(pairIndex));
+    const width = isPair ? 4 : code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
+    if (bytes + width > maxBytes) break;
+    bytes += width;
+    units += isPair ? 2 : 1;
+  }
+  return units;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** 812345 -> "812,345": locale-independent, so the same in every process. */
+export function formatCount(value: number): string {
+  const digits = String(Math.trunc(Math.abs(value)));
+  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return value < 0 ? `-${grouped}` : grouped;
+}

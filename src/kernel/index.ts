@@ -1,0 +1,24 @@
+/**
+ * The kernel, the system under test: its binaries (workflow bundles), its activities and the
+ * pure functions that decide compaction, rebuild and the payload guard.
+ */
+export {
+  type ActivitiesConfig,
+  createActivities,
+  DEFAULT_HTTP_TIMEOUTS,
+  type KernelActivities,
+} from './activities/index.ts';
+export {
+  BINARIES,
+  BINARY_IDS,
+  type Binary,
+  type BinaryId,
+  CURRENT_BINARY,
+  isBinaryId,
+} from './binaries/index.ts';
+export * from './context/index.ts';
+export { FAILURE_TYPE } from './failure-types.ts';
+export {
+  CURRENT_KERNEL,
+  type KernelOptions,
+} from './workflows/kernel-options.ts';

@@ -1,0 +1,336 @@
+/**
+ * The agent-run workflow: the turn loop of spec §3-§5. Each turn builds the request, guards its
+ * size, compacts the context when it passes the trigger, calls the model, runs the tools the
+ * answer asks for and journals the turn; ContinueAsNew once this execution has sent its budget
+ * of request bytes. Compaction, rebuild, ContinueAsNew and the guard's honest last boundary sit
+ * behind the `context-compaction` gate, so that histories written without them replay as written.
+ */
+import { ApplicationFailure, continueAsNew, isCancellation, patched } from '@temporalio/workflow';
+import type {
+  CompactedData,
+  CompactionFailedData,
+  KernelLimits,
+  RunCounters,
+  RunInput,
+  RunResult,
+} from '../../contract/kernel-api.ts';
+import { GENESIS_HASH } from '../../contract/kernel-api.ts';
+import { COMPACTION_PATCH_ID } from '../../contract/limits.ts';
+import type { ChatRequest, Message, ToolCall } from '../../contract/messages.ts';
+import { jsonBytes } from '../context/bytes.ts';
+import { type GuardResult, guardMessages } from '../context/guard.ts';
+import { bigItemThresholdBytes, guardTargetBytes } from '../context/limits.ts';
+import { rebuildMessages } from '../context/rebuild.ts';
+import { buildAgentRequest, overheadBytes } from '../context/request.ts';
+import { checkRunInput } from '../context/run-input.ts';
+import { FAILURE_TYPE } from '../failure-types.ts';
+import { callModel, compactContext, journalAppend, runTool } from './activity-proxies.ts';
+import { JournalWriter } from './journal-writer.ts';
+import type { KernelOptions } from './kernel-options.ts';
+
+export type AgentRunWorkflow = (input: RunInput) => Promise<RunResult>;
+
+export function createAgentRun(options: KernelOptions): AgentRunWorkflow {
+  return async (input) => new AgentRun(input, options, checkedLimits(input)).run();
+}
+
+function checkedLimits(input: RunInput): KernelLimits {
+  try {
+    return checkRunInput(input);
+  } catch (error) {
+    throw ApplicationFailure.create({
+      type: FAILURE_TYPE.invalidRunInput,
+      nonRetryable: true,
+      message: messageOf(error),
+    });
+  }
+}
+
+interface GuardedRequest {
+  request: ChatRequest;
+  bytes: number;
+}
+
+type PayloadKind = 'request' | 'continue_as_new';
+
+class AgentRun {
+  private messages: Message[];
+  private readonly counters: RunCounters;
+  private readonly journal: JournalWriter;
+  /** Request bytes sent in this execution: what the ContinueAsNew budget counts. */
+  private executionRequestBytes = 0;
+  /** Consecutive turn boundaries whose request was over the trigger. */
+  private boundariesOverTrigger = 0;
+
+  constructor(
+    private readonly input: RunInput,
+    private readonly options: KernelOptions,
+    private readonly limits: KernelLimits,
+  ) {
+    const resume = input.resume;
+    this.messages = resume
+      ? [...resume.messages]
+      : [
+          { role: 'system', content: input.systemPrompt },
+          { role: 'user', content: input.userRequest },
+        ];
+    this.counters = resume
+      ? { ...resume.counters, executions: resume.counters.executions + 1 }
+      : {
+          turns: 0,
+          totalRequestBytes: 0,
+          compactions: 0,
+          compactionFailures: 0,
+          executions: 1,
+        };
+    this.journal = new JournalWriter(
+      input.runId,
+      resume?.journal ?? { nextSeq: 1, headHash: GENESIS_HASH },
+      journalAppend,
+    );
+  }
+
+  async run(): Promise<RunResult> {
+    if (!this.input.resume) {
+      this.journal.append('run.started', 0, {
+        max_turns: this.input.maxTurns,
+        limits: { ...this.limits },
+      });
+    }
+    let finalAnswer: string | null = null;
+    let ended: RunResult['ended'] = 'max-turns';
+    while (this.counters.turns < this.input.maxTurns) {
+      this.journal.throwIfFailed();
+      await this.continueAsNewIfDue();
+      const turn = this.counters.turns + 1;
+      const { request, bytes } = await this.prepareRequest(turn);
+      const { message, usage } = await callModel({
+        runId: this.input.runId,
+        turn,
+        request,
+      });
+      this.executionRequestBytes += bytes;
+      this.counters.totalRequestBytes += bytes;
+      const calls = message.tool_calls ?? [];
+      const results = await Promise.all(calls.map((call) => this.runToolCall(turn, call)));
+      this.messages = [...this.messages, message, ...results];
+      this.counters.turns = turn;
+      this.journal.append('turn.completed', turn, {
+        turn,
+        request_bytes: bytes,
+        usage: { ...usage },
+        tool_calls: calls.length,
+        execution_request_bytes: this.executionRequestBytes,
+      });
+      if (calls.length === 0) {
+        finalAnswer = message.content;
+        ended = 'done';
+        break;
+      }
+    }
+    this.journal.append('run.completed', this.counters.turns, {
+      ended,
+      counters: { ...this.counters },
+    });
+    await this.journal.drain();
+    return {
+      runId: this.input.runId,
+      counters: { ...this.counters },
+      finalAnswer,
+      ended,
+    };
+  }
+
+  /** The gate: asked only where the gated and the ungated paths would differ. */
+  private gateOpen(): boolean {
+    if (this.options.gate === 'never') return false;
+    if (this.options.gate === 'always') return true;
+    return patched(COMPACTION_PATCH_ID);
+  }
+
+  private async prepareRequest(turn: number): Promise<GuardedRequest> {
+    const guarded = await this.guardedRequest(turn);
+    if (!this.compactionDue(guarded.bytes)) return guarded;
+    const compacted = await this.compact(turn, guarded.bytes);
+    return compacted ? this.guardedRequest(turn) : guarded;
+  }
+
+  private compactionDue(requestBytes: number): boolean {
+    if (requestBytes <= this.limits.compactionTriggerBytes) {
+      this.boundariesOverTrigger = 0;
+      return false;
+    }
+    this.boundariesOverTrigger++;
+    return this.boundariesOverTrigger >= this.options.triggerBoundaries && this.gateOpen();
+  }
+
+  /** Builds this turn's request from the messages and guards it; elisions stay in the messages. */
+  private async guardedRequest(turn: number): Promise<GuardedRequest> {
+    const request = buildAgentRequest({
+      runId: this.input.runId,
+      turn,
+      model: this.input.settings.agent.model,
+      messages: [],
+    });
+    this.messages = await this.guard(turn, 'request', overheadBytes(request));
+    const guardedRequest = { ...request, messages: this.messages };
+    return { request: guardedRequest, bytes: jsonBytes(guardedRequest) };
+  }
+
+  /**
+   * Elides big items until the payload fits. Where v0 would send an oversized payload anyway,
+   * the gated path elides further and, failing that, ends the run: the honest last boundary.
+   */
+  private async guard(turn: number, payload: PayloadKind, overhead: number): Promise<Message[]> {
+    const input = {
+      messages: this.messages,
+      overheadBytes: overhead,
+      targetBytes: guardTargetBytes(this.limits),
+      bigItemBytes: bigItemThresholdBytes(this.limits),
+    };
+    const countsScreenshots = this.options.guardCountsScreenshots;
+    let result = guardMessages(input, { exhaustive: false, countsScreenshots });
+    if (!result.fits && this.gateOpen()) {
+      result = guardMessages(input, { exhaustive: true, countsScreenshots });
+      if (!result.fits) await this.failGuard(turn, payload, result, input.targetBytes);
+    }
+    if (result.elided.length > 0) this.journal.append('payload.elided', turn, elidedData(turn, payload, result));
+    return result.messages;
+  }
+
+  private async failGuard(
+    turn: number,
+    payload: PayloadKind,
+    result: GuardResult,
+    targetBytes: number,
+  ): Promise<never> {
+    await this.journal.drain();
+    throw ApplicationFailure.create({
+      type: FAILURE_TYPE.payloadGuard,
+      nonRetryable: true,
+      message:
+        `the ${payload === 'request' ? `request of turn ${turn}` : 'ContinueAsNew input'} is ${result.bytesAfter} bytes ` +
+        `after eliding ${result.elided.length} items and cannot be brought under ${targetBytes} bytes ` +
+        `(blob limit ${this.limits.blobLimitBytes})`,
+    });
+  }
+
+  /** Replaces the messages with the rebuild around a fresh card; false when compaction failed. */
+  private async compact(turn: number, bytesBefore: number): Promise<boolean> {
+    try {
+      const { card } = await compactContext({
+        runId: this.input.runId,
+        turn,
+        messages: this.messages,
+        settings: this.input.settings,
+        cardMaxBytes: this.limits.cardMaxBytes,
+      });
+      const rebuilt = rebuildMessages(this.messages, card, this.limits, this.options.rebuild);
+      this.messages = rebuilt.messages;
+      this.counters.compactions++;
+      const bytesAfter = jsonBytes(
+        buildAgentRequest({
+          runId: this.input.runId,
+          turn,
+          model: this.input.settings.agent.model,
+          messages: this.messages,
+        }),
+      );
+      const data: CompactedData = {
+        turn,
+        bytes_before: bytesBefore,
+        bytes_after: bytesAfter,
+        card,
+        kept: rebuilt.kept,
+        dropped: rebuilt.dropped,
+      };
+      this.journal.append('context.compacted', turn, { ...data });
+      return true;
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      this.counters.compactionFailures++;
+      const data: CompactionFailedData = { turn, reason: failureReason(error) };
+      this.journal.append('context.compaction_failed', turn, { ...data });
+      if (this.options.compactionFailureEndsRun) {
+        await this.journal.drain();
+        throw ApplicationFailure.create({
+          type: FAILURE_TYPE.compactionFailed,
+          nonRetryable: true,
+          message: data.reason,
+        });
+      }
+      return false;
+    }
+  }
+
+  /** A tool that fails for good answers with an error text, so every tool call keeps its result. */
+  private async runToolCall(turn: number, call: ToolCall): Promise<Message> {
+    try {
+      const result = await runTool({ runId: this.input.runId, turn, call });
+      return { role: 'tool', tool_call_id: call.id, content: result.content };
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      return {
+        role: 'tool',
+        tool_call_id: call.id,
+        content: `[tool error: ${failureReason(error)}]`,
+      };
+    }
+  }
+
+  /** At a clean turn boundary, once this execution has sent its budget: carry on in a fresh one. */
+  private async continueAsNewIfDue(): Promise<void> {
+    if (this.executionRequestBytes <= this.limits.continueAsNewBytes || !this.gateOpen()) return;
+    const turn = this.counters.turns;
+    const carried = {
+      ...this.input,
+      resume: {
+        messages: [],
+        counters: this.counters,
+        journal: this.journal.head,
+      },
+    };
+    this.messages = await this.guard(turn + 1, 'continue_as_new', overheadBytes(carried));
+    this.journal.append('run.continued_as_new', turn, {
+      turn,
+      execution: this.counters.executions,
+      execution_request_bytes: this.executionRequestBytes,
+      messages: this.messages.length,
+      counters: { ...this.counters },
+    });
+    const journal = this.options.drainsBeforeContinueAsNew ? await this.journal.drain() : this.journal.head;
+    await continueAsNew<AgentRunWorkflow>({
+      ...this.input,
+      resume: {
+        messages: this.messages,
+        counters: { ...this.counters },
+        journal,
+      },
+    });
+  }
+}
+
+function elidedData(turn: number, payload: PayloadKind, result: GuardResult): Record<string, unknown> {
+  return {
+    turn,
+    payload,
+    items: result.elided.length,
+    screenshots: result.elided.filter((item) => item.kind === 'screenshot').length,
+    tool_outputs: result.elided.filter((item) => item.kind === 'tool_output').length,
+    elided_bytes: result.elided.reduce((sum, item) => sum + item.bytes, 0),
+    bytes_before: result.bytesBefore,
+    bytes_after: result.bytesAfter,
+  };
+}
+
+/** One line for the journal: the innermost cause of an activity failure. */
+function failureReason(error: unknown): string {
+  let current: unknown = error;
+  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
+  const type = current instanceof ApplicationFailure && current.type ? `${current.type}: ` : '';
+  return `${type}${messageOf(current)}`.split('\n')[0] ?? '';
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

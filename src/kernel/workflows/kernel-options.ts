@@ -1,0 +1,32 @@
+/**
+ * What tells the binaries apart. Every binary runs the same workflow code; the broken controls
+ * each turn one of these switches, so an invariant that catches them catches exactly one bug.
+ */
+import type { RebuildOptions } from '../context/rebuild.ts';
+
+export interface KernelOptions {
+  /**
+   * How the `context-compaction` gate answers: `patched` (the current binary: open for new
+   * runs, closed while replaying a history written without it), `never` (v0), `always` (the
+   * ungated control).
+   */
+  gate: 'patched' | 'never' | 'always';
+  /** Wait for pending journal appends before ContinueAsNew (false: can-while-pending). */
+  drainsBeforeContinueAsNew: boolean;
+  rebuild: RebuildOptions;
+  /** false: guard-ignores-screenshots. */
+  guardCountsScreenshots: boolean;
+  /** Consecutive boundaries over the trigger before compaction starts: 1, or 2 in trigger-late. */
+  triggerBoundaries: number;
+  /** A failed compaction ends the run (true only in compaction-fatal). */
+  compactionFailureEndsRun: boolean;
+}
+
+export const CURRENT_KERNEL: KernelOptions = {
+  gate: 'patched',
+  drainsBeforeContinueAsNew: true,
+  rebuild: { splitsGroups: false },
+  guardCountsScreenshots: true,
+  triggerBoundaries: 1,
+  compactionFailureEndsRun: false,
+};

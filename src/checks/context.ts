@@ -1,0 +1,79 @@
+/**
+ * What the checks judge against. Limits resolve in this order, last wins: the kernel mapping's
+ * defaults (src/contract/limits.ts for our kernel), the check context (a scenario's overrides),
+ * the run's own `RunInput.limits` (what the kernel was actually told).
+ */
+import type { KernelLimits } from '../contract/kernel-api.ts';
+import { HISTORY_SIZE_LIMIT_BYTES } from '../contract/limits.ts';
+import { RECENT_TOOL_OUTPUTS_KEPT } from './history/summarize.ts';
+import type { KernelMapping } from './mapping.ts';
+
+/** Temporal's default `limit.historyCount.error`. */
+export const HISTORY_COUNT_LIMIT = 51_200;
+
+export interface CheckContext {
+  limits?: Partial<KernelLimits>;
+  /** `limit.historySize.error` of the server (default 500 MiB, the deployment's). */
+  historySizeLimitBytes?: number;
+  /** `limit.historyCount.error` of the server (default 51,200, Temporal's). */
+  historyCountLimit?: number;
+  /** This many consecutive WorkflowTaskFailed events make a retry loop (default 3). */
+  workflowTaskFailureRun?: number;
+  /** call_model activities allowed after the one that passed the ContinueAsNew budget (default 1). */
+  continueAsNewGraceTurns?: number;
+  card?: {
+    /** The most recent tool outputs sent to compaction whose identifiers the card must keep (default 1). */
+    recentToolOutputs?: number;
+    /** Share of the required identifiers the card must hold verbatim (default 1). */
+    minIdentifierShare?: number;
+  };
+  /** How to read histories given raw to checkRun (default: our kernel). */
+  mapping?: KernelMapping;
+}
+
+export interface ResolvedContext {
+  limits: KernelLimits;
+  historySizeLimitBytes: number;
+  historyCountLimit: number;
+  workflowTaskFailureRun: number;
+  continueAsNewGraceTurns: number;
+  card: { recentToolOutputs: number; minIdentifierShare: number };
+}
+
+function whole(field: string, value: number | undefined, fallback: number, min = 1): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min) throw new Error(`check context: ${field} must be an integer >= ${min}, got ${value}`);
+  return value;
+}
+
+function definedNumbers(limits: Partial<KernelLimits> | undefined): Partial<KernelLimits> {
+  return Object.fromEntries(
+    Object.entries(limits ?? {}).filter(([, value]) => typeof value === 'number' && value > 0),
+  ) as Partial<KernelLimits>;
+}
+
+export function resolveContext(
+  ctx: CheckContext,
+  mapping: KernelMapping,
+  runLimits: Partial<KernelLimits>,
+): ResolvedContext {
+  for (const [field, value] of Object.entries(ctx.limits ?? {})) {
+    if (!Number.isInteger(value) || (value as number) <= 0) {
+      throw new Error(`check context: limits.${field} must be a positive integer, got ${value}`);
+    }
+  }
+  const share = ctx.card?.minIdentifierShare ?? 1;
+  if (!(share >= 0 && share <= 1)) throw new Error(`check context: card.minIdentifierShare must be in [0, 1], got ${share}`);
+  const recent = whole('card.recentToolOutputs', ctx.card?.recentToolOutputs, 1, 0);
+  if (recent > RECENT_TOOL_OUTPUTS_KEPT) {
+    throw new Error(`check context: card.recentToolOutputs must be <= ${RECENT_TOOL_OUTPUTS_KEPT}, got ${recent}`);
+  }
+  return {
+    limits: { ...mapping.limits, ...ctx.limits, ...definedNumbers(runLimits) },
+    historySizeLimitBytes: whole('historySizeLimitBytes', ctx.historySizeLimitBytes, HISTORY_SIZE_LIMIT_BYTES),
+    historyCountLimit: whole('historyCountLimit', ctx.historyCountLimit, HISTORY_COUNT_LIMIT),
+    workflowTaskFailureRun: whole('workflowTaskFailureRun', ctx.workflowTaskFailureRun, 3),
+    continueAsNewGraceTurns: whole('continueAsNewGraceTurns', ctx.continueAsNewGraceTurns, 1, 0),
+    card: { recentToolOutputs: recent, minIdentifierShare: share },
+  };
+}

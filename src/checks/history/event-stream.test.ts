@@ -1,0 +1,45 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HistoryFileShapeError, streamHistoryEvents } from './event-stream.ts';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'longrun-stream-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function collect(path: string, chunkBytes: number): Promise<unknown[]> {
+  const events: unknown[] = [];
+  for await (const event of streamHistoryEvents(path, chunkBytes)) events.push(event);
+  return events;
+}
+
+describe('streaming the events of a history file', () => {
+  const tricky = {
+    before: { events: 'not these', list: [{ a: '}]' }] },
+    events: [
+      { eventId: '1', text: 'quote " backslash \\ brace } bracket ] done' },
+      { eventId: '2', nested: { deep: [[{ x: '\\"' }]], unicode: 'é 漢字 😀' } },
+      { eventId: '3', trailing: '\\' },
+    ],
+    nextPageToken: null,
+  };
+
+  it.each([1, 7, 64, 1 << 20])('yields every event whole with %i-byte chunks', async (chunk) => {
+    const path = join(dir, `tricky-${chunk}.json`);
+    await writeFile(path, JSON.stringify(tricky, null, 2));
+    expect(await collect(path, chunk)).toEqual(tricky.events);
+  });
+
+  it('refuses what is not a history, naming the byte', async () => {
+    const path = join(dir, 'scalar.json');
+    await writeFile(path, '{"events": [1]}');
+    await expect(collect(path, 4)).rejects.toThrow(new HistoryFileShapeError('events[0] is not an object (byte 12)'));
+    await writeFile(path, '{"events": []} {}');
+    await expect(collect(path, 4)).rejects.toThrow('unexpected content after the history object');
+  });
+});

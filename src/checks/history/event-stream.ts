@@ -1,0 +1,153 @@
+/**
+ * Streams the events of a history JSON file (`{"events": [ {...}, ... ], ...}`) one at a time,
+ * so that a history larger than a JavaScript string (Temporal allows 50-500 MiB; its JSON with
+ * base64 payloads is larger still) is read in bounded memory: peak is one chunk plus one event.
+ *
+ * A byte-level scanner tracks depth and strings only; each event's text is then parsed by
+ * JSON.parse, which validates it. Structural characters are ASCII, so UTF-8 needs no decoding.
+ */
+import { createReadStream } from 'node:fs';
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+
+function isSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+}
+
+/** Why a file is not a history, with the byte offset where that showed. */
+export class HistoryFileShapeError extends Error {}
+
+/** Yields the parsed events of the file; throws HistoryFileShapeError or a JSON.parse SyntaxError. */
+export async function* streamHistoryEvents(path: string, chunkBytes = 1 << 20): AsyncGenerator<unknown> {
+  const scanner = new EventScanner();
+  let offset = 0;
+  for await (const chunk of createReadStream(path, { highWaterMark: chunkBytes })) {
+    yield* scanner.push(chunk as Buffer, offset);
+    offset += (chunk as Buffer).length;
+  }
+  scanner.end(offset);
+}
+
+/**
+ * depth counts open objects and arrays. The root object is depth 1; its "events" array opens
+ * depth 2; each event is the object that opens depth 3, captured until depth returns to 2.
+ */
+class EventScanner {
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  /** The root's key being read, and the last complete one. */
+  private keyBytes: number[] | null = null;
+  private lastKey = '';
+  private expectKey = false;
+  private inEvents = false;
+  private sawEvents = false;
+  private rootClosed = false;
+  private eventParts: Buffer[] | null = null;
+  private eventStart = 0;
+  private eventCount = 0;
+
+  *push(chunk: Buffer, offset: number): Generator<unknown> {
+    for (let i = 0; i < chunk.length; i++) {
+      const byte = chunk[i] as number;
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (byte === BACKSLASH) this.escaped = true;
+        else if (byte === QUOTE) {
+          this.closeString();
+          continue;
+        }
+        // Root keys are compared raw (escapes and all): "events" has none.
+        this.keyBytes?.push(byte);
+        continue;
+      }
+      if (isSpace(byte)) continue;
+      if (this.rootClosed) this.fail('unexpected content after the history object', offset + i);
+      if (this.depth === 0 && byte !== OPEN_OBJECT) this.fail('not a JSON object with an "events" array', offset + i);
+      switch (byte) {
+        case QUOTE:
+          this.inString = true;
+          if (this.depth === 1 && this.expectKey) this.keyBytes = [];
+          break;
+        case OPEN_OBJECT:
+        case OPEN_ARRAY:
+          this.open(byte, offset + i, i);
+          break;
+        case CLOSE_OBJECT:
+        case CLOSE_ARRAY: {
+          const event = this.close(offset + i, chunk, i);
+          if (event !== undefined) yield event;
+          break;
+        }
+        case COMMA:
+          if (this.depth === 1) this.expectKey = true;
+          break;
+        case COLON:
+          if (this.depth === 1) this.expectKey = false;
+          break;
+        default:
+          if (this.inEvents && this.depth === 2) this.fail(`events[${this.eventCount}] is not an object`, offset + i);
+      }
+    }
+    if (this.eventParts) {
+      this.eventParts.push(chunk.subarray(this.eventStart));
+      this.eventStart = 0;
+    }
+  }
+
+  end(offset: number): void {
+    if (this.eventParts) this.fail(`the file ends inside event #${this.eventCount + 1}`, offset);
+    if (!this.rootClosed) this.fail('the file ends before the history object closes', offset);
+    if (!this.sawEvents) this.fail('no "events" array', offset);
+  }
+
+  private closeString(): void {
+    this.inString = false;
+    if (this.keyBytes) {
+      this.lastKey = Buffer.from(this.keyBytes).toString('utf8');
+      this.keyBytes = null;
+    }
+  }
+
+  private open(byte: number, at: number, i: number): void {
+    if (this.depth === 0) this.expectKey = true;
+    if (this.depth === 1 && this.lastKey === 'events' && !this.sawEvents) {
+      if (byte !== OPEN_ARRAY) this.fail('"events" is not an array', at);
+      this.inEvents = true;
+      this.sawEvents = true;
+    } else if (this.inEvents && this.depth === 2) {
+      if (byte !== OPEN_OBJECT) this.fail(`events[${this.eventCount}] is not an object`, at);
+      this.eventParts = [];
+      this.eventStart = i;
+    }
+    this.depth++;
+  }
+
+  private close(at: number, chunk: Buffer, i: number): unknown {
+    this.depth--;
+    if (this.depth < 0) this.fail('unbalanced brackets', at);
+    if (this.depth === 0) this.rootClosed = true;
+    if (this.inEvents && this.depth === 1) this.inEvents = false;
+    if (!(this.inEvents && this.depth === 2 && this.eventParts)) return undefined;
+    this.eventParts.push(chunk.subarray(this.eventStart, i + 1));
+    const text = Buffer.concat(this.eventParts).toString('utf8');
+    this.eventParts = null;
+    this.eventCount++;
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      this.fail(`event #${this.eventCount} is not valid JSON (${(error as Error).message})`, at);
+    }
+  }
+
+  private fail(problem: string, at: number): never {
+    throw new HistoryFileShapeError(`${problem} (byte ${at})`);
+  }
+}

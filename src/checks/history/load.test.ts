@@ -1,0 +1,176 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentRun } from '../testing/agent-run.ts';
+import { HistoryBuilder } from '../testing/history-builder.ts';
+import { sdkHistoryFromJson } from '../testing/sdk-history.ts';
+import { HistoryLoadError, loadHistory, loadHistoryFile } from './index.ts';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'longrun-checks-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A run with every kind of event the checks read: compaction, a failed tool, ContinueAsNew. */
+function sampleRun(): AgentRun {
+  const run = new AgentRun({ limits: { compactionTriggerBytes: 8_000 } });
+  run.turns(3, { tools: [2500, 1200] });
+  run.compact();
+  run.turn({ failedTools: [0] });
+  run.continueAsNew();
+  run.complete();
+  return run;
+}
+
+async function loadError(load: () => unknown): Promise<HistoryLoadError> {
+  try {
+    await load();
+  } catch (error) {
+    expect(error).toBeInstanceOf(HistoryLoadError);
+    expect((error as Error).message).not.toContain('\n');
+    return error as HistoryLoadError;
+  }
+  throw new Error('expected the history to be refused');
+}
+
+describe('loading the three forms of a history', () => {
+  const json = sampleRun().histories()[0] as { events: Record<string, unknown>[] };
+  const fromCli = loadHistory(json, { source: 'x' });
+
+  it('reads the proto3 JSON of `temporal workflow show --output json`', () => {
+    const types = fromCli.events.map((e) => e.type);
+    expect(types[0]).toBe('WorkflowExecutionStarted');
+    expect(types).toContain('ActivityTaskScheduled');
+    expect(types.at(-1)).toBe('WorkflowExecutionContinuedAsNew');
+    const call = fromCli.events.find((e) => e.attrs.kind === 'activity-scheduled' && e.attrs.activityType === 'call_model');
+    expect(call?.attrs).toMatchObject({ kind: 'activity-scheduled', input: { kind: 'call-model', turn: 1 } });
+    expect(call?.payloads[0]?.field).toBe('input');
+  });
+
+  it('reads SDK objects (IHistory) to the same model', () => {
+    expect(loadHistory(sdkHistoryFromJson(json), { source: 'x' })).toEqual(fromCli);
+  });
+
+  it('reads the JSON of fetchHistory() (JSON.stringify of the SDK objects) to the same model', () => {
+    const text = JSON.stringify(sdkHistoryFromJson(json));
+    expect(text).toContain('"eventTime":{"seconds"');
+    expect(loadHistory(text, { source: 'x' })).toEqual(fromCli);
+  });
+
+  it('reads a file (streamed) to the same model', async () => {
+    const path = join(dir, 'execution-1.json');
+    await writeFile(path, JSON.stringify(json, null, 2));
+    const fromFile = await loadHistoryFile(path);
+    expect({ ...fromFile, source: 'x' }).toEqual(fromCli);
+    expect(fromFile.source).toBe(path);
+  });
+
+  it('accepts legacy PascalCase event types and numeric enums', () => {
+    const legacy = {
+      events: json.events.map((e) => ({ ...e, eventType: String(e.eventType).replace('EVENT_TYPE_', '') })),
+    };
+    legacy.events = legacy.events.map((e) => ({
+      ...e,
+      eventType: e.eventType
+        .toLowerCase()
+        .replace(/(^|_)([a-z])/g, (_m: string, _u: string, c: string) => c.toUpperCase()),
+    }));
+    expect(loadHistory(legacy, { source: 'x' })).toEqual(fromCli);
+    const numeric = { events: json.events.map((e, i) => (i === 0 ? { ...e, eventType: 1 } : e)) };
+    expect(loadHistory(numeric, { source: 'x' })).toEqual(fromCli);
+  });
+});
+
+describe('a malformed history gives one line naming its source', () => {
+  const valid = new AgentRun().histories()[0] as { events: Record<string, unknown>[] };
+
+  it('bad JSON text', async () => {
+    const error = await loadError(() => loadHistory('{"events": [', { source: 'run-7.json' }));
+    expect(error.message).toMatch(/^run-7\.json: not valid JSON/);
+  });
+
+  it('bad JSON in a file', async () => {
+    const path = join(dir, 'broken.json');
+    await writeFile(path, JSON.stringify(valid).replace('"eventId":"3"', '"eventId":3,,'));
+    const error = await loadError(() => loadHistoryFile(path));
+    expect(error.message).toMatch(new RegExp(`^${path}: not a history: event #3 is not valid JSON`));
+  });
+
+  it('a truncated file', async () => {
+    const path = join(dir, 'truncated.json');
+    await writeFile(path, JSON.stringify(valid).slice(0, 900));
+    const error = await loadError(() => loadHistoryFile(path));
+    expect(error.message).toMatch(/the file ends inside event #\d+/);
+  });
+
+  it('a missing file', async () => {
+    const error = await loadError(() => loadHistoryFile(join(dir, 'absent.json')));
+    expect(error.message).toContain('absent.json: cannot read the file (ENOENT)');
+  });
+
+  it('the wrong shape', async () => {
+    expect((await loadError(() => loadHistory({ history: [] } as never, { source: 'a.json' }))).message).toBe(
+      'a.json: not a history: expected an object with an "events" array',
+    );
+    const path = join(dir, 'array.json');
+    await writeFile(path, '[1, 2]');
+    expect((await loadError(() => loadHistoryFile(path))).message).toContain('not a JSON object with an "events" array');
+    const noEvents = join(dir, 'no-events.json');
+    await writeFile(noEvents, '{"history": {"x": [1]}}');
+    expect((await loadError(() => loadHistoryFile(noEvents))).message).toContain('no "events" array');
+  });
+
+  it('missing events', async () => {
+    const gap = { events: valid.events.filter((_, i) => i !== 4) };
+    expect((await loadError(() => loadHistory(gap, { source: 'gap.json' }))).message).toBe(
+      'gap.json: event 6 follows event 4 (events missing or out of order)',
+    );
+    const headless = { events: valid.events.slice(2) };
+    expect((await loadError(() => loadHistory(headless, { source: 'h.json' }))).message).toBe(
+      'h.json: history starts at event 3, not 1 (events missing)',
+    );
+    expect((await loadError(() => loadHistory({ events: [] }, { source: 'e.json' }))).message).toBe(
+      'e.json: history has no events',
+    );
+  });
+
+  it('an event without its attributes, or of an unknown type', async () => {
+    const bare = { events: valid.events.map((e, i) => (i === 1 ? { eventId: '2', eventType: 'EVENT_TYPE_WORKFLOW_TASK_SCHEDULED' } : e)) };
+    expect((await loadError(() => loadHistory(bare, { source: 'b.json' }))).message).toBe(
+      'b.json: event 2 (WorkflowTaskScheduled) has no workflowTaskScheduledEventAttributes',
+    );
+    const unknown = { events: valid.events.map((e, i) => (i === 1 ? { ...e, eventType: 'EVENT_TYPE_NOPE' } : e)) };
+    expect((await loadError(() => loadHistory(unknown, { source: 'u.json' }))).message).toContain(
+      'u.json: event 2 has no known eventType',
+    );
+  });
+
+  it('a workflow that is not the agent run, or an input that is not a RunInput', async () => {
+    const other = new HistoryBuilder('r');
+    other.event('WorkflowExecutionStarted', { workflowType: { name: 'billing' }, input: { payloads: [] } });
+    expect((await loadError(() => loadHistory(other.toJson(), { source: 'o.json' }))).message).toBe(
+      'o.json: event 1: workflow input is not a RunInput (nothing at [0])',
+    );
+    const wrongType = new HistoryBuilder('r');
+    wrongType.started({ runId: 'r', systemPrompt: 's', userRequest: 'u' });
+    const renamed = JSON.parse(JSON.stringify(wrongType.toJson()).replace('"agentRun"', '"billing"'));
+    expect((await loadError(() => loadHistory(renamed, { source: 'w.json' }))).message).toBe(
+      'w.json: workflow type is billing, not agentRun',
+    );
+  });
+
+  it('shorthand payloads (values instead of base64 data)', async () => {
+    const shorthand = {
+      events: valid.events.map((e, i) =>
+        i === 0 ? { ...e, workflowExecutionStartedEventAttributes: { workflowType: { name: 'agentRun' }, input: [{ runId: 'r' }] } } : e,
+      ),
+    };
+    expect((await loadError(() => loadHistory(shorthand, { source: 's.json' }))).message).toContain(
+      's.json: event 1 (WorkflowExecutionStarted) has shorthand payloads in input',
+    );
+  });
+});

@@ -1,0 +1,160 @@
+/**
+ * The normalized history model the checks read: one small record per event, whatever form the
+ * history came in (SDK objects, `fetchHistory()` JSON, `temporal workflow show --output json`).
+ * Payload bytes are measured, never kept; what the checks need from the agent-run contract is
+ * decoded once, summarized and the decoded value dropped (bounded memory over 100 MB histories).
+ */
+import type { JournalEvent, JournalHead, KernelLimits, RunCounters } from '../../contract/kernel-api.ts';
+import type { KernelMapping } from '../mapping.ts';
+
+/** One message of a model request, summarized; equal messages share one summary (interned by hash). */
+export interface MessageSummary {
+  role: string;
+  /** UTF-8 bytes of the message serialized as JSON (as it travels). */
+  bytes: number;
+  /** sha256 of the message's canonical JSON: equal messages, whatever their key order. */
+  hash: string;
+  /** Ids of an assistant message's tool calls. */
+  toolCallIds?: string[];
+  /** The call a tool message answers. */
+  toolCallId?: string;
+  /** Text of a system or user message whose content is a string (prompts and cards). */
+  text?: string;
+}
+
+/** A model request (`call_model` input), summarized. */
+export interface RequestSummary {
+  /** UTF-8 bytes of the request serialized as JSON: the size the trigger and the budget judge. */
+  bytes: number;
+  /** UTF-8 bytes of its `messages` array alone. */
+  messagesBytes: number;
+  messages: MessageSummary[];
+}
+
+
+/** RunInput of an execution (its start, or the ContinueAsNew that ends it), summarized. */
+export interface RunInputSummary {
+  runId: string;
+  systemPrompt: string;
+  userRequest: string;
+  maxTurns: number;
+  limits: Partial<KernelLimits>;
+  /** Hash of everything but `resume`: what must not change across executions. */
+  fixedHash: string;
+  resume?: {
+    messages: MessageSummary[];
+    counters: RunCounters;
+    journal: JournalHead;
+  };
+}
+
+/** A value the checks could not read from the history, and why. */
+export interface Unreadable {
+  unreadable: string;
+}
+
+export interface JournalEntry {
+  event: JournalEvent;
+  /** journalHash(event), computed from the history. */
+  hash: string;
+}
+
+export type ActivityInput =
+  | { kind: 'call-model'; turn?: number; request: RequestSummary }
+  | {
+      kind: 'compact-context';
+      turn?: number;
+      /** The dialog as sent to compaction, when the mapping says where it lives. */
+      messages?: MessageSummary[];
+      /**
+       * Identifiers (../identifiers.ts) of the most recent tool messages sent to compaction, most
+       * recent first, at most RECENT_TOOL_OUTPUTS_KEPT of them.
+       */
+      recentToolIdentifiers: string[][];
+    }
+  | { kind: 'run-tool'; turn?: number; toolCallId?: string }
+  | { kind: 'journal-append'; entries: JournalEntry[] }
+  | { kind: 'other' }
+  | ({ kind: 'unreadable' } & Unreadable);
+
+export type ActivityResult =
+  | { kind: 'call-model'; answer: MessageSummary }
+  | { kind: 'compact-context'; card: string }
+  | { kind: 'run-tool'; message: MessageSummary }
+  | { kind: 'journal-append'; hashes?: string[] }
+  | { kind: 'other' }
+  | ({ kind: 'unreadable' } & Unreadable);
+
+export interface FailureSummary {
+  /** Messages along the cause chain, outermost first, joined with " <- " (capped). */
+  text: string;
+  /** Application failure types along the chain (e.g. "PayloadsTooLarge"). */
+  types: string[];
+  /** Activity types named by activity failure infos along the chain. */
+  activityTypes: string[];
+}
+
+export type ActivityOutcome = 'completed' | 'failed' | 'timed-out' | 'canceled';
+export type WorkflowOutcome = 'completed' | 'failed' | 'timed-out' | 'canceled' | 'terminated';
+
+export type EventAttributes =
+  | {
+      kind: 'workflow-started';
+      workflowType: string;
+      input: RunInputSummary;
+      /** This execution's run id, as the server recorded it at start. */
+      runId?: string;
+      continuedFromRunId?: string;
+    }
+  | { kind: 'workflow-task'; phase: 'scheduled' | 'started' | 'completed' | 'timed-out'; attempt?: number }
+  | { kind: 'workflow-task-failed'; cause: string; failure?: FailureSummary }
+  | { kind: 'activity-scheduled'; activityType: string; activityId: string; input: ActivityInput }
+  | { kind: 'activity-started'; scheduledEventId: number; attempt?: number }
+  | { kind: 'activity-cancel-requested'; scheduledEventId: number }
+  | {
+      kind: 'activity-closed';
+      scheduledEventId: number;
+      outcome: ActivityOutcome;
+      result?: ActivityResult;
+      failure?: FailureSummary;
+    }
+  | { kind: 'timer-started'; timerId: string }
+  | { kind: 'timer-closed'; startedEventId: number }
+  | { kind: 'child-initiated'; workflowType: string }
+  | { kind: 'child-closed'; initiatedEventId: number }
+  | { kind: 'external-initiated' }
+  | { kind: 'external-closed'; initiatedEventId: number }
+  | { kind: 'marker'; name: string; patchId?: string }
+  | { kind: 'continued-as-new'; newRunId?: string; input: RunInputSummary | Unreadable }
+  | {
+      kind: 'workflow-closed';
+      outcome: WorkflowOutcome;
+      reason?: string;
+      identity?: string;
+      failure?: FailureSummary;
+    }
+  | { kind: 'other' };
+
+/** The size of one payload-carrying field of an event (`input`, `result`, `details.patch-data`...). */
+export interface PayloadField {
+  field: string;
+  /** Serialized protobuf size of the field (Payloads or Payload): what the server's blob limit judges. */
+  bytes: number;
+}
+
+export interface HistoryEvent {
+  id: number;
+  /** Short PascalCase event type, e.g. "ActivityTaskScheduled". */
+  type: string;
+  time?: string;
+  payloads: PayloadField[];
+  attrs: EventAttributes;
+}
+
+/** One execution's history, normalized. */
+export interface LoadedHistory {
+  /** Where it came from (a file path, or a label given by the caller). */
+  source: string;
+  mapping: KernelMapping;
+  events: HistoryEvent[];
+}

@@ -1,0 +1,266 @@
+/**
+ * Turns raw history events (any of the three forms) into the normalized model, one event at a
+ * time, so that a history streamed from disk never has to be held whole. Stateful: a completed
+ * activity's result is decoded according to the type its scheduled event named.
+ */
+import type { KernelMapping } from '../mapping.ts';
+import { HistoryLoadError } from './errors.ts';
+import type {
+  ActivityOutcome,
+  EventAttributes,
+  FailureSummary,
+  HistoryEvent,
+  LoadedHistory,
+  WorkflowOutcome,
+} from './model.ts';
+import { decodePayload, decodePayloads, isShorthandPayloads, payloadFields, payloadList } from './payloads.ts';
+import {
+  eventTypeName,
+  isRecord,
+  toBuffer,
+  toInt,
+  toIsoTime,
+  toText,
+  workflowTaskFailedCause,
+} from './proto-values.ts';
+import { activityRole, ContractReader } from './summarize.ts';
+
+type Raw = Record<string, unknown>;
+
+const ACTIVITY_OUTCOMES: Record<string, ActivityOutcome> = {
+  ActivityTaskCompleted: 'completed',
+  ActivityTaskFailed: 'failed',
+  ActivityTaskTimedOut: 'timed-out',
+  ActivityTaskCanceled: 'canceled',
+};
+const WORKFLOW_OUTCOMES: Record<string, WorkflowOutcome> = {
+  WorkflowExecutionCompleted: 'completed',
+  WorkflowExecutionFailed: 'failed',
+  WorkflowExecutionTimedOut: 'timed-out',
+  WorkflowExecutionCanceled: 'canceled',
+  WorkflowExecutionTerminated: 'terminated',
+};
+const WORKFLOW_TASK_PHASES = {
+  WorkflowTaskScheduled: 'scheduled',
+  WorkflowTaskStarted: 'started',
+  WorkflowTaskCompleted: 'completed',
+  WorkflowTaskTimedOut: 'timed-out',
+} as const;
+const CHILD_CLOSED = new Set([
+  'StartChildWorkflowExecutionFailed',
+  'ChildWorkflowExecutionCompleted',
+  'ChildWorkflowExecutionFailed',
+  'ChildWorkflowExecutionCanceled',
+  'ChildWorkflowExecutionTimedOut',
+  'ChildWorkflowExecutionTerminated',
+]);
+const EXTERNAL_INITIATED = new Set([
+  'SignalExternalWorkflowExecutionInitiated',
+  'RequestCancelExternalWorkflowExecutionInitiated',
+]);
+const EXTERNAL_CLOSED = new Set([
+  'SignalExternalWorkflowExecutionFailed',
+  'ExternalWorkflowExecutionSignaled',
+  'RequestCancelExternalWorkflowExecutionFailed',
+  'ExternalWorkflowExecutionCancelRequested',
+]);
+/** Fields whose payloads are decoded; shorthand (value) payloads there cannot be measured. */
+const DECODED_FIELDS = ['input', 'result'];
+
+function attributesKey(type: string): string {
+  return `${type.charAt(0).toLowerCase()}${type.slice(1)}EventAttributes`;
+}
+
+function nameOf(value: unknown): string {
+  return isRecord(value) ? (toText(value.name) ?? '') : '';
+}
+
+function summarizeFailure(value: unknown): FailureSummary | undefined {
+  if (!isRecord(value)) return undefined;
+  const messages: string[] = [];
+  const types: string[] = [];
+  const activityTypes: string[] = [];
+  for (let failure: unknown = value, depth = 0; isRecord(failure) && depth < 20; failure = failure.cause, depth++) {
+    if (typeof failure.message === 'string' && failure.message !== '') messages.push(failure.message);
+    const app = failure.applicationFailureInfo;
+    if (isRecord(app) && typeof app.type === 'string' && app.type !== '') types.push(app.type);
+    const activity = failure.activityFailureInfo;
+    if (isRecord(activity)) activityTypes.push(nameOf(activity.activityType));
+  }
+  return { text: messages.join(' <- ').replace(/\s+/g, ' ').slice(0, 1000), types, activityTypes };
+}
+
+/** The patch a marker records: TS `patched()` (core_patch) or Go `GetVersion` (Version). */
+function markerPatchId(name: string, details: unknown): string | undefined {
+  if (!isRecord(details)) return undefined;
+  const first = (key: string): unknown => payloadList(details[key])[0];
+  try {
+    if (name === 'core_patch') {
+      const data = first('patch-data');
+      if (data !== undefined) return toText((decodePayload(data) as Raw | null)?.id);
+      const legacy = first('patch_id');
+      return isRecord(legacy) ? toBuffer(legacy.data)?.toString('utf8') : undefined;
+    }
+    if (name === 'Version') return toText(decodePayload(first('change-id')));
+  } catch {
+    // A marker we cannot read is not a patch marker.
+  }
+  return undefined;
+}
+
+export class HistoryNormalizer {
+  private readonly events: HistoryEvent[] = [];
+  private readonly reader: ContractReader;
+  /** Activity type of each scheduled event, to decode its result. */
+  private readonly scheduledTypes = new Map<number, string>();
+
+  constructor(
+    private readonly source: string,
+    private readonly mapping: KernelMapping,
+  ) {
+    this.reader = new ContractReader(mapping);
+  }
+
+  add(raw: unknown): void {
+    const position = this.events.length + 1;
+    if (!isRecord(raw)) this.fail(`event #${position} is not an object`);
+    const id = toInt(raw.eventId);
+    if (id === undefined) this.fail(`event #${position} has no eventId`);
+    const expected = (this.events.at(-1)?.id ?? 0) + 1;
+    if (id !== expected) {
+      this.fail(
+        expected === 1
+          ? `history starts at event ${id}, not 1 (events missing)`
+          : `event ${id} follows event ${expected - 1} (events missing or out of order)`,
+      );
+    }
+    const type = eventTypeName(raw.eventType);
+    if (type === undefined) this.fail(`event ${id} has no known eventType (${JSON.stringify(raw.eventType)})`);
+    const attributes = raw[attributesKey(type)];
+    if (!isRecord(attributes)) this.fail(`event ${id} (${type}) has no ${attributesKey(type)}`);
+    for (const field of DECODED_FIELDS) {
+      if (isShorthandPayloads(attributes[field])) {
+        this.fail(`event ${id} (${type}) has shorthand payloads in ${field}; export full payloads (base64 data)`);
+      }
+    }
+    this.events.push({
+      id,
+      type,
+      time: toIsoTime(raw.eventTime),
+      payloads: payloadFields(attributes),
+      attrs: this.attributes(id, type, attributes),
+    });
+  }
+
+  finish(): LoadedHistory {
+    const first = this.events[0];
+    if (!first) this.fail('history has no events');
+    if (first.attrs.kind !== 'workflow-started') this.fail(`event 1 is ${first.type}, not WorkflowExecutionStarted`);
+    if (first.attrs.workflowType !== this.mapping.workflowType) {
+      this.fail(`workflow type is ${first.attrs.workflowType}, not ${this.mapping.workflowType}`);
+    }
+    return { source: this.source, mapping: this.mapping, events: this.events };
+  }
+
+  private fail(problem: string): never {
+    throw new HistoryLoadError(this.source, problem);
+  }
+
+  private attributes(id: number, type: string, a: Raw): EventAttributes {
+    const ref = (key: string): number => toInt(a[key]) ?? 0;
+    if (type === 'WorkflowExecutionStarted') {
+      let input: ReturnType<ContractReader['runInput']>;
+      try {
+        input = this.reader.runInput(decodePayloads(a.input));
+      } catch (error) {
+        this.fail(`event ${id}: workflow input is not a RunInput (${(error as Error).message})`);
+      }
+      return {
+        kind: 'workflow-started',
+        workflowType: nameOf(a.workflowType),
+        input,
+        runId: toText(a.originalExecutionRunId),
+        continuedFromRunId: toText(a.continuedExecutionRunId) || undefined,
+      };
+    }
+    if (type in WORKFLOW_TASK_PHASES) {
+      const phase = WORKFLOW_TASK_PHASES[type as keyof typeof WORKFLOW_TASK_PHASES];
+      return { kind: 'workflow-task', phase, attempt: toInt(a.attempt) };
+    }
+    if (type === 'WorkflowTaskFailed') {
+      return { kind: 'workflow-task-failed', cause: workflowTaskFailedCause(a.cause), failure: summarizeFailure(a.failure) };
+    }
+    if (type === 'ActivityTaskScheduled') return this.activityScheduled(id, a);
+    if (type === 'ActivityTaskStarted') {
+      return { kind: 'activity-started', scheduledEventId: ref('scheduledEventId'), attempt: toInt(a.attempt) };
+    }
+    if (type === 'ActivityTaskCancelRequested') {
+      return { kind: 'activity-cancel-requested', scheduledEventId: ref('scheduledEventId') };
+    }
+    const activityOutcome = ACTIVITY_OUTCOMES[type];
+    if (activityOutcome) return this.activityClosed(activityOutcome, ref('scheduledEventId'), a);
+    if (type === 'TimerStarted') return { kind: 'timer-started', timerId: toText(a.timerId) ?? '' };
+    if (type === 'TimerFired' || type === 'TimerCanceled') {
+      return { kind: 'timer-closed', startedEventId: ref('startedEventId') };
+    }
+    if (type === 'StartChildWorkflowExecutionInitiated') {
+      return { kind: 'child-initiated', workflowType: nameOf(a.workflowType) };
+    }
+    if (CHILD_CLOSED.has(type)) return { kind: 'child-closed', initiatedEventId: ref('initiatedEventId') };
+    if (EXTERNAL_INITIATED.has(type)) return { kind: 'external-initiated' };
+    if (EXTERNAL_CLOSED.has(type)) return { kind: 'external-closed', initiatedEventId: ref('initiatedEventId') };
+    if (type === 'MarkerRecorded') {
+      const name = toText(a.markerName) ?? '';
+      return { kind: 'marker', name, patchId: markerPatchId(name, a.details) };
+    }
+    if (type === 'WorkflowExecutionContinuedAsNew') {
+      let input: Extract<EventAttributes, { kind: 'continued-as-new' }>['input'];
+      try {
+        input = this.reader.runInput(decodePayloads(a.input));
+      } catch (error) {
+        input = { unreadable: `ContinueAsNew input is not a RunInput (${(error as Error).message})` };
+      }
+      return { kind: 'continued-as-new', newRunId: toText(a.newExecutionRunId), input };
+    }
+    const workflowOutcome = WORKFLOW_OUTCOMES[type];
+    if (workflowOutcome) {
+      return {
+        kind: 'workflow-closed',
+        outcome: workflowOutcome,
+        reason: toText(a.reason),
+        identity: toText(a.identity),
+        failure: summarizeFailure(a.failure),
+      };
+    }
+    return { kind: 'other' };
+  }
+
+  private activityScheduled(id: number, a: Raw): EventAttributes {
+    const activityType = nameOf(a.activityType);
+    this.scheduledTypes.set(id, activityType);
+    const role = activityRole(this.mapping, activityType);
+    let input: Extract<EventAttributes, { kind: 'activity-scheduled' }>['input'];
+    try {
+      input = role === 'other' ? { kind: 'other' } : this.reader.activityInput(role, decodePayloads(a.input));
+    } catch (error) {
+      input = { kind: 'unreadable', unreadable: `${activityType} input: ${(error as Error).message}` };
+    }
+    return { kind: 'activity-scheduled', activityType, activityId: toText(a.activityId) ?? '', input };
+  }
+
+  private activityClosed(outcome: ActivityOutcome, scheduledEventId: number, a: Raw): EventAttributes {
+    const activityType = this.scheduledTypes.get(scheduledEventId);
+    if (activityType === undefined) this.fail(`activity result names scheduled event ${scheduledEventId}, which is not in the history`);
+    if (outcome !== 'completed') {
+      return { kind: 'activity-closed', scheduledEventId, outcome, failure: summarizeFailure(a.failure) };
+    }
+    const role = activityRole(this.mapping, activityType);
+    let result: Extract<EventAttributes, { kind: 'activity-closed' }>['result'];
+    try {
+      result = role === 'other' ? { kind: 'other' } : this.reader.activityResult(role, decodePayloads(a.result));
+    } catch (error) {
+      result = { kind: 'unreadable', unreadable: `${activityType} result: ${(error as Error).message}` };
+    }
+    return { kind: 'activity-closed', scheduledEventId, outcome, result };
+  }
+}

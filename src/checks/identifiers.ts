@@ -1,0 +1,44 @@
+/**
+ * Identifiers a state card must carry verbatim (compaction.md: "paths, ids, hashes, numbers").
+ * Extraction is deliberately conservative so that plain words never count:
+ * - UUIDs;
+ * - hex hashes of 7+ characters, one case, with at least one digit and one letter a-f;
+ * - ids: a letter-led word joined by `-` or `_` that holds a digit (`run-123`, `call_4_2`);
+ * - paths: slash-separated names that start with `/`, `./`, `../` or `~/`, or end in a file
+ *   extension, or have at least two slashes;
+ * - numbers with 4+ digits (a decimal part is kept).
+ * Identifiers are returned once each, in order of first appearance.
+ */
+
+const PATTERNS: readonly RegExp[] = [
+  /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g,
+  /\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b/g,
+  /\b(?=[0-9A-F]*[0-9])(?=[0-9A-F]*[A-F])[0-9A-F]{7,}\b/g,
+  /\b[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+\b/g,
+  /(?:~|\.{1,2})?\/?(?:[\w.-]+\/)+[\w.-]+/g,
+  /(?<![\w.])\d{4,}(?:\.\d+)?(?![\w])/g,
+];
+
+const ID_PATTERN = PATTERNS[3];
+const PATH_PATTERN = PATTERNS[4];
+
+function accepted(pattern: RegExp, token: string): boolean {
+  if (pattern === ID_PATTERN) return /\d/.test(token);
+  if (pattern === PATH_PATTERN) {
+    if (/^(?:\/|\.{1,2}\/|~\/)/.test(token)) return true;
+    if (/\.[A-Za-z][A-Za-z0-9]{0,7}$/.test(token)) return true;
+    return (token.match(/\//g) ?? []).length >= 2;
+  }
+  return true;
+}
+
+export function extractIdentifiers(text: string): string[] {
+  const found: { at: number; token: string }[] = [];
+  for (const pattern of PATTERNS) {
+    for (const match of text.matchAll(pattern)) {
+      if (accepted(pattern, match[0])) found.push({ at: match.index ?? 0, token: match[0] });
+    }
+  }
+  found.sort((a, b) => a.at - b.at);
+  return [...new Set(found.map((f) => f.token))];
+}

@@ -1,0 +1,72 @@
+/**
+ * The invariants of longrun as pure functions over Temporal workflow histories. They read
+ * histories through the kernel contract (src/contract) or a KernelMapping, never the kernel:
+ *   const verdict = checkRun([await loadHistoryFile('execution-1.json')]);
+ * Definitions (request bytes, the boundary, identifiers...) are in README.md beside this file.
+ */
+import { type CheckContext, resolveContext } from './context.ts';
+import { type HistoryInput, loadHistory } from './history/load.ts';
+import type { LoadedHistory } from './history/model.ts';
+import { HISTORY_INVARIANTS } from './invariants/index.ts';
+import { buildRunView } from './run/run-view.ts';
+import type { HistoryInvariant, InvariantId, InvariantResult, RunVerdict } from './verdict.ts';
+import { verdictStatus } from './verdict.ts';
+
+export type { CheckContext, ResolvedContext } from './context.ts';
+export { HISTORY_COUNT_LIMIT, resolveContext } from './context.ts';
+export * from './history/index.ts';
+export { extractIdentifiers } from './identifiers.ts';
+export { requiredIdentifiers, sectionProblem } from './invariants/index.ts';
+export { DEFAULT_KERNEL_MAPPING, type KernelMapping, type PayloadPath } from './mapping.ts';
+export * from './verdict.ts';
+
+export type InvariantEntry =
+  | { kind: 'history'; description: string; check: HistoryInvariant['check'] }
+  /** Judged by replaying histories on workers (the replay harness), not by a history check. */
+  | { kind: 'replay'; description: string };
+
+export const INVARIANTS: Readonly<Record<InvariantId, InvariantEntry>> = {
+  ...Object.fromEntries(
+    HISTORY_INVARIANTS.map((invariant) => [
+      invariant.id,
+      { kind: 'history', description: invariant.description, check: invariant.check.bind(invariant) },
+    ]),
+  ),
+  'replay.cross-version': {
+    kind: 'replay',
+    description: 'histories of every older binary replay on the newer one; the broken control does not',
+  },
+} as Record<InvariantId, InvariantEntry>;
+
+function isLoaded(history: LoadedHistory | HistoryInput): history is LoadedHistory {
+  return typeof history === 'object' && history !== null && 'mapping' in history && 'source' in history;
+}
+
+/**
+ * Judges one run (its executions, in any order: they are ordered by their ContinueAsNew links)
+ * against every history invariant. Raw inputs are loaded with `ctx.mapping`.
+ */
+export function checkRun(
+  histories: readonly (LoadedHistory | HistoryInput)[],
+  ctx: CheckContext = {},
+): RunVerdict {
+  const loaded = histories.map((history, index) =>
+    isLoaded(history) ? history : loadHistory(history, { source: `history #${index + 1}`, mapping: ctx.mapping }),
+  );
+  const run = buildRunView(loaded);
+  const resolved = resolveContext(ctx, run.mapping, run.input.limits);
+  const results: InvariantResult[] = HISTORY_INVARIANTS.map((invariant) => {
+    try {
+      return invariant.check(run, resolved);
+    } catch (error) {
+      return { id: invariant.id, status: 'fail', evidence: [`internal error in the check: ${(error as Error).message}`] };
+    }
+  });
+  return {
+    runId: run.input.runId,
+    sources: run.executions.map((e) => e.history.source),
+    status: verdictStatus(results),
+    limits: resolved.limits,
+    results,
+  };
+}

@@ -1,0 +1,134 @@
+import { canonicalJson } from '../../contract/journal-hash.ts';
+import { GENESIS_HASH, type RunCounters } from '../../contract/kernel-api.ts';
+import type { ResolvedContext } from '../context.ts';
+import type { RunInputSummary } from '../history/model.ts';
+import { acceptedAt, dialogBeforeCompaction, journalOf } from '../run/compactions.ts';
+import { dialogAtEnd, dialogDifference } from '../run/dialog.ts';
+import { checkRebuild } from '../run/rebuild.ts';
+import { callRequest, type Execution, type RunView } from '../run/run-view.ts';
+import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
+
+const FIRST_COUNTERS: RunCounters = { turns: 0, totalRequestBytes: 0, compactions: 0, compactionFailures: 0, executions: 1 };
+
+/** What the counters must say after `execution`, from what its history shows. */
+function expectedCounters(run: RunView, execution: Execution): Omit<RunCounters, 'totalRequestBytes'> {
+  const before = execution.input.resume?.counters ?? FIRST_COUNTERS;
+  const inExecution = (type: string) =>
+    journalOf(run, type).filter((entry) => entry.activity.execution === execution).length;
+  return {
+    turns: before.turns + execution.turns.filter((t) => t.calls.some((c) => c.outcome === 'completed')).length,
+    compactions: before.compactions + inExecution('context.compacted'),
+    compactionFailures: before.compactionFailures + inExecution('context.compaction_failed'),
+    executions: before.executions + 1,
+  };
+}
+
+/** The journal head after `execution`: the last event written up to its end. */
+function expectedHead(run: RunView, execution: Execution): { nextSeq: number; headHash: string } {
+  const written = run.journal.filter((entry) => entry.activity.execution.number <= execution.number);
+  const last = written.at(-1);
+  if (last) return { nextSeq: last.event.seq + 1, headHash: last.hash };
+  return execution.input.resume?.journal ?? { nextSeq: 0, headHash: GENESIS_HASH };
+}
+
+function changedFields(a: RunInputSummary, b: RunInputSummary): string {
+  const fields = (['runId', 'systemPrompt', 'userRequest', 'maxTurns'] as const).filter((f) => a[f] !== b[f]);
+  return fields.length > 0 ? fields.join(', ') : 'settings or limits';
+}
+
+/** Every way the ContinueAsNew at the end of `execution` fails to carry the run over. */
+function carryOverFailures(
+  run: RunView,
+  ctx: ResolvedContext,
+  execution: Execution,
+  carried: RunInputSummary,
+  where: string,
+): string[] {
+  const failures: string[] = [];
+  if (carried.fixedHash !== execution.input.fixedHash) {
+    failures.push(`${where}: the input changed beyond resume (${changedFields(carried, execution.input)})`);
+  }
+  const resume = carried.resume;
+  if (!resume) return [...failures, `${where}: the input carries no resume`];
+
+  const trailing = acceptedAt(run, execution.trailingCompactions);
+  if (trailing) {
+    // Compacted after the last turn: the carried dialog is the rebuilt one.
+    const before = dialogBeforeCompaction(run, trailing.compaction, () => dialogAtEnd(run, execution));
+    const report = checkRebuild(resume.messages, {
+      input: run.input,
+      card: trailing.card,
+      before,
+      relaxed: false,
+      tailMaxBytes: ctx.limits.tailMaxBytes,
+    });
+    for (const violation of report.violations) failures.push(`${where}: resume.messages after compaction: ${violation}`);
+  } else {
+    const dialog = dialogAtEnd(run, execution);
+    const difference = dialog ? dialogDifference(resume.messages, dialog) : null;
+    if (difference) failures.push(`${where}: resume.messages is not the dialog as it stood: ${difference}`);
+  }
+
+  const counters = expectedCounters(run, execution);
+  for (const [name, value] of Object.entries(counters)) {
+    const actual = resume.counters[name as keyof RunCounters];
+    if (actual !== value) failures.push(`${where}: counters.${name} is ${actual}, expected ${value}`);
+  }
+  const before = execution.input.resume?.counters.totalRequestBytes ?? 0;
+  if (!(resume.counters.totalRequestBytes >= before)) {
+    failures.push(`${where}: counters.totalRequestBytes went back from ${bytes(before)} to ${resume.counters.totalRequestBytes}`);
+  }
+
+  const head = expectedHead(run, execution);
+  if (resume.journal.nextSeq !== head.nextSeq || resume.journal.headHash !== head.headHash) {
+    failures.push(
+      `${where}: journal head is seq ${resume.journal.nextSeq} hash ${String(resume.journal.headHash).slice(0, 12)}, expected seq ${head.nextSeq} hash ${head.headHash.slice(0, 12)} (the last journal event)`,
+    );
+  }
+  return failures;
+}
+
+export const canCarryOver: HistoryInvariant = {
+  id: 'can.carry-over',
+  description: 'the new execution resumes the dialog, counters and journal chain exactly',
+  check(run, ctx) {
+    const failures: string[] = [];
+    const notes: string[] = [];
+    let exercised = false;
+    run.executions.forEach((execution, index) => {
+      const end = execution.end;
+      if (end?.kind !== 'continued-as-new' || end.event.attrs.kind !== 'continued-as-new') return;
+      exercised = true;
+      const where = `${run.at(execution, end.event.id)}: ContinueAsNew`;
+      const carried = end.event.attrs.input;
+      if ('unreadable' in carried) {
+        failures.push(`${where}: ${carried.unreadable}`);
+        return;
+      }
+      const found = carryOverFailures(run, ctx, execution, carried, where);
+      failures.push(...found);
+      const next = run.executions[index + 1];
+      if (next && (next.input.fixedHash !== carried.fixedHash || !sameResume(next.input, carried))) {
+        failures.push(`${where}: execution ${next.number} did not start with the input the ContinueAsNew carried`);
+      }
+      if (found.length === 0) {
+        const calls = execution.activities.filter((a) => callRequest(a)).length;
+        notes.push(`${where}: carried ${carried.resume?.messages.length} messages after ${calls} call_model`);
+      }
+    });
+    return judge(this.id, failures, notes, exercised);
+  },
+};
+
+function sameResume(a: RunInputSummary, b: RunInputSummary): boolean {
+  const x = a.resume;
+  const y = b.resume;
+  if (!x || !y) return x === y;
+  return (
+    x.messages.length === y.messages.length &&
+    x.messages.every((m, i) => m.hash === y.messages[i]?.hash) &&
+    canonicalJson(x.counters) === canonicalJson(y.counters) &&
+    x.journal.nextSeq === y.journal.nextSeq &&
+    x.journal.headHash === y.journal.headHash
+  );
+}

@@ -1,0 +1,78 @@
+import type { HistoryEvent } from '../history/model.ts';
+import { journalOf } from '../run/compactions.ts';
+import type { Execution, RunView } from '../run/run-view.ts';
+import { type HistoryInvariant, judge } from '../verdict.ts';
+
+interface CompactionFailure {
+  execution: Execution;
+  /** The event after which the run must go on. */
+  event: HistoryEvent;
+  what: string;
+}
+
+function failuresOf(run: RunView): CompactionFailure[] {
+  const found: CompactionFailure[] = [];
+  for (const execution of run.executions) {
+    for (const activity of execution.activities) {
+      if (activity.type !== run.mapping.activities.compactContext || !activity.closed) continue;
+      if (activity.outcome === 'failed' || activity.outcome === 'timed-out') {
+        found.push({ execution, event: activity.closed, what: `compact_context ${activity.outcome}` });
+      }
+    }
+  }
+  for (const entry of journalOf(run, 'context.compaction_failed')) {
+    const { execution, scheduled } = entry.activity;
+    found.push({ execution, event: scheduled, what: `context.compaction_failed (turn ${entry.event.turn})` });
+  }
+  return found;
+}
+
+/** The first call_model scheduled after `event`, in its execution or a later one. */
+function nextCall(run: RunView, failure: CompactionFailure): { execution: Execution; id: number } | undefined {
+  for (const execution of run.executions.slice(failure.execution.number - 1)) {
+    const call = execution.activities.find(
+      (a) => a.type === run.mapping.activities.callModel && (execution !== failure.execution || a.scheduled.id > failure.event.id),
+    );
+    if (call) return { execution, id: call.scheduled.id };
+  }
+  return undefined;
+}
+
+export const compactionFailureContinues: HistoryInvariant = {
+  id: 'compaction.failure-continues',
+  description: 'after context.compaction_failed (or a failed compaction activity) the run goes on',
+  check(run) {
+    const failures: string[] = [];
+    const notes: string[] = [];
+    const compactionFailures = failuresOf(run);
+    const last = run.executions.at(-1) as Execution;
+    for (const failure of compactionFailures) {
+      const where = `${run.at(failure.execution, failure.event.id)}: ${failure.what}`;
+      const next = nextCall(run, failure);
+      if (next) notes.push(`${where}; call_model again at ${run.at(next.execution, next.id)}`);
+      else if (last.end === null) notes.push(`${where}; no call_model yet, the run is still open`);
+      else failures.push(`${where}, then no call_model: the run ended ${last.end.kind} at ${run.at(last, last.end.event.id)}`);
+    }
+    // A run that fails with the compaction in its failure stopped because of it.
+    const end = last.end;
+    if (compactionFailures.length > 0 && end?.kind === 'failed' && end.event.attrs.kind === 'workflow-closed') {
+      const failure = end.event.attrs.failure;
+      if (failure && (/compact/i.test(failure.text) || failure.activityTypes.includes(run.mapping.activities.compactContext))) {
+        failures.push(`${run.at(last, end.event.id)}: the run failed because of the compaction: ${failure.text}`);
+      }
+    }
+    // Every failed compaction activity is journaled, so that the run view shows it.
+    for (const execution of run.executions) {
+      for (const activity of execution.activities) {
+        if (activity.type !== run.mapping.activities.compactContext) continue;
+        if (activity.outcome !== 'failed' && activity.outcome !== 'timed-out') continue;
+        const turn = activity.input.kind === 'compact-context' ? activity.input.turn : undefined;
+        const journaled = journalOf(run, 'context.compaction_failed').some((e) => turn === undefined || e.event.turn === turn);
+        if (!journaled) {
+          failures.push(`${run.at(execution, activity.closed?.id ?? activity.scheduled.id)}: compact_context ${activity.outcome} but the journal has no context.compaction_failed for turn ${turn}`);
+        }
+      }
+    }
+    return judge(this.id, failures, notes, compactionFailures.length > 0);
+  },
+};

@@ -1,0 +1,74 @@
+import { acceptedAt, dialogBeforeCompaction, turnDialog, turnLabel } from '../run/compactions.ts';
+import { dialogAtEnd, dialogBytes } from '../run/dialog.ts';
+import { type Activity, callRequest, type Execution, type RunView } from '../run/run-view.ts';
+import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
+
+/**
+ * "The request at the boundary" of a turn is the request the kernel would send if it did not
+ * compact: the dialog as it stood (run/dialog.ts; the messages sent to compaction when the
+ * history holds them) inside the envelope of the turn's first call_model request (model, tools,
+ * metadata: its bytes minus its messages' bytes). When the turn has no compaction, that is the
+ * request it sent. Sizes are UTF-8 bytes of JSON serialization.
+ */
+function boundaryBytes(run: RunView, compaction: Activity, envelope: number, fallback: () => ReturnType<typeof dialogAtEnd>): number | null {
+  const dialog = dialogBeforeCompaction(run, compaction, fallback);
+  const size = dialog ? dialogBytes(dialog) : null;
+  return size === null ? null : envelope + size;
+}
+
+function gateOpen(execution: Execution, activity: Activity): boolean {
+  return execution.gateOpenFrom !== null && activity.scheduled.id > execution.gateOpenFrom;
+}
+
+export const compactionTrigger: HistoryInvariant = {
+  id: 'compaction.trigger',
+  description: 'compaction starts at the first boundary where the request passes the trigger, not before',
+  check(run, ctx) {
+    const trigger = ctx.limits.compactionTriggerBytes;
+    const failures: string[] = [];
+    const notes: string[] = [];
+    let exercised = false;
+    let largest = 0;
+    let gated = false;
+    const judgeCompactions = (execution: Execution, compactions: Activity[], envelope: number, label: string, fallback: () => ReturnType<typeof dialogAtEnd>) => {
+      for (const compaction of compactions) {
+        const where = `${run.at(execution, compaction.scheduled.id)}: compaction at ${label}`;
+        if (!gateOpen(execution, compaction)) {
+          failures.push(`${where} scheduled before the gate ${run.mapping.patchId} opened`);
+          continue;
+        }
+        exercised = true;
+        const size = boundaryBytes(run, compaction, envelope, fallback);
+        if (size === null) notes.push(`${where}: the request at the boundary cannot be established`);
+        else if (size <= trigger) failures.push(`${where} when the request was ${bytes(size)} bytes <= trigger ${bytes(trigger)}`);
+      }
+    };
+    for (const execution of run.executions) {
+      gated ||= execution.gateOpenFrom !== null;
+      let envelope = 0;
+      for (const turn of execution.turns) {
+        const first = turn.calls[0] as Activity;
+        const request = callRequest(first);
+        if (!request) {
+          notes.push(`${run.at(execution, first.scheduled.id)}: call_model input unreadable, ${turnLabel(turn)} not judged`);
+          continue;
+        }
+        envelope = request.bytes - request.messagesBytes;
+        largest = Math.max(largest, request.bytes);
+        if (turn.compactions.length > 0) {
+          judgeCompactions(execution, turn.compactions, envelope, turnLabel(turn), turnDialog(run, turn));
+        } else if (gateOpen(execution, first) && request.bytes > trigger) {
+          exercised = true;
+          failures.push(
+            `${run.at(execution, first.scheduled.id)}: call_model ${turnLabel(turn)} request ${bytes(request.bytes)} bytes > trigger ${bytes(trigger)} with no compaction attempt before it`,
+          );
+        }
+      }
+      judgeCompactions(execution, execution.trailingCompactions, envelope, 'the end of the execution', () => dialogAtEnd(run, execution));
+    }
+    if (!exercised) notes.push(gated ? `requests never passed the trigger ${bytes(trigger)} (largest ${bytes(largest)} bytes)` : `the gate ${run.mapping.patchId} never opened`);
+    const accepted = run.executions.flatMap((e) => e.turns).filter((t) => acceptedAt(run, t.compactions)).length;
+    if (exercised) notes.push(`${accepted} accepted compactions; largest request ${bytes(largest)} bytes (trigger ${bytes(trigger)})`);
+    return judge(this.id, failures, notes, exercised);
+  },
+};

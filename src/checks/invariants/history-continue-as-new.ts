@@ -1,0 +1,67 @@
+import { callRequest } from '../run/run-view.ts';
+import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
+
+/**
+ * Accumulated request bytes of an execution: the sum of the serialized requests of every
+ * call_model it scheduled (each scheduled request stays in its history). Once the sum passes the
+ * budget, at most `continueAsNewGraceTurns` further call_model may be scheduled before the
+ * execution continues as new (or completes); and no execution may reach a history limit.
+ */
+export const historyContinueAsNew: HistoryInvariant = {
+  id: 'history.continue-as-new',
+  description:
+    'a run whose accumulated request bytes pass the budget continues as new before any history limit',
+  check(run, ctx) {
+    const budget = ctx.limits.continueAsNewBytes;
+    const failures: string[] = [];
+    const notes: string[] = [];
+    let exercised = false;
+    for (const execution of run.executions) {
+      const at = (id: number) => run.at(execution, id);
+      const calls = execution.activities.filter((a) => a.type === run.mapping.activities.callModel);
+      let accumulated = 0;
+      let crossing: { index: number; id: number; accumulated: number } | undefined;
+      calls.forEach((call, index) => {
+        accumulated += callRequest(call)?.bytes ?? 0;
+        if (!crossing && accumulated > budget) crossing = { index, id: call.scheduled.id, accumulated };
+      });
+      const historyBytes = execution.history.events.reduce(
+        (sum, event) => sum + event.payloads.reduce((s, p) => s + p.bytes, 0),
+        0,
+      );
+      const events = execution.history.events.length;
+      if (historyBytes >= ctx.historySizeLimitBytes) {
+        failures.push(
+          `execution ${execution.number}: history payloads reached ${bytes(historyBytes)} bytes >= history size limit ${bytes(ctx.historySizeLimitBytes)}`,
+        );
+      }
+      if (events >= ctx.historyCountLimit) {
+        failures.push(`execution ${execution.number}: ${bytes(events)} events >= history count limit ${bytes(ctx.historyCountLimit)}`);
+      }
+      const end = execution.end;
+      if (!crossing) {
+        const how = end?.kind === 'continued-as-new' ? `continued as new at ${at(end.event.id)}` : `ended ${end?.kind ?? 'open'}`;
+        notes.push(`execution ${execution.number}: ${bytes(accumulated)} request bytes, under the budget ${bytes(budget)}; ${how}`);
+        continue;
+      }
+      exercised = true;
+      const passed = `${at(crossing.id)}: accumulated request bytes ${bytes(crossing.accumulated)} > budget ${bytes(budget)}`;
+      const after = calls.length - 1 - crossing.index;
+      if (after > ctx.continueAsNewGraceTurns) {
+        const next = calls[crossing.index + ctx.continueAsNewGraceTurns + 1];
+        failures.push(
+          `${passed}, yet ${after} more call_model followed (${at(next?.scheduled.id ?? 0)} the first over grace ${ctx.continueAsNewGraceTurns})`,
+        );
+      } else if (end?.kind === 'continued-as-new') {
+        notes.push(`${passed}; ContinueAsNew at ${at(end.event.id)}`);
+      } else if (end === null) {
+        notes.push(`${passed}; the execution is still open within grace`);
+      } else if (end.kind === 'completed') {
+        notes.push(`${passed}; the run completed at ${at(end.event.id)}`);
+      } else {
+        failures.push(`${passed}, yet the execution ended ${end.kind} at ${at(end.event.id)}, not ContinueAsNew`);
+      }
+    }
+    return judge(this.id, failures, notes, exercised);
+  },
+};

@@ -1,0 +1,67 @@
+import { acceptedAt, dialogBeforeCompaction, elidedAround, turnDialog, turnLabel } from '../run/compactions.ts';
+import { contiguityViolations } from '../run/contiguity.ts';
+import { dialogBefore, dialogDifference } from '../run/dialog.ts';
+import { checkRebuild } from '../run/rebuild.ts';
+import { type Activity, callRequest } from '../run/run-view.ts';
+import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
+
+/**
+ * Every request keeps tool contiguity. The first request after an accepted compaction is the
+ * rebuilt dialog (run/rebuild.ts). Every other turn's first request is the dialog as it stood
+ * (append-only: compaction is the only intended break of it).
+ */
+export const rebuildContract: HistoryInvariant = {
+  id: 'rebuild.contract',
+  description:
+    'system prompt and user request verbatim; one framed card message; tail of 2-8 whole groups <= tail max; tool contiguity intact',
+  check(run, ctx) {
+    const failures: string[] = [];
+    const notes: string[] = [];
+    let requests = 0;
+    let rebuilds = 0;
+    for (const execution of run.executions) {
+      for (const turn of execution.turns) {
+        const label = turnLabel(turn);
+        for (const call of turn.calls) {
+          const request = callRequest(call);
+          const where = run.at(execution, call.scheduled.id);
+          if (!request) {
+            failures.push(`${where}: ${call.input.kind === 'unreadable' ? call.input.unreadable : 'call_model input unreadable'}`);
+            continue;
+          }
+          requests++;
+          for (const violation of contiguityViolations(request.messages)) failures.push(`${where} (${label}): ${violation}`);
+        }
+        const first = turn.calls[0] as Activity;
+        const request = callRequest(first);
+        if (!request) continue;
+        const where = `${run.at(execution, first.scheduled.id)} (${label})`;
+        const relaxed = elidedAround(run, turn);
+        const accepted = acceptedAt(run, turn.compactions);
+        if (accepted) {
+          rebuilds++;
+          const report = checkRebuild(request.messages, {
+            input: run.input,
+            card: accepted.card,
+            before: dialogBeforeCompaction(run, accepted.compaction, turnDialog(run, turn)),
+            relaxed,
+            tailMaxBytes: ctx.limits.tailMaxBytes,
+          });
+          const after = `first request after the compaction at ${run.at(execution, accepted.compaction.scheduled.id)}`;
+          for (const violation of report.violations) failures.push(`${where}, ${after}: ${violation}`);
+          if (report.violations.length === 0) {
+            notes.push(`${where}: rebuilt with ${report.tailGroups} turn groups, tail ${bytes(report.tailBytes)} bytes`);
+          }
+          continue;
+        }
+        const dialog = dialogBefore(run, turn);
+        const difference = dialog ? dialogDifference(request.messages, dialog, relaxed) : null;
+        if (difference) {
+          failures.push(`${where}: the request is neither the dialog as it stood nor a rebuild after an accepted compaction: ${difference}`);
+        }
+      }
+    }
+    notes.push(`${requests} requests checked for tool contiguity; ${rebuilds} rebuilds`);
+    return judge(this.id, failures, notes, rebuilds > 0);
+  },
+};

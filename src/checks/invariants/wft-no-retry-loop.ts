@@ -1,0 +1,49 @@
+import type { FailureSummary, HistoryEvent } from '../history/model.ts';
+import { type HistoryInvariant, judge } from '../verdict.ts';
+
+function payloadsTooLarge(failure: FailureSummary | undefined): boolean {
+  return !!failure && (failure.types.includes('PayloadsTooLarge') || failure.text.includes('[TMPRL1103]'));
+}
+
+export const wftNoRetryLoop: HistoryInvariant = {
+  id: 'wft.no-retry-loop',
+  description: 'no WorkflowTaskFailed loops; no PAYLOADS_TOO_LARGE cause at all',
+  check(run, ctx) {
+    const loop = ctx.workflowTaskFailureRun;
+    const failures: string[] = [];
+    let failedTasks = 0;
+    for (const execution of run.executions) {
+      const at = (event: HistoryEvent) => run.at(execution, event.id);
+      let streak: HistoryEvent[] = [];
+      const endStreak = (): void => {
+        if (streak.length >= loop) {
+          failures.push(`${at(streak[0] as HistoryEvent)}: ${streak.length} consecutive WorkflowTaskFailed (a retry loop; limit ${loop})`);
+        }
+        streak = [];
+      };
+      for (const event of execution.history.events) {
+        const { attrs } = event;
+        if (attrs.kind === 'workflow-task-failed') {
+          failedTasks++;
+          streak.push(event);
+          if (attrs.cause === 'PAYLOADS_TOO_LARGE' || payloadsTooLarge(attrs.failure)) {
+            failures.push(`${at(event)}: WorkflowTaskFailed cause ${attrs.cause}: ${attrs.failure?.text ?? ''}`.trimEnd());
+          }
+        } else if (attrs.kind === 'workflow-task') {
+          if (attrs.phase === 'completed') endStreak();
+          if (attrs.phase === 'scheduled' && (attrs.attempt ?? 1) >= loop) {
+            failures.push(`${at(event)}: WorkflowTaskScheduled attempt ${attrs.attempt} (a retry loop; limit ${loop})`);
+          }
+        } else if (attrs.kind === 'activity-closed' && payloadsTooLarge(attrs.failure)) {
+          failures.push(`${at(event)}: ${event.type} with PayloadsTooLarge: ${attrs.failure?.text ?? ''}`.trimEnd());
+        }
+      }
+      const stuck = streak[0];
+      if (stuck && streak.length < loop) {
+        failures.push(`${at(stuck)}: WorkflowTaskFailed, and no workflow task completed after it (the task is retrying)`);
+      }
+      endStreak();
+    }
+    return judge(this.id, failures, [`${failedTasks} failed workflow tasks`], true);
+  },
+};

@@ -1,0 +1,58 @@
+/**
+ * Compactions as the history records them: the compact_context activities, and the journal's
+ * `context.compacted` / `context.compaction_failed` events. A compaction is accepted when its
+ * result card is the card of a `context.compacted` event (the kernel then rebuilds with it).
+ */
+import { dialogBefore, type ExpectedMessage } from './dialog.ts';
+import type { Activity, JournaledEvent, RunView, Turn } from './run-view.ts';
+
+export function journalOf(run: RunView, type: string): JournaledEvent[] {
+  return run.journal.filter((entry) => entry.event.type === type);
+}
+
+export function cardOf(event: JournaledEvent): string | undefined {
+  const card = event.event.data.card;
+  return typeof card === 'string' ? card : undefined;
+}
+
+/** The card a completed compaction returned, when a `context.compacted` event carries it. */
+export function acceptedCard(run: RunView, compaction: Activity): string | undefined {
+  if (compaction.result?.kind !== 'compact-context') return undefined;
+  const { card } = compaction.result;
+  return journalOf(run, 'context.compacted').some((entry) => cardOf(entry) === card) ? card : undefined;
+}
+
+/** The accepted compaction at the boundary before `turn`, with its card. */
+export function acceptedAt(run: RunView, compactions: readonly Activity[]): { compaction: Activity; card: string } | undefined {
+  for (const compaction of [...compactions].reverse()) {
+    const card = acceptedCard(run, compaction);
+    if (card !== undefined) return { compaction, card };
+  }
+  return undefined;
+}
+
+/** The dialog a compaction worked on: the messages it was sent, else the dialog re-established. */
+export function dialogBeforeCompaction(
+  run: RunView,
+  compaction: Activity,
+  fallback: () => ExpectedMessage[] | null,
+): ExpectedMessage[] | null {
+  if (compaction.input.kind === 'compact-context' && compaction.input.messages) return compaction.input.messages;
+  return fallback();
+}
+
+/** Whether the kernel elided payloads at this turn or the one before (tool contents may differ). */
+export function elidedAround(run: RunView, turn: Turn): boolean {
+  const previous = turn.execution.turns[turn.index - 1]?.number;
+  return journalOf(run, 'payload.elided').some(
+    (entry) => entry.event.turn === turn.number || (previous !== undefined && entry.event.turn === previous),
+  );
+}
+
+export function turnDialog(run: RunView, turn: Turn): () => ExpectedMessage[] | null {
+  return () => dialogBefore(run, turn);
+}
+
+export function turnLabel(turn: Turn): string {
+  return turn.number === undefined ? `turn #${turn.index + 1} of execution ${turn.execution.number}` : `turn ${turn.number}`;
+}

@@ -1,0 +1,117 @@
+/**
+ * The dialog as it stood at a turn boundary, re-established from history alone:
+ * - at the first turn of the run: [system prompt, user request] from the run's input;
+ * - at the first turn of a continued execution: the `resume.messages` it was started with;
+ * - at any later boundary: the messages the previous turn's call_model sent, then its answer,
+ *   then one tool message per tool call of that answer (the run_tool result for that call id;
+ *   a call whose run_tool did not complete has a tool message of unknown content).
+ * The kernel's payload guard may elide big items (journal `payload.elided`); comparisons across
+ * a turn with elisions match tool messages by call id only.
+ */
+import { canonicalJson } from '../../contract/journal-hash.ts';
+import { jsonArrayBytes, sha256 } from '../history/messages.ts';
+import type { MessageSummary } from '../history/model.ts';
+import type { Activity, Execution, RunView, Turn } from './run-view.ts';
+
+export interface UnknownToolMessage {
+  role: 'tool';
+  toolCallId: string;
+  unknownContent: true;
+}
+export type ExpectedMessage = MessageSummary | UnknownToolMessage;
+
+function isUnknown(message: ExpectedMessage): message is UnknownToolMessage {
+  return 'unknownContent' in message;
+}
+
+/** A summary of a message built from its parts (to compare with what the history holds). */
+export function expectedMessage(message: Record<string, unknown>): MessageSummary {
+  const summary: MessageSummary = {
+    role: String(message.role),
+    bytes: Buffer.byteLength(JSON.stringify(message)),
+    hash: sha256(canonicalJson(message)),
+  };
+  if (typeof message.content === 'string') summary.text = message.content;
+  return summary;
+}
+
+/** The messages a completed call_model leaves in the dialog: what it sent, its answer, the tool results. */
+function continuation(call: Activity, execution: Execution): ExpectedMessage[] | null {
+  if (call.input.kind !== 'call-model' || call.result?.kind !== 'call-model') return null;
+  const answer = call.result.answer;
+  const tools = (answer.toolCallIds ?? []).map((id): ExpectedMessage => {
+    const run = execution.activities.find(
+      (a) => a.input.kind === 'run-tool' && a.input.toolCallId === id && a.scheduled.id > call.scheduled.id,
+    );
+    return run?.result?.kind === 'run-tool' ? run.result.message : { role: 'tool', toolCallId: id, unknownContent: true };
+  });
+  return [...call.input.request.messages, answer, ...tools];
+}
+
+function lastCompletedCall(turn: Turn): Activity | undefined {
+  return [...turn.calls].reverse().find((call) => call.result?.kind === 'call-model');
+}
+
+/** The dialog at the boundary before `turn`; null when the history cannot establish it. */
+export function dialogBefore(run: RunView, turn: Turn): ExpectedMessage[] | null {
+  const { execution } = turn;
+  if (turn.index === 0) {
+    if (execution.input.resume) return execution.input.resume.messages;
+    if (execution.number > 1) return null;
+    return [
+      expectedMessage({ role: 'system', content: run.input.systemPrompt }),
+      expectedMessage({ role: 'user', content: run.input.userRequest }),
+    ];
+  }
+  const previous = execution.turns[turn.index - 1] as Turn;
+  const call = lastCompletedCall(previous);
+  return call ? continuation(call, execution) : null;
+}
+
+/** The dialog when the execution ended (after its last turn); null when unknown. */
+export function dialogAtEnd(run: RunView, execution: Execution): ExpectedMessage[] | null {
+  const last = execution.turns.at(-1);
+  if (!last) return execution.input.resume?.messages ?? null;
+  const call = lastCompletedCall(last);
+  return call ? continuation(call, execution) : null;
+}
+
+/** Serialized bytes of a dialog's messages array; null when a message's content is unknown. */
+export function dialogBytes(messages: readonly ExpectedMessage[]): number | null {
+  if (messages.some(isUnknown)) return null;
+  return jsonArrayBytes((messages as MessageSummary[]).map((m) => m.bytes));
+}
+
+/** Whether a message the history holds is the expected one (by call id only when `relaxed`). */
+function matches(actual: MessageSummary, expected: ExpectedMessage, relaxed: boolean): boolean {
+  if (isUnknown(expected) || (relaxed && expected.role === 'tool')) {
+    return actual.role === 'tool' && actual.toolCallId === expected.toolCallId;
+  }
+  return actual.hash === expected.hash;
+}
+
+/** The first difference between the messages held and the dialog expected, or null when equal. */
+export function dialogDifference(
+  actual: readonly MessageSummary[],
+  expected: readonly ExpectedMessage[],
+  relaxed = false,
+): string | null {
+  const length = Math.min(actual.length, expected.length);
+  for (let i = 0; i < length; i++) {
+    const a = actual[i] as MessageSummary;
+    const e = expected[i] as ExpectedMessage;
+    if (!matches(a, e, relaxed)) {
+      const what = isUnknown(e) ? `the tool result for ${e.toolCallId}` : `a ${e.role} message${e.toolCallId ? ` for ${e.toolCallId}` : ''}`;
+      return `message ${i} (${a.role}${a.toolCallId ? ` ${a.toolCallId}` : ''}) differs from ${what}`;
+    }
+  }
+  if (actual.length !== expected.length) {
+    return `${actual.length} messages where the dialog has ${expected.length}`;
+  }
+  return null;
+}
+
+/** Whether the message held matches one expected message (used for suffix comparisons). */
+export function sameMessage(actual: MessageSummary, expected: ExpectedMessage, relaxed = false): boolean {
+  return matches(actual, expected, relaxed);
+}

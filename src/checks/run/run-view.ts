@@ -1,0 +1,169 @@
+/**
+ * One run as the checks see it: its executions in ContinueAsNew order, each with its activities
+ * (scheduled event joined to the event that closed it), its turns (call_model activities grouped
+ * by the kernel's turn number, with the compactions scheduled at the boundary before them) and
+ * the journal written by completed journal.append activities.
+ */
+import type {
+  ActivityInput,
+  ActivityOutcome,
+  ActivityResult,
+  FailureSummary,
+  HistoryEvent,
+  JournalEntry,
+  LoadedHistory,
+  RequestSummary,
+  RunInputSummary,
+  WorkflowOutcome,
+} from '../history/model.ts';
+import type { KernelMapping } from '../mapping.ts';
+import { orderChain } from './chain.ts';
+
+export interface Activity {
+  execution: Execution;
+  scheduled: HistoryEvent;
+  type: string;
+  input: ActivityInput;
+  closed?: HistoryEvent;
+  outcome?: ActivityOutcome;
+  result?: ActivityResult;
+  failure?: FailureSummary;
+}
+
+export interface Turn {
+  execution: Execution;
+  /** Position among the execution's turns (0 for its first). */
+  index: number;
+  /** The kernel's turn number, when the call_model input names it. */
+  number?: number;
+  /** call_model activities of this turn, in order (more than one when the kernel re-sent it). */
+  calls: Activity[];
+  /** compact_context activities scheduled at the boundary before this turn. */
+  compactions: Activity[];
+}
+
+export interface Execution {
+  /** 1-based, in ContinueAsNew order. */
+  number: number;
+  history: LoadedHistory;
+  input: RunInputSummary;
+  activities: Activity[];
+  turns: Turn[];
+  /** compact_context activities scheduled after the last call_model. */
+  trailingCompactions: Activity[];
+  /** The event that closed the execution, and how; null while it is open. */
+  end: { event: HistoryEvent; kind: 'continued-as-new' | WorkflowOutcome } | null;
+  /** Event id from which the compaction gate is open; null when it never opened. */
+  gateOpenFrom: number | null;
+}
+
+export interface JournaledEvent extends JournalEntry {
+  activity: Activity;
+}
+
+export interface RunView {
+  mapping: KernelMapping;
+  executions: Execution[];
+  /** The run's input (its first execution's). */
+  input: RunInputSummary;
+  /** Journal events written by journal.append activities that completed, in run order. */
+  journal: JournaledEvent[];
+  /** Formats an event reference for evidence ("event 812", or "execution 2 event 812"). */
+  at(execution: Execution, eventId: number): string;
+}
+
+export function callRequest(activity: Activity): RequestSummary | undefined {
+  return activity.input.kind === 'call-model' ? activity.input.request : undefined;
+}
+
+function gateOpenFrom(events: readonly HistoryEvent[], patchId: string | null): number | null {
+  if (patchId === null) return 0;
+  let lastTaskCompleted = 0;
+  for (const event of events) {
+    if (event.type === 'WorkflowTaskCompleted') lastTaskCompleted = event.id;
+    // Commands of a workflow task follow its WorkflowTaskCompleted: the gate covers all of them.
+    if (event.attrs.kind === 'marker' && event.attrs.patchId === patchId) return lastTaskCompleted;
+  }
+  return null;
+}
+
+function buildExecution(history: LoadedHistory, number: number): Execution {
+  const first = history.events[0]?.attrs;
+  if (first?.kind !== 'workflow-started') throw new Error(`${history.source}: not a loaded history`);
+  const execution: Execution = {
+    number,
+    history,
+    input: first.input,
+    activities: [],
+    turns: [],
+    trailingCompactions: [],
+    end: null,
+    gateOpenFrom: gateOpenFrom(history.events, history.mapping.patchId),
+  };
+  const byScheduledId = new Map<number, Activity>();
+  const { activities } = history.mapping;
+  let pendingCompactions: Activity[] = [];
+  for (const event of history.events) {
+    const { attrs } = event;
+    if (attrs.kind === 'activity-scheduled') {
+      const activity: Activity = { execution, scheduled: event, type: attrs.activityType, input: attrs.input };
+      execution.activities.push(activity);
+      byScheduledId.set(event.id, activity);
+      if (attrs.activityType === activities.compactContext) pendingCompactions.push(activity);
+      if (attrs.activityType === activities.callModel) {
+        const turnNumber = attrs.input.kind === 'call-model' ? attrs.input.turn : undefined;
+        const last = execution.turns.at(-1);
+        if (last && pendingCompactions.length === 0 && turnNumber !== undefined && last.number === turnNumber) {
+          last.calls.push(activity);
+        } else {
+          execution.turns.push({
+            execution,
+            index: execution.turns.length,
+            number: turnNumber,
+            calls: [activity],
+            compactions: pendingCompactions,
+          });
+          pendingCompactions = [];
+        }
+      }
+    } else if (attrs.kind === 'activity-closed') {
+      const activity = byScheduledId.get(attrs.scheduledEventId);
+      if (activity) {
+        activity.closed = event;
+        activity.outcome = attrs.outcome;
+        activity.result = attrs.result;
+        activity.failure = attrs.failure;
+      }
+    } else if (attrs.kind === 'continued-as-new') {
+      execution.end = { event, kind: 'continued-as-new' };
+    } else if (attrs.kind === 'workflow-closed') {
+      execution.end = { event, kind: attrs.outcome };
+    }
+  }
+  execution.trailingCompactions = pendingCompactions;
+  return execution;
+}
+
+export function buildRunView(histories: readonly LoadedHistory[]): RunView {
+  const ordered = orderChain(histories);
+  const mapping = ordered[0]?.mapping;
+  if (!mapping) throw new Error('no histories to check');
+  const mismatch = ordered.find((h) => h.mapping !== mapping);
+  if (mismatch) throw new Error(`${mismatch.source}: loaded with another kernel mapping than ${ordered[0]?.source}`);
+  const executions = ordered.map((history, index) => buildExecution(history, index + 1));
+  const journal: JournaledEvent[] = [];
+  for (const execution of executions) {
+    for (const activity of execution.activities) {
+      if (activity.input.kind !== 'journal-append' || activity.outcome !== 'completed') continue;
+      for (const entry of activity.input.entries) journal.push({ ...entry, activity });
+    }
+  }
+  const multiple = executions.length > 1;
+  return {
+    mapping,
+    executions,
+    input: (executions[0] as Execution).input,
+    journal,
+    at: (execution, eventId) => (multiple ? `execution ${execution.number} event ${eventId}` : `event ${eventId}`),
+  };
+}

@@ -1,0 +1,305 @@
+/**
+ * Builds the histories of an agent run as our kernel's contract describes it (src/contract):
+ * turns of call_model + run_tool, journal events hash-chained through journal.append,
+ * compaction with rebuild, ContinueAsNew with resume. A correct run by default; every step takes
+ * options to break exactly one rule, so that each invariant can be shown to fail.
+ */
+import { journalHash } from '../../contract/journal-hash.ts';
+import {
+  ACTIVITY,
+  GENESIS_HASH,
+  type JournalEvent,
+  type JournalHead,
+  type JournalType,
+  type KernelLimits,
+  type Resume,
+  type RunCounters,
+  type RunInput,
+} from '../../contract/kernel-api.ts';
+import { CARD_SECTIONS, COMPACTION_PATCH_ID } from '../../contract/limits.ts';
+import type { ChatRequest, ContentPart, Message, ToolCall } from '../../contract/messages.ts';
+import { loadHistory } from '../history/load.ts';
+import { messageText, sha256 } from '../history/messages.ts';
+import type { LoadedHistory } from '../history/model.ts';
+import { extractIdentifiers } from '../identifiers.ts';
+import { type EventSink, HistoryBuilder, type JsonObject } from './history-builder.ts';
+
+export const CARD_FRAME = 'This is a record of displaced work: the state card of the run so far.';
+
+type AssistantMessage = Extract<Message, { role: 'assistant' }>;
+type ToolOutput = number | string | ContentPart[];
+
+export interface AgentRunOptions {
+  runId?: string;
+  systemPrompt?: string;
+  userRequest?: string;
+  maxTurns?: number;
+  limits?: Partial<KernelLimits>;
+  /** Record the compaction gate's patch marker in every execution (default true). */
+  gate?: boolean;
+  /** Streams the events of execution `n` (1-based) instead of keeping them. */
+  sink?: (execution: number) => EventSink;
+}
+
+export interface TurnOptions {
+  /** This turn's tool outputs: a byte count makes synthetic text of that size (default [2000]). */
+  tools?: ToolOutput[];
+  /** Indexes of tools whose run_tool activity fails. */
+  failedTools?: number[];
+  /** The model's answer has no tool calls: the run is done. */
+  final?: boolean;
+  /** Replaces the request's messages (to break append-only or rebuild rules). */
+  messages?: (dialog: Message[]) => Message[];
+}
+
+export interface CompactOptions {
+  /** The card the compaction model returns (default: a valid card for the dialog). */
+  card?: string;
+  /** Whole turn groups kept verbatim (default 2). */
+  tailGroups?: number;
+  /** What happens: accepted (default), the activity fails or times out, or the kernel rejects the card. */
+  outcome?: 'accepted' | 'failed' | 'timed-out' | 'rejected';
+  /** Replaces the rebuilt dialog (to break the rebuild contract). */
+  rebuild?: (rebuilt: Message[], before: Message[]) => Message[];
+  /** Write the journal event (default true). */
+  journal?: boolean;
+}
+
+export interface ContinueOptions {
+  /** Edits what the ContinueAsNew carries (to break carry-over). */
+  resume?: (resume: Resume) => Resume;
+  /** Runs on the ending execution just before ContinueAsNew (to leave work pending). */
+  before?: (history: HistoryBuilder) => void;
+}
+
+/** Synthetic tool output of about `bytes` bytes, with a few identifiers a card must keep. */
+export function toolOutputText(turn: number, index: number, bytes: number): string {
+  const hash = sha256(`${turn}:${index}`).slice(0, 12);
+  const head = `$ cat src/turn-${turn}/file-${index}.ts\ncommit ${hash} build-${turn}x${index} status ok\n`;
+  const filler = 'lorem ipsum dolor sit amet consectetur adipiscing elit ';
+  return (head + filler.repeat(Math.ceil(Math.max(0, bytes - head.length) / filler.length))).slice(0, Math.max(bytes, head.length));
+}
+
+/** A card with the six sections that carries the identifiers of the user request and the latest tool output. */
+export function validCard(dialog: readonly Message[], extra = ''): string {
+  const user = extractIdentifiers(dialog.filter((m) => m.role === 'user').map(messageText).join('\n'));
+  const lastTool = [...dialog].reverse().find((m) => m.role === 'tool');
+  const tool = lastTool ? extractIdentifiers(messageText(lastTool)) : [];
+  const body: Record<(typeof CARD_SECTIONS)[number], string> = {
+    '## Task': `The user asked for work on ${user.join(', ') || 'the task'}.`,
+    '## Decisions': 'Keep the module layout; test before each commit.',
+    '## Files and artifacts': tool.join('\n') || 'none',
+    '## Verified': 'The last build passed.',
+    '## Open questions': 'none',
+    '## Next step': `Continue from the last tool output.${extra}`,
+  };
+  return CARD_SECTIONS.map((section) => `${section}\n${body[section]}`).join('\n\n');
+}
+
+/** The last `count` whole turn groups (assistant message and its tool results) of a dialog. */
+export function lastGroups(dialog: readonly Message[], count: number): Message[] {
+  let start = dialog.length;
+  for (let found = 0; start > 0 && found < count; ) {
+    start--;
+    if (dialog[start]?.role === 'assistant') found++;
+  }
+  return dialog.slice(start);
+}
+
+function temporalRunId(execution: number): string {
+  return `00000000-0000-4000-8000-${String(execution).padStart(12, '0')}`;
+}
+
+export class AgentRun {
+  readonly input: RunInput;
+  dialog: Message[];
+  turnNumber = 0;
+  readonly counters: RunCounters = {
+    turns: 0,
+    totalRequestBytes: 0,
+    compactions: 0,
+    compactionFailures: 0,
+    executions: 1,
+  };
+  journalHead: JournalHead = { nextSeq: 0, headHash: GENESIS_HASH };
+  readonly executions: HistoryBuilder[] = [];
+
+  constructor(private readonly options: AgentRunOptions = {}) {
+    this.input = {
+      runId: options.runId ?? 'run-0001',
+      systemPrompt: options.systemPrompt ?? 'You are a careful coding agent. Use the tools; report what you verified.',
+      userRequest:
+        options.userRequest ?? 'Fix the failing build in services/api/main.go for ticket OPS-4821 (commit 9f3c2ab1).',
+      settings: { agent: { model: 'agent-model' }, compaction: { model: 'title-model' } },
+      maxTurns: options.maxTurns ?? 500,
+      ...(options.limits && { limits: options.limits }),
+    };
+    this.dialog = [
+      { role: 'system', content: this.input.systemPrompt },
+      { role: 'user', content: this.input.userRequest },
+    ];
+    this.startExecution(this.input);
+    this.journal('run.started', { maxTurns: this.input.maxTurns });
+  }
+
+  /** The current execution's history builder (for low-level events). */
+  get history(): HistoryBuilder {
+    return this.executions.at(-1) as HistoryBuilder;
+  }
+
+  private startExecution(input: RunInput): void {
+    const number = this.executions.length + 1;
+    const history = new HistoryBuilder(temporalRunId(number), this.options.sink?.(number));
+    history.started(input, number > 1 ? { continuedFromRunId: temporalRunId(number - 1), firstRunId: temporalRunId(1) } : {});
+    history.workflowTask();
+    if (this.options.gate !== false) history.patchMarker(COMPACTION_PATCH_ID);
+    this.executions.push(history);
+  }
+
+  /** Appends one journal event through journal.append; `override` breaks the chain on purpose. */
+  journal(type: JournalType, data: Record<string, unknown>, override: Partial<JournalEvent> = {}): JournalEvent {
+    const event: JournalEvent = {
+      runId: this.input.runId,
+      seq: this.journalHead.nextSeq,
+      type,
+      turn: this.turnNumber,
+      data,
+      prevHash: this.journalHead.headHash,
+      ...override,
+    };
+    const hash = journalHash(event);
+    this.history.activity(ACTIVITY.journalAppend, { events: [event] }, { hashes: [hash] });
+    this.journalHead = { nextSeq: event.seq + 1, headHash: hash };
+    return event;
+  }
+
+  turn(options: TurnOptions = {}): this {
+    this.turnNumber++;
+    const turn = this.turnNumber;
+    const request: ChatRequest = {
+      model: 'agent-model',
+      messages: options.messages ? options.messages(this.dialog) : this.dialog,
+      metadata: { longrun_run_id: this.input.runId, longrun_turn: String(turn), longrun_purpose: 'agent' },
+    };
+    const outputs = options.final ? [] : (options.tools ?? [2000]);
+    const calls: ToolCall[] = outputs.map((output, index) => ({
+      id: `call_${turn}_${index}`,
+      type: 'function',
+      function: {
+        name: 'shell',
+        arguments: JSON.stringify({ seed: turn * 100 + index, bytes: typeof output === 'number' ? output : 0 }),
+      },
+    }));
+    const answer: AssistantMessage = options.final
+      ? { role: 'assistant', content: 'The build is fixed and verified.' }
+      : { role: 'assistant', content: null, tool_calls: calls };
+    this.history.workflowTask();
+    this.history.activity(
+      ACTIVITY.callModel,
+      { runId: this.input.runId, turn, request },
+      { message: answer, usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } },
+    );
+    this.counters.totalRequestBytes += Buffer.byteLength(JSON.stringify(request));
+    this.dialog = [...request.messages, answer];
+    if (calls.length > 0) this.history.workflowTask();
+    calls.forEach((call, index) => {
+      const output = outputs[index] as ToolOutput;
+      const content = typeof output === 'number' ? toolOutputText(turn, index, output) : output;
+      const input = { runId: this.input.runId, turn, call };
+      if (options.failedTools?.includes(index)) {
+        this.history.activityFailed(this.history.activityScheduled(ACTIVITY.runTool, input), 'sandbox unavailable');
+        this.dialog.push({ role: 'tool', tool_call_id: call.id, content: 'error: sandbox unavailable' });
+        return;
+      }
+      this.history.activity(ACTIVITY.runTool, input, { tool_call_id: call.id, content });
+      this.dialog.push({ role: 'tool', tool_call_id: call.id, content });
+    });
+    this.history.workflowTask();
+    this.counters.turns++;
+    this.journal('turn.completed', { turn });
+    return this;
+  }
+
+  turns(count: number, options: TurnOptions = {}): this {
+    for (let i = 0; i < count; i++) this.turn(options);
+    return this;
+  }
+
+  /** Compaction at the boundary before the next turn. */
+  compact(options: CompactOptions = {}): this {
+    const turn = this.turnNumber + 1;
+    const before = this.dialog;
+    const card = options.card ?? validCard(before);
+    const outcome = options.outcome ?? 'accepted';
+    this.history.workflowTask();
+    const input = { runId: this.input.runId, turn, messages: before, settings: this.input.settings, cardMaxBytes: 8192 };
+    const scheduled = this.history.activityScheduled(ACTIVITY.compactContext, input);
+    if (outcome === 'failed') this.history.activityFailed(scheduled, 'compaction model unavailable');
+    else if (outcome === 'timed-out') this.history.activityTimedOut(scheduled);
+    else this.history.activityCompleted(scheduled, { card, model: 'title-model' });
+    this.history.workflowTask();
+    if (outcome !== 'accepted') {
+      this.counters.compactionFailures++;
+      if (options.journal !== false) this.journal('context.compaction_failed', { turn, reason: outcome }, { turn });
+      return this;
+    }
+    const rebuilt: Message[] = [
+      before[0] as Message,
+      before[1] as Message,
+      { role: 'system', content: `${CARD_FRAME}\n\n${card}` },
+      ...lastGroups(before, options.tailGroups ?? 2),
+    ];
+    this.dialog = options.rebuild ? options.rebuild(rebuilt, before) : rebuilt;
+    this.counters.compactions++;
+    if (options.journal !== false) {
+      const kept = this.dialog.filter((m) => m.role === 'assistant').length;
+      this.journal(
+        'context.compacted',
+        {
+          turn,
+          bytes_before: Buffer.byteLength(JSON.stringify(before)),
+          bytes_after: Buffer.byteLength(JSON.stringify(this.dialog)),
+          card,
+          kept,
+          dropped: before.filter((m) => m.role === 'assistant').length - kept,
+        },
+        { turn },
+      );
+    }
+    return this;
+  }
+
+  continueAsNew(options: ContinueOptions = {}): this {
+    options.before?.(this.history);
+    this.journal('run.continued_as_new', { execution: this.counters.executions });
+    this.counters.executions++;
+    const resume: Resume = {
+      messages: this.dialog,
+      counters: { ...this.counters },
+      journal: { ...this.journalHead },
+    };
+    const input: RunInput = { ...this.input, resume: options.resume ? options.resume(resume) : resume };
+    this.history.workflowTask();
+    this.history.continuedAsNew(temporalRunId(this.executions.length + 1), input);
+    this.startExecution(input);
+    return this;
+  }
+
+  /** A final turn, the journal's last event and WorkflowExecutionCompleted. */
+  complete(): this {
+    this.turn({ final: true });
+    this.journal('run.completed', { turns: this.counters.turns });
+    this.history.workflowTask();
+    this.history.completed({ runId: this.input.runId, counters: this.counters, finalAnswer: 'done', ended: 'done' });
+    return this;
+  }
+
+  histories(): { events: JsonObject[] }[] {
+    return this.executions.map((history) => history.toJson());
+  }
+
+  /** The histories loaded, as the checks receive them. */
+  loaded(): LoadedHistory[] {
+    return this.histories().map((json, index) => loadHistory(json, { source: `execution-${index + 1}.json` }));
+  }
+}

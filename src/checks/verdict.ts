@@ -1,0 +1,71 @@
+/** What a check says about a run. */
+import type { KernelLimits } from '../contract/kernel-api.ts';
+import type { ResolvedContext } from './context.ts';
+import type { RunView } from './run/run-view.ts';
+
+export const HISTORY_INVARIANT_IDS = [
+  'payload.ceiling',
+  'wft.no-retry-loop',
+  'history.no-termination',
+  'history.continue-as-new',
+  'can.clean-boundary',
+  'can.carry-over',
+  'compaction.trigger',
+  'compaction.failure-continues',
+  'compaction.card',
+  'rebuild.contract',
+  'journal.chain',
+] as const;
+export type HistoryInvariantId = (typeof HISTORY_INVARIANT_IDS)[number];
+/** `replay.cross-version` needs workers: the replay harness judges it, not a history check. */
+export type InvariantId = HistoryInvariantId | 'replay.cross-version';
+
+export type InvariantStatus = 'pass' | 'fail' | 'not-applicable';
+
+export interface InvariantResult {
+  id: InvariantId;
+  status: InvariantStatus;
+  /** Why, naming event ids and numbers; failures first. */
+  evidence: string[];
+}
+
+export interface HistoryInvariant {
+  id: HistoryInvariantId;
+  description: string;
+  check(run: RunView, ctx: ResolvedContext): InvariantResult;
+}
+
+export interface RunVerdict {
+  /** longrun's run id (from the run's input). */
+  runId: string;
+  sources: string[];
+  /** `fail` when any invariant fails. */
+  status: 'pass' | 'fail';
+  limits: KernelLimits;
+  results: InvariantResult[];
+}
+
+const MAX_EVIDENCE = 40;
+
+/** fail when there are failures; otherwise pass when the invariant was exercised, else not-applicable. */
+export function judge(
+  id: InvariantId,
+  failures: readonly string[],
+  notes: readonly string[],
+  exercised: boolean,
+): InvariantResult {
+  const status: InvariantStatus = failures.length > 0 ? 'fail' : exercised ? 'pass' : 'not-applicable';
+  const all = [...failures, ...notes];
+  const evidence =
+    all.length > MAX_EVIDENCE ? [...all.slice(0, MAX_EVIDENCE - 1), `... and ${all.length - MAX_EVIDENCE + 1} more`] : all;
+  return { id, status, evidence };
+}
+
+/** The verdict's status over its results (after adding, e.g., the replay harness's result). */
+export function verdictStatus(results: readonly InvariantResult[]): 'pass' | 'fail' {
+  return results.some((r) => r.status === 'fail') ? 'fail' : 'pass';
+}
+
+export function bytes(n: number): string {
+  return n.toLocaleString('en-US');
+}

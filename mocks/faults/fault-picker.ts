@@ -1,0 +1,75 @@
+/** Decides, request by request, which fault of a profile applies (if any). */
+import type { MockTarget } from '../recorder/mock-recorder.ts';
+import { hash32 } from '../synthetic/random.ts';
+import { type FaultProfile, type FaultSpec, type FaultWhen, parseFaultProfile } from './fault-profile.ts';
+
+export interface FaultRequest {
+  runId: string | null;
+  turn: number | null;
+  /** Tells apart several calls of one turn (the sandbox's tool call id). */
+  callId?: string;
+}
+
+export interface PickedFault {
+  fault: FaultSpec;
+  /** A seeded number in [0, 1) for the fault's own draws (latency jitter, section to drop). */
+  draw: number;
+}
+
+export class FaultPicker {
+  private readonly profile: FaultProfile;
+  private readonly calls = new Map<MockTarget, number>();
+  private readonly attempts = new Map<string, number>();
+
+  constructor(profile: FaultProfile | undefined) {
+    this.profile = parseFaultProfile(profile);
+  }
+
+  /** Counts the request and returns the fault to inject, or null. */
+  pick(target: MockTarget, request: FaultRequest): PickedFault | null {
+    const call = (this.calls.get(target) ?? 0) + 1;
+    this.calls.set(target, call);
+    const key = [target, request.runId, request.turn, request.callId].join('|');
+    const attempt = (this.attempts.get(key) ?? 0) + 1;
+    this.attempts.set(key, attempt);
+    const rules = this.profile[target] ?? [];
+    for (const [index, rule] of rules.entries()) {
+      const draw = (salt: string) =>
+        hash32(
+          this.profile.seed ?? 0,
+          target,
+          request.runId ?? '',
+          request.turn ?? 0,
+          request.callId ?? '',
+          attempt,
+          index,
+          salt,
+        ) / 4294967296;
+      if (matches(rule.when, request, call, attempt, () => draw('when')))
+        return { fault: rule.fault, draw: draw('fault') };
+    }
+    return null;
+  }
+}
+
+function matches(
+  when: FaultWhen | undefined,
+  request: FaultRequest,
+  call: number,
+  attempt: number,
+  draw: () => number,
+): boolean {
+  if (!when) return true;
+  if (when.runIds && !(request.runId !== null && when.runIds.includes(request.runId))) return false;
+  if (when.turns) {
+    const turn = request.turn;
+    if (turn === null) return false;
+    if (Array.isArray(when.turns)) {
+      if (!when.turns.includes(turn)) return false;
+    } else if (turn < (when.turns.from ?? -Infinity) || turn > (when.turns.to ?? Infinity)) return false;
+  }
+  if (when.calls && !when.calls.includes(call)) return false;
+  if (when.attempts && !when.attempts.includes(attempt)) return false;
+  if (when.probability !== undefined && !(draw() < when.probability)) return false;
+  return true;
+}

@@ -1,0 +1,15 @@
+export {
+  FaultPicker,
+  type FaultRequest,
+  type PickedFault,
+} from './fault-picker.ts';
+export {
+  type CardSection,
+  type FaultKind,
+  type FaultProfile,
+  type FaultRule,
+  type FaultSpec,
+  type FaultWhen,
+  parseFaultProfile,
+} from './fault-profile.ts';
+export { type Answer, type Outcome, respond } from './fault-response.ts';

@@ -1,0 +1,94 @@
+/**
+ * The compaction model's answer: a state card with exactly the six sections, in order, within
+ * the byte limit, carrying verbatim as many of the digest's identifiers (paths, ids, hashes,
+ * numbers) as fit, in the order the digest names them.
+ */
+import { CARD_SECTIONS } from '../../src/contract/limits.ts';
+import type { CardSection } from '../faults/fault-profile.ts';
+
+type IdentifierKind = 'url' | 'ticket' | 'uuid' | 'path' | 'id' | 'hash' | 'number';
+
+const IDENTIFIER = new RegExp(
+  [
+    String.raw`(?<url>https?://[^\s"'<>()\]\[\x60]+)`,
+    String.raw`(?<uuid>\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b)`,
+    String.raw`(?<path>(?:[~.]{0,2}/)?(?:[\w.-]+/)+[\w.-]*\w)`,
+    String.raw`(?<ticket>\b[A-Z][A-Z0-9]+-\d+\b)`,
+    String.raw`(?<id>\b[a-z]+_[A-Za-z0-9]{6,}\b)`,
+    String.raw`(?<hash>\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,64}\b)`,
+    String.raw`(?<number>\b\d{3,}(?:\.\d+)?\b)`,
+  ].join('|'),
+  'g',
+);
+
+export interface Identifier {
+  kind: IdentifierKind;
+  text: string;
+}
+
+/** Identifiers in order of first appearance, each once. */
+export function extractIdentifiers(text: string): Identifier[] {
+  const seen = new Set<string>();
+  const found: Identifier[] = [];
+  for (const match of text.matchAll(IDENTIFIER)) {
+    const groups = match.groups ?? {};
+    const kind = (Object.keys(groups) as IdentifierKind[]).find((k) => groups[k] !== undefined);
+    if (!kind || seen.has(match[0])) continue;
+    seen.add(match[0]);
+    found.push({ kind, text: match[0] });
+  }
+  return found;
+}
+
+const SECTION_OF: Record<IdentifierKind, CardSection> = {
+  url: '## Task',
+  ticket: '## Task',
+  hash: '## Decisions',
+  path: '## Files and artifacts',
+  uuid: '## Verified',
+  id: '## Verified',
+  number: '## Open questions',
+};
+
+const LEADS: Record<CardSection, string> = {
+  '## Task': 'Continue the user request as given in the original messages; these identifiers name it:',
+  '## Decisions': 'Work continues from these commits and hashes, as decided earlier in the run:',
+  '## Files and artifacts': 'Files read, changed or produced so far:',
+  '## Verified': 'Checked against tool output (ids seen in results):',
+  '## Open questions': 'Figures still to explain:',
+  '## Next step': 'Resume from the last turn kept verbatim below this card; re-run the failing check first.',
+};
+
+export interface CardOptions {
+  maxBytes: number;
+  /** Pad the card to this many bytes, past maxBytes (the oversized-card fault). */
+  oversizeTo?: number;
+  /** Leave this section out (the card-missing-section fault). */
+  omit?: CardSection;
+}
+
+export function writeCard(identifiers: readonly Identifier[], options: CardOptions): string {
+  const bodies = new Map<CardSection, string[]>(CARD_SECTIONS.map((s) => [s, [LEADS[s]]]));
+  const render = () =>
+    CARD_SECTIONS.filter((s) => s !== options.omit)
+      .map((s) => `${s}\n${(bodies.get(s) as string[]).join('\n')}`)
+      .join('\n\n');
+  let size = Buffer.byteLength(render());
+  for (const identifier of identifiers) {
+    const line = `- \`${identifier.text}\``;
+    const cost = Buffer.byteLength(line) + 1;
+    if (size + cost > options.maxBytes) continue;
+    (bodies.get(SECTION_OF[identifier.kind]) as string[]).push(line);
+    size += cost;
+  }
+  const target = options.oversizeTo;
+  if (target !== undefined) {
+    const open = bodies.get('## Open questions') as string[];
+    for (let i = 1; size < target; i++) {
+      const line = `- Unresolved note ${i}: the digest repeats this point without a conclusion.`;
+      open.push(line);
+      size += line.length + 1;
+    }
+  }
+  return render();
+}

@@ -1,0 +1,16 @@
+export { usageFor } from './chat-answer.ts';
+export {
+  extractIdentifiers,
+  type Identifier,
+  writeCard,
+} from './compaction-card.ts';
+export {
+  createModelHandlers,
+  DEFAULT_MODEL_BASE_URL,
+  type ModelHandlerOptions,
+} from './model-handlers.ts';
+export {
+  createSandboxHandlers,
+  DEFAULT_SANDBOX_BASE_URL,
+  type SandboxHandlerOptions,
+} from './sandbox-handlers.ts';

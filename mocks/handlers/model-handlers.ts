@@ -1,0 +1,119 @@
+/**
+ * The model API mock: POST {modelBaseUrl}/chat/completions answers as the agent model (the
+ * run's plan, turn by turn) or as the compaction model (a state card from the digest).
+ */
+import { http, type RequestHandler } from 'msw';
+import { CARD_MAX_BYTES, CARD_SECTIONS } from '../../src/contract/limits.ts';
+import { FaultPicker, type PickedFault } from '../faults/fault-picker.ts';
+import type { FaultProfile } from '../faults/fault-profile.ts';
+import { type Answer, respond } from '../faults/fault-response.ts';
+import type { MockRecorder } from '../recorder/mock-recorder.ts';
+import type { RunPlan } from '../synthetic/plan-run.ts';
+import { completionAnswer } from './chat-answer.ts';
+import { type ModelRequest, readModelRequest, runIdFromMessages, textOf, turnFromMessages } from './chat-request.ts';
+import { extractIdentifiers, writeCard } from './compaction-card.ts';
+import { jsonError } from './json-error.ts';
+
+export const DEFAULT_MODEL_BASE_URL = 'http://model.longrun.test/v1';
+
+export interface ModelHandlerOptions {
+  /** The plan of a run: the agent model answers its turns. */
+  plans: (runId: string) => RunPlan;
+  modelBaseUrl?: string;
+  /** Model names that are the compaction model when a request has no longrun_purpose. */
+  compactionModels?: readonly string[];
+  cardMaxBytes?: number;
+  faults?: FaultProfile;
+  recorder?: MockRecorder;
+}
+
+export function createModelHandlers(options: ModelHandlerOptions): RequestHandler[] {
+  const base = (options.modelBaseUrl ?? DEFAULT_MODEL_BASE_URL).replace(/\/$/, '');
+  const picker = new FaultPicker(options.faults);
+  const compactionModels = options.compactionModels ?? [];
+  const cardMaxBytes = options.cardMaxBytes ?? CARD_MAX_BYTES;
+
+  return [
+    http.post(`${base}/chat/completions`, async ({ request }) => {
+      const text = await request.text();
+      let req: ModelRequest;
+      try {
+        req = readModelRequest(text, compactionModels);
+      } catch (error) {
+        const response = jsonError(400, (error as Error).message);
+        options.recorder?.record({
+          target: 'agent',
+          runId: null,
+          turn: null,
+          model: null,
+          tool: null,
+          stream: false,
+          requestBytes: Buffer.byteLength(text),
+          responseBytes: response.bytes,
+          status: 400,
+          fault: null,
+        });
+        return response.response;
+      }
+      const messages = req.body.messages;
+      const runId = req.runId ?? (req.purpose === 'agent' ? runIdFromMessages(messages) : null);
+      const turn = req.turn ?? (req.purpose === 'agent' ? turnFromMessages(messages) : null);
+      const picked = picker.pick(req.purpose, { runId, turn });
+      const stream = req.body.stream === true;
+      const answer = (): Answer => {
+        const message =
+          req.purpose === 'agent'
+            ? agentMessage(options.plans(runId as string), turn as number)
+            : {
+                role: 'assistant' as const,
+                content: card(req, picked, cardMaxBytes),
+              };
+        return completionAnswer({
+          model: req.body.model,
+          message,
+          requestBytes: req.bytes,
+          key: `${req.purpose}|${runId}|${turn}`,
+          stream,
+        });
+      };
+      return respond(answer, picked, request.signal, (status, responseBytes) => {
+        options.recorder?.record({
+          target: req.purpose,
+          runId,
+          turn,
+          model: req.body.model,
+          tool: null,
+          stream,
+          requestBytes: req.bytes,
+          responseBytes,
+          status,
+          fault: picked?.fault.kind ?? null,
+        });
+      });
+    }),
+  ];
+}
+
+/** The plan's answer for a turn; past the last turn the final answer repeats. */
+function agentMessage(plan: RunPlan, turn: number) {
+  const planned = plan.turns[Math.min(turn, plan.turns.length) - 1];
+  if (!planned) throw new Error(`plan of ${plan.runId} has no turns`);
+  return planned.message;
+}
+
+function card(req: ModelRequest, picked: PickedFault | null, cardMaxBytes: number): string {
+  const messages = req.body.messages;
+  // The first system message holds the compaction instructions, not the digest.
+  const digest = (messages.length > 1 && messages[0]?.role === 'system' ? messages.slice(1) : messages)
+    .map(textOf)
+    .join('\n');
+  const fault = picked?.fault;
+  return writeCard(extractIdentifiers(digest), {
+    maxBytes: cardMaxBytes,
+    oversizeTo: fault?.kind === 'oversized-card' ? (fault.bytes ?? Math.round(cardMaxBytes * 1.5)) : undefined,
+    omit:
+      fault?.kind === 'card-missing-section'
+        ? (fault.section ?? CARD_SECTIONS[Math.floor((picked?.draw ?? 0) * CARD_SECTIONS.length)])
+        : undefined,
+  });
+}

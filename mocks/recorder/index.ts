@@ -1,0 +1,5 @@
+export {
+  type MockRecord,
+  MockRecorder,
+  type MockTarget,
+} from './mock-recorder.ts';

@@ -1,0 +1,43 @@
+/** Every request the mocks receive, in arrival order, for tests and reports to read. */
+import type { FaultKind } from '../faults/fault-profile.ts';
+
+export type MockTarget = 'agent' | 'compaction' | 'sandbox';
+
+export interface MockRecord {
+  /** 1-based arrival order over all targets. */
+  seq: number;
+  target: MockTarget;
+  runId: string | null;
+  turn: number | null;
+  /** The requested model (agent and compaction), null for the sandbox. */
+  model: string | null;
+  /** The sandbox tool, null for the model API. */
+  tool: string | null;
+  stream: boolean;
+  requestBytes: number;
+  /** Body bytes sent back; 0 when none was. */
+  responseBytes: number;
+  /** HTTP status sent; 0 when the connection was reset or the client gave up first. */
+  status: number;
+  fault: FaultKind | null;
+}
+
+export class MockRecorder {
+  private entries: MockRecord[] = [];
+  private seq = 0;
+
+  record(entry: Omit<MockRecord, 'seq'>): MockRecord {
+    const full = { seq: ++this.seq, ...entry };
+    this.entries.push(full);
+    return full;
+  }
+
+  records(): readonly MockRecord[] {
+    return this.entries;
+  }
+
+  reset(): void {
+    this.entries = [];
+    this.seq = 0;
+  }
+}

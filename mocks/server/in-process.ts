@@ -1,0 +1,18 @@
+/**
+ * The mocks inside this process (msw/node): every fetch or http request is matched against
+ * the handlers, and anything unmatched is an error, so that a run can never reach a real
+ * provider.
+ */
+import { setupServer } from 'msw/node';
+import { createMockProvider, type MockProvider, type MockProviderOptions } from '../mock-provider.ts';
+
+export interface InProcessMocks extends MockProvider {
+  close(): void;
+}
+
+export function startInProcessMocks(options: MockProviderOptions): InProcessMocks {
+  const provider = createMockProvider(options);
+  const server = setupServer(...provider.handlers);
+  server.listen({ onUnhandledRequest: 'error' });
+  return { ...provider, close: () => server.close() };
+}

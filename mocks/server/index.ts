@@ -1,0 +1,6 @@
+export {
+  type MockServer,
+  type MockServerOptions,
+  startMockServer,
+} from './http-server.ts';
+export { type InProcessMocks, startInProcessMocks } from './in-process.ts';

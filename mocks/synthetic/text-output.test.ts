@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { TEXT_FORMATS, textOutput } from './text-output.ts';
+
+describe('textOutput', () => {
+  it.each(TEXT_FORMATS)('%s: exactly the requested bytes, ASCII, seeded', (format) => {
+    for (const bytes of [1, 200, 4_096, 150_000]) {
+      const details = {
+        seed: bytes,
+        bytes,
+        format,
+        path: 'src/orders/order-service.ts',
+        command: 'npm test',
+        base: 'a'.repeat(40),
+      };
+      const text = textOutput(details);
+      expect(Buffer.byteLength(text)).toBe(bytes);
+      expect(text).toMatch(/^[\x20-\x7e\n]*$/);
+      expect(textOutput(details)).toBe(text);
+      if (bytes > 1_000) expect(textOutput({ ...details, seed: bytes + 1 })).not.toBe(text);
+    }
+  });
+
+  it('looks like its format and names its details', () => {
+    const details = {
+      seed: 3,
+      bytes: 6_000,
+      path: 'src/orders/order-service.ts',
+      command: 'kubectl logs deploy/x',
+    };
+    expect(textOutput({ ...details, format: 'log' })).toMatch(
+      /^\$ kubectl logs deploy\/x\n\d{4}-\d\d-\d\dT[\d:.]+Z (INFO|DEBUG|WARN|ERROR)/,
+    );
+    expect(textOutput({ ...details, format: 'diff' })).toMatch(
+      /^\$ kubectl logs deploy\/x\ndiff --git a\/src\/orders\/order-service.ts/,
+    );
+    expect(textOutput({ ...details, format: 'stack-trace' })).toMatch(
+      /\n {4}at \w+\.\w+ \(\/workspace\/src\/[\w/.-]+:\d+:\d+\)/,
+    );
+    expect(textOutput({ ...details, format: 'listing' })).toMatch(
+      /-rw-r--r-- {2}1 agent staff +\d+ \w{3} [ \d]\d \d\d:\d\d /,
+    );
+    expect(textOutput({ ...details, format: 'code' })).toContain('// src/orders/order-service.ts');
+  });
+
+  it('keeps JSON documents valid at any size above their skeleton', () => {
+    for (const bytes of [200, 1_000, 33_333, 250_000]) {
+      const text = textOutput({ seed: bytes, bytes, format: 'json' });
+      expect(text.length).toBe(bytes);
+      const doc = JSON.parse(text) as {
+        items: { sha: string }[];
+        next_cursor: string;
+      };
+      expect(doc.items.every((item) => /^[0-9a-f]{40}$/.test(item.sha))).toBe(true);
+    }
+  });
+});

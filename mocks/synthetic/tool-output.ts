@@ -1,0 +1,119 @@
+/**
+ * What the sandbox returns for a synthetic tool call, made from the call's arguments alone:
+ * text for shell, read_file, list_files and diff; a caption plus a PNG data URL for screenshot.
+ */
+import { z } from 'zod';
+import type { ContentPart, SyntheticToolArgs, ToolName } from '../../src/contract/messages.ts';
+import { describeIssue, type TextToolName } from './run-shape.ts';
+import { MIN_SCREENSHOT_BYTES, screenshotCaption, screenshotPng } from './screenshot.ts';
+import { type TextFormat, textOutput } from './text-output.ts';
+
+/** The formats each text tool can produce; the first is its default. */
+export const FORMATS_BY_TOOL: Record<TextToolName, readonly TextFormat[]> = {
+  shell: ['log', 'test-report', 'stack-trace', 'json'],
+  read_file: ['code', 'json', 'yaml'],
+  list_files: ['listing'],
+  diff: ['diff'],
+};
+
+export interface ToolArgs extends SyntheticToolArgs {
+  format?: TextFormat;
+  path?: string;
+  command?: string;
+  base?: string;
+  url?: string;
+}
+
+const detailsSchema = z.looseObject({
+  seed: z.number().int().min(0).max(0xffffffff),
+  bytes: z.number().int().positive(),
+  path: z.string().optional(),
+  command: z.string().optional(),
+  base: z.string().optional(),
+  url: z.string().optional(),
+  format: z.string().optional(),
+});
+
+/** Validates a call's arguments for `tool`; throws one line naming the field. */
+export function parseToolArgs(tool: ToolName, args: unknown): ToolArgs {
+  const parsed = detailsSchema.safeParse(args);
+  if (!parsed.success) throw new Error(describeIssue('arguments', parsed.error.issues[0]));
+  const value = parsed.data as ToolArgs;
+  if (tool === 'screenshot') {
+    if (value.bytes < MIN_SCREENSHOT_BYTES) {
+      throw new Error(`arguments.bytes: a screenshot needs at least ${MIN_SCREENSHOT_BYTES} bytes, got ${value.bytes}`);
+    }
+    return value;
+  }
+  const formats = FORMATS_BY_TOOL[tool];
+  if (value.format !== undefined && !formats.includes(value.format)) {
+    throw new Error(`arguments.format: ${tool} produces ${formats.join(', ')}, not ${value.format}`);
+  }
+  return value;
+}
+
+export function toolOutput(tool: ToolName, args: ToolArgs): string | ContentPart[] {
+  if (tool === 'screenshot') {
+    const url = args.url ?? 'about:blank';
+    const png = screenshotPng(args.seed, args.bytes);
+    return [
+      { type: 'text', text: screenshotCaption(url, args.bytes) },
+      {
+        type: 'image_url',
+        image_url: { url: `${PNG_DATA_URL_PREFIX}${png.toString('base64')}` },
+      },
+    ];
+  }
+  return textOutput({
+    seed: args.seed,
+    bytes: args.bytes,
+    format: textFormat(tool, args.format),
+    path: args.path,
+    command: args.command,
+    base: args.base,
+  });
+}
+
+const PNG_DATA_URL_PREFIX = 'data:image/png;base64,';
+
+/**
+ * The bytes the output adds to a JSON-serialized context (the content value with its quotes),
+ * without generating it: exact for screenshots, for text the escaping is an estimate (see
+ * escapeRatio), off by well under 1% on a run.
+ */
+export function toolContentWireBytes(tool: ToolName, args: ToolArgs): number {
+  if (tool === 'screenshot') {
+    const shell = JSON.stringify([
+      {
+        type: 'text',
+        text: screenshotCaption(args.url ?? 'about:blank', args.bytes),
+      },
+      { type: 'image_url', image_url: { url: '' } },
+    ]);
+    return shell.length + PNG_DATA_URL_PREFIX.length + 4 * Math.ceil(args.bytes / 3);
+  }
+  return 2 + Math.round(args.bytes * (1 + escapeRatio(textFormat(tool, args.format))));
+}
+
+/** The format a text tool produces: the one asked for, or the tool's default. */
+export function textFormat(tool: TextToolName, format: TextFormat | undefined): TextFormat {
+  return format ?? (FORMATS_BY_TOOL[tool][0] as TextFormat);
+}
+
+const ratios = new Map<TextFormat, number>();
+
+/** Extra bytes per byte that JSON escaping adds to a format (quotes, newlines), measured once. */
+export function escapeRatio(format: TextFormat): number {
+  let ratio = ratios.get(format);
+  if (ratio === undefined) {
+    const sample = textOutput({
+      seed: 1,
+      bytes: 64 * 1024,
+      format,
+      path: 'src/sample/sample-file.ts',
+    });
+    ratio = (JSON.stringify(sample).length - 2 - sample.length) / sample.length;
+    ratios.set(format, ratio);
+  }
+  return ratio;
+}

@@ -1,0 +1,6 @@
+export {
+  type DrivenRun,
+  type DriveRunOptions,
+  driveRun,
+  type Exchange,
+} from './drive-run.ts';

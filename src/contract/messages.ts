@@ -42,7 +42,11 @@ export interface ChatRequest {
 
 export interface ToolDefinition {
   type: 'function';
-  function: { name: string; description: string; parameters: Record<string, unknown> };
+  function: {
+    name: string;
+    description: string;
+    parameters: Record<string, unknown>;
+  };
 }
 
 export interface Usage {

@@ -142,6 +142,7 @@ func serve(o *options) error {
 	}
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGINT, syscall.SIGTERM)
+	go exitWithParent(stop)
 	if err := server.Start(); err != nil {
 		return fmt.Errorf("starting server: %w", err)
 	}
@@ -157,6 +158,18 @@ func serve(o *options) error {
 		return errors.New("server did not stop within 10s")
 	}
 	return nil
+}
+
+// exitWithParent stops the server when the process that started it dies without stopping it
+// (a SIGKILLed test runner), so no server outlives its harness.
+func exitWithParent(stop chan<- os.Signal) {
+	parent := os.Getppid()
+	for range time.Tick(time.Second) {
+		if os.Getppid() != parent {
+			stop <- syscall.SIGTERM
+			return
+		}
+	}
 }
 
 func dynamicConfig(values []string) (dynamicconfig.StaticClient, error) {
@@ -204,7 +217,7 @@ func serverConfig(o *options) (*config.Config, error) {
 				InitialFailoverVersion: 1,
 				RPCAddress:             frontend,
 				HTTPAddress:            net.JoinHostPort(o.ip, strconv.Itoa(o.httpPort)),
-				ClusterID:              fmt.Sprintf("longrun-%d", rand.Int64()),
+				ClusterID:              randomUUID(),
 			},
 		},
 	}
@@ -287,6 +300,16 @@ func buildLogger(format, level string) (log.Logger, error) {
 		return nil, fmt.Errorf("--log-level %q: want debug, info, warn, error or never", level)
 	}
 	return log.NewZapLogger(log.BuildZapLogger(log.Config{Level: level, Format: format})), nil
+}
+
+func randomUUID() string {
+	b := make([]byte, 16)
+	for i := range b {
+		b[i] = byte(rand.IntN(256))
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
 func freePort(ip string) (int, error) {

@@ -1,0 +1,24 @@
+export {
+  type DynamicConfig,
+  dynamicConfigArgs,
+  PRODUCTION_DYNAMIC_CONFIG,
+} from './dynamic-config.ts';
+export {
+  type ClusterSettings,
+  ClusterSettingsError,
+  clusterSettingsFromEnv,
+  describeCluster,
+} from './existing-cluster.ts';
+export { installRuntime } from './runtime.ts';
+export {
+  resolveTemporalBinary,
+  type TemporalBinary,
+  TemporalBinaryError,
+} from './temporal-binary.ts';
+export {
+  type Environment,
+  EnvironmentError,
+  type EnvironmentOptions,
+  freeLoopbackPort,
+  startEnvironment,
+} from './test-environment.ts';

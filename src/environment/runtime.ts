@@ -1,0 +1,27 @@
+/**
+ * The SDK runtime, installed once per process with quiet logging: a harness that drives
+ * PAYLOADS_TOO_LARGE retry loops on purpose would otherwise print every failed task.
+ * LONGRUN_LOG_LEVEL (DEBUG, INFO, WARN, ERROR; default WARN) turns it up again.
+ */
+import { DefaultLogger, type LogLevel, Runtime } from '@temporalio/worker';
+
+const LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
+let installed = false;
+
+export function installRuntime(): void {
+  if (installed) return;
+  installed = true;
+  const requested = (process.env.LONGRUN_LOG_LEVEL ?? 'WARN').toUpperCase();
+  const level: LogLevel = (LEVELS as readonly string[]).includes(requested) ? (requested as LogLevel) : 'WARN';
+  // Core's own payload-limit and task-failure lines repeat on every retry: the histories say it once.
+  const coreFilter =
+    `${level === 'TRACE' || level === 'DEBUG' ? level : 'ERROR'},temporalio_common::payload_limits=off,temporalio_sdk_core::worker::workflow=off`.toLowerCase();
+  try {
+    Runtime.install({
+      logger: new DefaultLogger(level),
+      telemetryOptions: { logging: { filter: coreFilter, forward: {} } },
+    });
+  } catch {
+    // Already instantiated by an earlier Worker or connection in this process: keep that one.
+  }
+}

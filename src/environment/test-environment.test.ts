@@ -1,0 +1,171 @@
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { temporal } from '@temporalio/proto';
+import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Environment, EnvironmentError, startEnvironment } from './index.ts';
+
+const EventType = temporal.api.enums.v1.EventType;
+const workflowsPath = new URL('./fixtures/workflows.ts', import.meta.url).pathname;
+const activities = { echo: async (payload: string) => payload };
+
+let bundle: WorkflowBundleWithSourceMap;
+beforeAll(async () => {
+  bundle = await bundleWorkflowCode({ workflowsPath, logger: quietLogger() });
+});
+
+function quietLogger() {
+  const noop = () => {};
+  return {
+    trace: noop,
+    debug: noop,
+    info: noop,
+    warn: noop,
+    error: noop,
+    log: noop,
+  };
+}
+
+async function withWorker<T>(env: Environment, taskQueue: string, fn: () => Promise<T>): Promise<T> {
+  const worker = await Worker.create({
+    connection: env.testEnv.nativeConnection,
+    namespace: env.namespace,
+    taskQueue,
+    workflowBundle: bundle,
+    activities,
+  });
+  return worker.runUntil(fn);
+}
+
+async function historyEvents(env: Environment, workflowId: string) {
+  const history = await env.testEnv.client.workflow.getHandle(workflowId).fetchHistory();
+  return history.events ?? [];
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await probe();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe('the embedded Temporal server', () => {
+  let env: Environment;
+  beforeAll(async () => {
+    env = await startEnvironment({
+      dynamicConfig: {
+        'limit.blobSize.error': 64 * 1024,
+        'limit.blobSize.warn': 16 * 1024,
+        'limit.historySize.error': 256 * 1024,
+        'limit.historySize.warn': 128 * 1024,
+      },
+    });
+  });
+  afterAll(async () => {
+    await env?.teardown();
+  });
+
+  it('runs a workflow end to end', async () => {
+    expect(env.kind).toBe('embedded');
+    const result = await withWorker(env, 'greet', () =>
+      env.testEnv.client.workflow.execute('greet', {
+        taskQueue: 'greet',
+        workflowId: 'greet-1',
+        args: ['longrun'],
+      }),
+    );
+    expect(result).toBe('hello longrun');
+  });
+
+  it('fails the workflow task with PAYLOADS_TOO_LARGE when an activity input passes the blob limit', async () => {
+    const workflowId = 'too-large-1';
+    await withWorker(env, 'payload', async () => {
+      await env.testEnv.client.workflow.start('sendPayload', {
+        taskQueue: 'payload',
+        workflowId,
+        args: [100 * 1024],
+      });
+      await waitFor(async () => {
+        const events = await historyEvents(env, workflowId);
+        return events.some((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED) ? true : undefined;
+      }, 'a WorkflowTaskFailed event');
+    });
+    await env.testEnv.client.workflow.getHandle(workflowId).terminate('test over');
+    const failed = (await historyEvents(env, workflowId)).filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED);
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed[0]?.workflowTaskFailedEventAttributes?.cause).toBe(
+      temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_PAYLOADS_TOO_LARGE,
+    );
+    const scheduled = (await historyEvents(env, workflowId)).filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED);
+    expect(scheduled).toHaveLength(0);
+  });
+
+  it('terminates a workflow whose history passes the history-size limit', async () => {
+    const workflowId = 'grow-1';
+    await withWorker(env, 'grow', async () => {
+      const handle = await env.testEnv.client.workflow.start('growHistory', {
+        taskQueue: 'grow',
+        workflowId,
+        args: [40, 16 * 1024],
+      });
+      await expect(handle.result()).rejects.toThrow();
+    });
+    const events = await historyEvents(env, workflowId);
+    const last = events.at(-1);
+    expect(last?.eventType).toBe(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED);
+    expect(last?.workflowExecutionTerminatedEventAttributes?.reason).toBe('Workflow history size exceeds limit.');
+  });
+
+  it("starts a workflow through Temporal's HTTP API", async () => {
+    expect(env.httpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const workflowId = 'http-1';
+    const response = await fetch(`${env.httpUrl}/api/v1/namespaces/default/workflows/${workflowId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        workflowType: { name: 'greet' },
+        taskQueue: { name: 'greet-http' },
+        input: [{ name: 'over http' }],
+      }),
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+    expect(((await response.json()) as { runId?: string }).runId).toMatch(/[0-9a-f-]{36}/);
+    const result = await withWorker(env, 'greet-http', () => env.testEnv.client.workflow.getHandle(workflowId).result());
+    expect(result).toEqual('hello [object Object]');
+  });
+});
+
+describe('a broken LONGRUN_TEMPORAL_BIN', () => {
+  it('gets a clear error in seconds, not a hang', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'longrun-bin-'));
+    const broken = join(dir, 'temporal');
+    writeFileSync(broken, '#!/bin/sh\necho "not a temporal server" >&2\nexit 3\n');
+    chmodSync(broken, 0o755);
+    const previous = process.env.LONGRUN_TEMPORAL_BIN;
+    process.env.LONGRUN_TEMPORAL_BIN = broken;
+    try {
+      const started = Date.now();
+      const error = await startEnvironment().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(EnvironmentError);
+      expect((error as Error).message).toContain(broken);
+      expect((error as Error).message.split('\n')).toHaveLength(1);
+      expect(Date.now() - started).toBeLessThan(30_000);
+    } finally {
+      if (previous === undefined) delete process.env.LONGRUN_TEMPORAL_BIN;
+      else process.env.LONGRUN_TEMPORAL_BIN = previous;
+    }
+  });
+
+  it('names the variable when the file does not exist', async () => {
+    process.env.LONGRUN_TEMPORAL_BIN = '/nonexistent/temporal';
+    try {
+      await expect(startEnvironment()).rejects.toThrow('LONGRUN_TEMPORAL_BIN=/nonexistent/temporal is not an executable file');
+    } finally {
+      delete process.env.LONGRUN_TEMPORAL_BIN;
+    }
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * One function that gives longrun a real Temporal server: the embedded one (the binary built
+ * from tools/temporal-server, started through @temporalio/testing with production-like dynamic
+ * config) or an existing cluster from TEMPORAL_ADDRESS. Teardown stops what it started.
+ */
+import { createServer } from 'node:net';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { type DynamicConfig, dynamicConfigArgs, PRODUCTION_DYNAMIC_CONFIG } from './dynamic-config.ts';
+import { type ClusterSettings, clusterSettingsFromEnv, describeCluster } from './existing-cluster.ts';
+import { installRuntime } from './runtime.ts';
+import { resolveTemporalBinary } from './temporal-binary.ts';
+
+export interface EnvironmentOptions {
+  /** Overrides of the production-like dynamic config (embedded server only). */
+  dynamicConfig?: DynamicConfig;
+  /** SQLite file for a server that must survive restarts; in memory when absent. */
+  dbFilename?: string;
+  /** An existing cluster; default: from TEMPORAL_ADDRESS, else the embedded server. */
+  cluster?: ClusterSettings;
+  /** The embedded server's log level (default: LONGRUN_SERVER_LOG_LEVEL, else 'never'). */
+  logLevel?: 'debug' | 'info' | 'warn' | 'error' | 'never';
+}
+
+export interface Environment {
+  kind: 'embedded' | 'existing';
+  testEnv: TestWorkflowEnvironment;
+  /** gRPC host:port of the frontend. */
+  address: string;
+  /** Base URL of Temporal's HTTP API (embedded server only). */
+  httpUrl?: string;
+  namespace: string;
+  /** The dynamic config the embedded server runs with; undefined for an existing cluster. */
+  dynamicConfig?: DynamicConfig;
+  /** For logs and reports: never contains keys or certificates. */
+  description: string;
+  teardown(): Promise<void>;
+}
+
+export class EnvironmentError extends Error {
+  override name = 'EnvironmentError';
+}
+
+export async function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export async function startEnvironment(options: EnvironmentOptions = {}): Promise<Environment> {
+  const cluster = options.cluster ?? clusterSettingsFromEnv();
+  installRuntime();
+  return cluster ? connectToCluster(cluster) : startEmbedded(options);
+}
+
+async function connectToCluster(cluster: ClusterSettings): Promise<Environment> {
+  let testEnv: TestWorkflowEnvironment;
+  try {
+    testEnv = await TestWorkflowEnvironment.createFromExistingServer({
+      address: cluster.address,
+      namespace: cluster.namespace,
+      connectionOptions: cluster.connectionOptions,
+    });
+  } catch (error) {
+    throw new EnvironmentError(`cannot reach Temporal at ${cluster.address}: ${firstLine(error)}`);
+  }
+  return {
+    kind: 'existing',
+    testEnv,
+    address: cluster.address,
+    namespace: cluster.namespace,
+    description: describeCluster(cluster),
+    teardown: () => testEnv.teardown(),
+  };
+}
+
+async function startEmbedded(options: EnvironmentOptions): Promise<Environment> {
+  const binary = await resolveTemporalBinary();
+  const dynamicConfig = {
+    ...PRODUCTION_DYNAMIC_CONFIG,
+    ...options.dynamicConfig,
+  };
+  const httpPort = await freeLoopbackPort();
+  let testEnv: TestWorkflowEnvironment;
+  try {
+    testEnv = await TestWorkflowEnvironment.createLocal({
+      server: {
+        executable: { type: 'existing-path', path: binary.path },
+        ip: '127.0.0.1',
+        namespace: 'default',
+        ...(options.dbFilename ? { dbFilename: options.dbFilename } : {}),
+        log: {
+          format: 'json',
+          level: options.logLevel ?? process.env.LONGRUN_SERVER_LOG_LEVEL ?? 'never',
+        },
+        extraArgs: ['--http-port', String(httpPort), ...dynamicConfigArgs(dynamicConfig)],
+      },
+    });
+  } catch (error) {
+    throw new EnvironmentError(`the Temporal server ${binary.path} did not start: ${firstLine(error)}`);
+  }
+  return {
+    kind: 'embedded',
+    testEnv,
+    address: testEnv.address,
+    httpUrl: `http://127.0.0.1:${httpPort}`,
+    namespace: 'default',
+    dynamicConfig,
+    description: `embedded Temporal server (${binary.source}: ${binary.path}) at ${testEnv.address}`,
+    teardown: () => testEnv.teardown(),
+  };
+}
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0] ?? message;
+}

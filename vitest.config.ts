@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'mocks/**/*.test.ts', 'test/**/*.test.ts', 'scenarios/**/*.test.ts'],
+    // Builds the embedded Temporal server once, before any test file needs it.
+    globalSetup: ['test/global-setup.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
+    // Integration tests each start a real Temporal server: two at a time fit two cores.
+    maxWorkers: 2,
+  },
+});

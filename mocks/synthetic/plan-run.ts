@@ -3,7 +3,7 @@
  * number of turns and, for every turn, what the agent model answers. Tool calls carry their
  * own seed and size, so the sandbox can produce their outputs anywhere, statelessly. The
  * sizes are chosen so that the run's final context (all messages, JSON-serialized) weighs
- * the drawn number of tokens times BYTES_PER_TOKEN.
+ * the drawn number of tokens times BYTES_PER_TOKEN; then `scale` shrinks every generated size.
  */
 import { BYTES_PER_TOKEN } from '../../src/contract/limits.ts';
 import type { Message, ToolCall, ToolName } from '../../src/contract/messages.ts';
@@ -39,9 +39,12 @@ export interface RunPlan {
   seed: number;
   /** The run's size in tokens before scale, drawn from the shape (or overridden). */
   targetTokens: number;
-  /** targetTokens * BYTES_PER_TOKEN * scale: what the final context aims to weigh. */
+  /**
+   * targetTokens * BYTES_PER_TOKEN * scale. At scale 1 the final context weighs this; a scaled
+   * run keeps its turns and messages, whose ~450 bytes per turn do not scale, so it weighs more.
+   */
   targetBytes: number;
-  /** The final context's bytes as planned (text outputs' JSON escaping estimated). */
+  /** The final context's bytes as planned (text outputs' JSON escaping estimated, within ~0.5%). */
   plannedBytes: number;
   systemPrompt: string;
   userRequest: string;
@@ -79,62 +82,69 @@ export function planRun(input: PlanRunInput): RunPlan {
   const overrides = shape.overrides;
   const rng = new Rng(hash32(seed, runId));
 
-  const targetTokens = Math.round(overrides.targetTokens ?? curveAt(shape.tokens, sizeQuantile(seed, runId, index)));
-  const unscaledBytes = targetTokens * BYTES_PER_TOKEN;
-  const targetBytes = Math.round(unscaledBytes * shape.scale);
-  const turnCount = overrides.turns ?? drawTurns(shape, unscaledBytes, rng);
+  const targetTokens = Math.round(
+    overrides.targetTokens ?? curveAt(shape.tokens, sizeQuantile(seed, runId, index)),
+  );
+  // Everything is sized for the full-scale run first, then every generated size is scaled, so
+  // that a scaled run keeps the same turns, calls and relative sizes.
+  const fullBytes = Math.round(targetTokens * BYTES_PER_TOKEN);
+  const turnCount = overrides.turns ?? drawTurns(shape, fullBytes, rng);
 
   const story = createStory(new Rng(rng.fork('story')));
-  const promptRng = new Rng(rng.fork('prompt'));
-  const promptBytes = Math.min(curveAt(shape.systemPromptBytes, promptRng.float()) * shape.scale, 0.4 * targetBytes);
+  const promptSeed = rng.fork('prompt');
+  const promptBytes = Math.min(curveAt(shape.systemPromptBytes, new Rng(promptSeed).float()), 0.4 * fullBytes);
+  const prompt = (scale: number) =>
+    systemPrompt(story, Math.max(80, Math.round(promptBytes * scale)), new Rng(hash32(promptSeed, 'text')));
   const plan: RunPlan = {
     runId,
     seed,
     targetTokens,
-    targetBytes,
+    targetBytes: Math.round(fullBytes * shape.scale),
     plannedBytes: 0,
-    systemPrompt: systemPrompt(story, Math.max(80, Math.round(promptBytes)), promptRng),
-    userRequest: userRequest(story, promptRng),
+    systemPrompt: prompt(1),
+    userRequest: userRequest(story, new Rng(rng.fork('request'))),
     identifiers: storyIdentifiers(story),
     turns: [],
   };
 
-  const calls = draftCalls(shape, turnCount, targetBytes, story, new Rng(rng.fork('calls')));
+  const calls = draftCalls(shape, turnCount, fullBytes, story, new Rng(rng.fork('calls')));
   // Texts are seeded per turn, so that rebuilding the turns after re-sizing keeps them.
   const textSeed = rng.fork('text');
-  const build = () => {
-    plan.turns = calls.map((turnCalls, i) =>
-      toolTurn(i + 1, turnCalls, story, shape.scale, new Rng(hash32(textSeed, i + 1))),
-    );
-    const answer = finalAnswer(story, shape.scale, new Rng(hash32(textSeed, 'final')));
-    plan.turns.push({
-      turn: turnCount,
-      message: { role: 'assistant', content: answer },
-      calls: [],
-    });
+  const build = (scale: number) => {
+    plan.turns = calls.map((turnCalls, i) => toolTurn(i + 1, turnCalls, story, scale, new Rng(hash32(textSeed, i + 1))));
+    const answer = finalAnswer(story, scale, new Rng(hash32(textSeed, 'final')));
+    plan.turns.push({ turn: turnCount, message: { role: 'assistant', content: answer }, calls: [] });
   };
   const sizeRng = new Rng(rng.fork('sizes'));
   if (overrides.bytesPerTurn !== undefined) {
-    const perTurn = Math.max(1, Math.round(overrides.bytesPerTurn * shape.scale));
+    const perTurn = Math.max(1, Math.round(overrides.bytesPerTurn));
     for (const turnCalls of calls) splitBytes(turnCalls.filter(isText), perTurn, shape.toolOutputs.sigma, sizeRng, 1);
-    build();
   } else {
     // Text outputs fill what the prompts, messages and screenshots leave of the target.
     const texts = calls.flat().filter(isText);
-    build();
+    build(1);
     const fixed = planContextBytes(plan);
-    splitBytes(texts, Math.max(0, targetBytes - fixed), shape.toolOutputs.sigma, sizeRng, MIN_TEXT_BYTES, true);
+    splitBytes(texts, Math.max(0, fullBytes - fixed), shape.toolOutputs.sigma, sizeRng, MIN_TEXT_BYTES, true);
     // The sizes' own digits in the arguments add a few bytes: the largest output absorbs them.
     const largest = texts.reduce<DraftCall | undefined>((a, b) => (a && a.bytes >= b.bytes ? a : b), undefined);
     if (largest) {
       const grown = texts.reduce((sum, call) => sum + textGrowth(call), 0);
-      const missing = targetBytes - fixed - grown;
+      const missing = fullBytes - fixed - grown;
       largest.bytes = Math.max(MIN_TEXT_BYTES, largest.bytes + Math.round(missing / wirePerByte(largest)));
     }
-    build();
   }
+  if (shape.scale !== 1) {
+    plan.systemPrompt = prompt(shape.scale);
+    for (const call of calls.flat()) call.bytes = scaledSize(call, shape.scale);
+  }
+  build(shape.scale);
   plan.plannedBytes = planContextBytes(plan);
   return plan;
+}
+
+function scaledSize(call: DraftCall, scale: number): number {
+  const minimum = call.tool === 'screenshot' ? MIN_SCREENSHOT_BYTES : 1;
+  return Math.max(minimum, Math.round(call.bytes * scale));
 }
 
 function sizeQuantile(seed: number, runId: string, index: number | undefined): number {
@@ -187,10 +197,7 @@ function draftCalls(shape: RunShape, turnCount: number, targetBytes: number, sto
   const textWeights = TEXT_TOOLS.map((t) => shape.toolOutputs.tools[t]);
   const textCall = () => draft(TEXT_TOOLS[rng.weighted(textWeights)] as TextToolName, 0, story, rng);
   const screenshotBytes = () =>
-    Math.max(
-      MIN_SCREENSHOT_BYTES,
-      Math.round((overrides.screenshotBytes ?? curveAt(screenshots.bytes, rng.float())) * shape.scale),
-    );
+    Math.max(MIN_SCREENSHOT_BYTES, Math.round(overrides.screenshotBytes ?? curveAt(screenshots.bytes, rng.float())));
   const capped = overrides.screenshotEvery === undefined && overrides.screenshotBytes === undefined;
   let screenshotBudget = screenshots.maxShareOfRun * targetBytes;
 

@@ -42,7 +42,12 @@ export interface RunOverrides {
 export interface RunShape {
   /** Tokens per run: the bytes of the final context / BYTES_PER_TOKEN, before `scale`. */
   tokens: QuantileCurve;
-  /** Multiplies every size in bytes (prompt, outputs, screenshots); turn counts are kept. */
+  /**
+   * Multiplies every generated size (system prompt, each tool output, each screenshot) after
+   * the run is planned at full size: turns, calls and relative sizes are kept. Message texts
+   * and JSON framing (~450 bytes per turn) do not shrink, so a run at 0.01 weighs more than
+   * 1% of its full size.
+   */
   scale: number;
   /** About one turn per `bytesPerTurn` of (unscaled) context, log-normal jitter `sigma`, clamped. */
   turns: { bytesPerTurn: number; min: number; max: number; sigma: number };

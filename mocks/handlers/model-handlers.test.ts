@@ -1,0 +1,132 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { BYTES_PER_TOKEN, CARD_MAX_BYTES, CARD_SECTIONS } from '../../src/contract/limits.ts';
+import type { ChatRequest, ChatResponse, ToolResult } from '../../src/contract/messages.ts';
+import { type InProcessMocks, startInProcessMocks } from '../server/in-process.ts';
+import { runMessages } from '../synthetic/run-messages.ts';
+import { driveRun } from '../testing/drive-run.ts';
+
+const SHAPE = { scale: 0.02, screenshots: { share: 0.2 } };
+let mocks: InProcessMocks | undefined;
+afterEach(() => mocks?.close());
+
+function start(options: Parameters<typeof startInProcessMocks>[0] = { seed: 7, shape: SHAPE }) {
+  mocks = startInProcessMocks(options);
+  return mocks;
+}
+
+async function chat(body: ChatRequest, base = mocks?.modelBaseUrl): Promise<Response> {
+  return fetch(`${base}/chat/completions`, { method: 'POST', body: JSON.stringify(body) });
+}
+
+describe('model and sandbox handlers', () => {
+  it('play a run turn by turn from its plan, and the transcript is the planned context', async () => {
+    const { modelBaseUrl, sandboxBaseUrl, planFor, recorder } = start();
+    const plan = planFor('run-1');
+    const run = await driveRun({ modelBaseUrl, sandboxBaseUrl, runId: 'run-1', systemPrompt: plan.systemPrompt, userRequest: plan.userRequest });
+    expect(run.turns).toBe(plan.turns.length);
+    expect(JSON.stringify(run.messages)).toBe(JSON.stringify(runMessages(plan)));
+    const agent = recorder.records().filter((r) => r.target === 'agent');
+    expect(agent.map((r) => r.turn)).toEqual(plan.turns.map((t) => t.turn));
+    expect(recorder.records().filter((r) => r.target === 'sandbox')).toHaveLength(plan.turns.flatMap((t) => t.calls).length);
+    expect(recorder.records().every((r) => r.status === 200 && r.fault === null)).toBe(true);
+  });
+
+  it('derive run and turn from the messages when metadata is missing', async () => {
+    const { modelBaseUrl, sandboxBaseUrl } = start();
+    const run = await driveRun({ modelBaseUrl, sandboxBaseUrl, runId: 'anything', systemPrompt: 's', userRequest: 'fix it', withoutMetadata: true });
+    const again = await driveRun({ modelBaseUrl, sandboxBaseUrl, runId: 'other', systemPrompt: 's', userRequest: 'fix it', withoutMetadata: true });
+    expect(run.turns).toBeGreaterThan(1);
+    expect(JSON.stringify(again.messages)).toBe(JSON.stringify(run.messages));
+  });
+
+  it('report usage from the request bytes', async () => {
+    start();
+    const request: ChatRequest = {
+      model: 'agent-model',
+      messages: [{ role: 'user', content: 'x'.repeat(2_700) }],
+      metadata: { longrun_run_id: 'run-1', longrun_turn: '1', longrun_purpose: 'agent' },
+    };
+    const body = JSON.stringify(request);
+    const answer = (await (await chat(request)).json()) as ChatResponse;
+    expect(answer.usage.prompt_tokens).toBe(Math.round(Buffer.byteLength(body) / BYTES_PER_TOKEN));
+    expect(answer.usage.total_tokens).toBe(answer.usage.prompt_tokens + answer.usage.completion_tokens);
+    expect(answer.model).toBe('agent-model');
+  });
+
+  it('stream the same answer as server-sent events', async () => {
+    const { planFor } = start();
+    const metadata = { longrun_run_id: 'run-2', longrun_turn: '1', longrun_purpose: 'agent' } as const;
+    const response = await chat({ model: 'm', messages: [{ role: 'user', content: 'go' }], stream: true, metadata });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const events = (await response.text()).split('\n\n').filter(Boolean);
+    expect(events.at(-1)).toBe('data: [DONE]');
+    let content = '';
+    const calls: { id: string; name: string; arguments: string }[] = [];
+    let finish: string | null = null;
+    for (const event of events.slice(0, -1)) {
+      const chunk = JSON.parse(event.replace(/^data: /, ''));
+      const choice = chunk.choices[0];
+      if (!choice) continue;
+      content += choice.delta.content ?? '';
+      for (const delta of choice.delta.tool_calls ?? []) {
+        calls[delta.index] ??= { id: delta.id, name: delta.function.name, arguments: '' };
+        (calls[delta.index] as { arguments: string }).arguments += delta.function.arguments;
+      }
+      finish = choice.finish_reason ?? finish;
+    }
+    const planned = planFor('run-2').turns[0]?.message;
+    expect(content).toBe(planned?.content);
+    expect(calls).toEqual(planned?.tool_calls?.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })));
+    expect(finish).toBe('tool_calls');
+  });
+
+  it('answer the compaction model, by purpose or by model name, with a valid card of the digest', async () => {
+    start({ seed: 7, compactionModels: ['cheap-model'] });
+    const digest = 'Digest: PROJ-4821 fixed in src/orders/order-service.ts at commit 3f9a2c1e8b, order ord_8F2kd9aaXX, 1234 ms';
+    const instructions = { role: 'system' as const, content: 'Compact into at most 8192 bytes.' };
+    for (const request of [
+      { model: 'any', messages: [instructions, { role: 'user' as const, content: digest }], metadata: { longrun_run_id: 'r', longrun_turn: '9', longrun_purpose: 'compaction' as const } },
+      { model: 'cheap-model', messages: [instructions, { role: 'user' as const, content: digest }] },
+    ]) {
+      const card = ((await (await chat(request)).json()) as ChatResponse).choices[0]?.message.content ?? '';
+      expect(card.split('\n').filter((l) => l.startsWith('## '))).toEqual([...CARD_SECTIONS]);
+      expect(Buffer.byteLength(card)).toBeLessThanOrEqual(CARD_MAX_BYTES);
+      for (const id of ['PROJ-4821', 'src/orders/order-service.ts', '3f9a2c1e8b', 'ord_8F2kd9aaXX', '1234']) expect(card).toContain(id);
+      expect(card).not.toContain('8192');
+    }
+    expect(mocks?.recorder.records().map((r) => [r.target, r.turn])).toEqual([
+      ['compaction', 9],
+      ['compaction', null],
+    ]);
+  });
+
+  it('reject bad requests naming the field', async () => {
+    const { sandboxBaseUrl } = start();
+    const noModel = await chat({ messages: [{ role: 'user', content: 'x' }] } as unknown as ChatRequest);
+    expect(noModel.status).toBe(400);
+    expect(((await noModel.json()) as { error: { message: string } }).error.message).toMatch(/^body\.model: /);
+    const zeroTurn = await chat({ model: 'm', messages: [{ role: 'user', content: 'x' }], metadata: { longrun_run_id: 'r', longrun_turn: '0', longrun_purpose: 'agent' } });
+    expect(((await zeroTurn.json()) as { error: { message: string } }).error.message).toMatch(/^body\.metadata\.longrun_turn: /);
+    const call = { id: 'c1', type: 'function', function: { name: 'shell', arguments: '{"seed":1}' } };
+    const tool = await fetch(`${sandboxBaseUrl}/tools/shell`, { method: 'POST', body: JSON.stringify({ runId: 'r', turn: 1, call }) });
+    expect(tool.status).toBe(400);
+    expect(((await tool.json()) as { error: { message: string } }).error.message).toMatch(/^arguments\.bytes: /);
+    const unknown = await fetch(`${sandboxBaseUrl}/tools/teleport`, { method: 'POST', body: '{}' });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('answer a screenshot call with a caption and a PNG data URL', async () => {
+    const { sandboxBaseUrl } = start();
+    const call = { id: 'c1', type: 'function', function: { name: 'screenshot', arguments: '{"seed":3,"bytes":20000,"url":"http://localhost:3000/x"}' } };
+    const result = (await (await fetch(`${sandboxBaseUrl}/tools/screenshot`, { method: 'POST', body: JSON.stringify({ runId: 'r', turn: 1, call }) })).json()) as ToolResult;
+    const [caption, image] = result.content as [{ type: 'text'; text: string }, { type: 'image_url'; image_url: { url: string } }];
+    expect(caption.text).toContain('http://localhost:3000/x');
+    expect(image.image_url.url.startsWith('data:image/png;base64,')).toBe(true);
+    expect(Buffer.from(image.image_url.url.split(',')[1] as string, 'base64').length).toBe(20_000);
+  });
+
+  it('never let a request through to the network', async () => {
+    start();
+    await expect(fetch('http://example.invalid/v1/chat/completions', { method: 'POST', body: '{}' })).rejects.toThrow();
+  });
+});

@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { BLOB_LIMIT_BYTES, BYTES_PER_TOKEN } from '../../src/contract/limits.ts';
+import type { SyntheticToolArgs } from '../../src/contract/messages.ts';
+import { type RunPlan, planContextBytes, planRun } from './plan-run.ts';
+import { contextBytes, runMessages } from './run-messages.ts';
+import { toolContentWireBytes, toolOutput } from './tool-output.ts';
+
+const SEED = 20261108;
+
+function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value));
+}
+
+/**
+ * The JSON bytes of a run's final context with every text output generated. Screenshots are
+ * counted by their exact wire size (checked against real PNGs below): encoding the ~900 PNGs
+ * of a thousand runs would take this test from seconds to a minute.
+ */
+function measuredBytes(plan: RunPlan): number {
+  const sizes = [jsonBytes({ role: 'system', content: plan.systemPrompt }), jsonBytes({ role: 'user', content: plan.userRequest })];
+  for (const turn of plan.turns) {
+    sizes.push(jsonBytes(turn.message));
+    for (const call of turn.calls) {
+      const envelope = { role: 'tool', tool_call_id: call.id };
+      sizes.push(
+        call.tool === 'screenshot'
+          ? jsonBytes({ ...envelope, content: '' }) - 2 + toolContentWireBytes('screenshot', call.args)
+          : jsonBytes({ ...envelope, content: toolOutput(call.tool, call.args) }),
+      );
+    }
+  }
+  return 2 + sizes.reduce((a, b) => a + b, 0) + sizes.length - 1;
+}
+
+function nearestRank(sorted: number[], q: number): number {
+  return sorted[Math.ceil(q * sorted.length) - 1] as number;
+}
+
+describe('planRun', () => {
+  it('over 1000 runs, final contexts reproduce production p50, p90 and max tokens within 10%', () => {
+    const tokens: number[] = [];
+    let worstError = 0;
+    for (let index = 0; index < 1000; index++) {
+      const plan = planRun({ seed: SEED, runId: `run-${index}`, index });
+      const bytes = measuredBytes(plan);
+      worstError = Math.max(worstError, Math.abs(bytes - plan.targetBytes) / plan.targetBytes);
+      tokens.push(bytes / BYTES_PER_TOKEN);
+    }
+    tokens.sort((a, b) => a - b);
+    expect(Math.abs(nearestRank(tokens, 0.5) / 56_000 - 1)).toBeLessThan(0.1);
+    expect(Math.abs(nearestRank(tokens, 0.9) / 151_000 - 1)).toBeLessThan(0.1);
+    expect(Math.abs((tokens.at(-1) as number) / 730_000 - 1)).toBeLessThan(0.1);
+    // Each run honours its own drawn size, not just the population.
+    expect(worstError).toBeLessThan(0.02);
+  });
+
+  it('counts screenshots at their exact wire size', () => {
+    for (const bytes of [256, 12_345, 80_000]) {
+      const args = { seed: bytes, bytes, url: 'http://localhost:3000/cart' };
+      expect(jsonBytes(toolOutput('screenshot', args))).toBe(toolContentWireBytes('screenshot', args));
+    }
+  });
+
+  it('plans what its fully generated messages weigh, screenshots included', () => {
+    const shape = {
+      tokens: [[0, 30_000], [1, 60_000]] as [number, number][],
+      screenshots: { share: 0.3, bytes: [[0, 5_000], [1, 20_000]] as [number, number][] },
+    };
+    for (const runId of ['a', 'b', 'c']) {
+      const plan = planRun({ seed: SEED, runId, shape });
+      expect(plan.turns.some((t) => t.calls.some((c) => c.tool === 'screenshot'))).toBe(true);
+      const actual = contextBytes(runMessages(plan));
+      expect(Math.abs(actual - plan.plannedBytes) / actual).toBeLessThan(0.005);
+      expect(Math.abs(actual - plan.targetBytes) / actual).toBeLessThan(0.02);
+    }
+  });
+
+  it('is byte-identical for the same seed and run id, and differs otherwise', () => {
+    const a = JSON.stringify(planRun({ seed: SEED, runId: 'run-1' }));
+    expect(JSON.stringify(planRun({ seed: SEED, runId: 'run-1' }))).toBe(a);
+    expect(JSON.stringify(planRun({ seed: SEED + 1, runId: 'run-1' }))).not.toBe(a);
+    expect(JSON.stringify(planRun({ seed: SEED, runId: 'run-2' }))).not.toBe(a);
+  });
+
+  it('answers with tool calls on every turn but the last, whose arguments describe their output', () => {
+    const plan = planRun({ seed: SEED, runId: 'run-3' });
+    expect(plan.turns.map((t) => t.turn)).toEqual(plan.turns.map((_, i) => i + 1));
+    const last = plan.turns.at(-1);
+    expect(last?.message.tool_calls).toBeUndefined();
+    expect(last?.message.content).toContain(plan.identifiers[0]);
+    for (const turn of plan.turns.slice(0, -1)) {
+      expect(turn.message.tool_calls?.length).toBeGreaterThan(0);
+      for (const call of turn.message.tool_calls ?? []) {
+        const args = JSON.parse(call.function.arguments) as SyntheticToolArgs;
+        expect(Number.isInteger(args.seed) && Number.isInteger(args.bytes) && args.bytes > 0).toBe(true);
+        expect(Object.keys(args).length).toBeGreaterThan(2);
+      }
+    }
+    for (const identifier of plan.identifiers) expect(plan.userRequest).toContain(identifier);
+  });
+
+  it('reproduces a text-only run that grows past the 2 MiB blob limit', () => {
+    const plan = planRun({ seed: SEED, runId: 'incident-1', shape: { screenshots: { share: 0 }, overrides: { targetTokens: 900_000 } } });
+    expect(plan.turns.flatMap((t) => t.calls).every((c) => c.tool !== 'screenshot')).toBe(true);
+    expect(contextBytes(runMessages(plan))).toBeGreaterThan(BLOB_LIMIT_BYTES);
+  });
+
+  it('honours fixed turns, bytes per turn and a screenshot storm', () => {
+    const plan = planRun({
+      seed: SEED,
+      runId: 'storm',
+      shape: { overrides: { turns: 9, bytesPerTurn: 50_000, screenshotEvery: 2, screenshotBytes: 1_500_000 } },
+    });
+    expect(plan.turns).toHaveLength(9);
+    plan.turns.slice(0, -1).forEach((turn) => {
+      const shots = turn.calls.filter((c) => c.tool === 'screenshot');
+      expect(shots.map((c) => c.args.bytes)).toEqual(turn.turn % 2 === 0 ? [1_500_000] : []);
+      const texts = turn.calls.filter((c) => c.tool !== 'screenshot');
+      if (texts.length > 0) expect(texts.reduce((sum, c) => sum + c.args.bytes, 0)).toBe(50_000);
+    });
+  });
+
+  it('scales every generated size and keeps turns, calls and messages', () => {
+    const full = planRun({ seed: SEED, runId: 'run-9', shape: { overrides: { targetTokens: 400_000 } } });
+    const small = planRun({ seed: SEED, runId: 'run-9', shape: { scale: 0.01, overrides: { targetTokens: 400_000 } } });
+    expect(small.turns.map((t) => t.calls.map((c) => [c.id, c.tool]))).toEqual(
+      full.turns.map((t) => t.calls.map((c) => [c.id, c.tool])),
+    );
+    const fullCalls = full.turns.flatMap((t) => t.calls);
+    small.turns.flatMap((t) => t.calls).forEach((call, i) => {
+      const unscaled = fullCalls[i]?.args.bytes as number;
+      expect(call.args.bytes).toBe(Math.max(call.tool === 'screenshot' ? 256 : 1, Math.round(unscaled * 0.01)));
+    });
+    const turns = full.turns.length;
+    expect(small.plannedBytes).toBeLessThan(0.01 * full.plannedBytes + 500 * turns);
+    expect(small.plannedBytes).toBe(planContextBytes(small));
+  });
+
+  it('names the field of bad input', () => {
+    expect(() => planRun({ seed: -1, runId: 'x' })).toThrow(/^seed: /);
+    expect(() => planRun({ seed: 1, runId: '' })).toThrow(/^runId: /);
+    expect(() => planRun({ seed: 1, runId: 'x', index: 1.5 })).toThrow(/^index: /);
+    expect(() => planRun({ seed: 1, runId: 'x', shape: { scale: 0 } })).toThrow(/^shape\.scale: /);
+    expect(() => planRun({ seed: 1, runId: 'x', shape: { overrides: { turns: 0 } } })).toThrow(/^shape\.overrides\.turns: /);
+    expect(() => planRun({ seed: 1, runId: 'x', shape: { tokens: [[0, 5], [0.5, 10]] } })).toThrow(/^shape\.tokens: /);
+  });
+});

@@ -1,0 +1,49 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ChatResponse } from '../../src/contract/messages.ts';
+import { type MockServer, startMockServer } from './http-server.ts';
+
+const run = promisify(execFile);
+let server: MockServer | undefined;
+afterEach(async () => server?.close());
+
+/** Posts from another node process and prints `status body`, or the error's name. */
+async function postFromChild(url: string, body: unknown): Promise<string> {
+  const script = `fetch(process.argv[1], { method: 'POST', body: process.argv[2] })
+    .then(async (r) => console.log(r.status + ' ' + (await r.text())), (e) => console.log('error ' + e.name))`;
+  const { stdout } = await run(process.execPath, ['-e', script, url, JSON.stringify(body)]);
+  return stdout.trim();
+}
+
+describe('startMockServer', () => {
+  it('answers a model request from another process on loopback', async () => {
+    server = await startMockServer({ seed: 9, shape: { scale: 0.02 } });
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const metadata = { longrun_run_id: 'run-1', longrun_turn: '1', longrun_purpose: 'agent' };
+    const out = await postFromChild(`${server.modelBaseUrl}/chat/completions`, { model: 'm', messages: [{ role: 'user', content: 'go' }], metadata });
+    const [status, ...rest] = out.split(' ');
+    expect(status).toBe('200');
+    const answer = JSON.parse(rest.join(' ')) as ChatResponse;
+    expect(answer.choices[0]?.message).toEqual(server.planFor('run-1').turns[0]?.message);
+    expect(server.recorder.records()).toMatchObject([{ target: 'agent', runId: 'run-1', turn: 1, status: 200 }]);
+  });
+
+  it('serves the sandbox, drops the connection for a reset and 404s what it does not mock', async () => {
+    server = await startMockServer({ seed: 9, faults: { sandbox: [{ fault: { kind: 'reset' }, when: { turns: [2] } }] } });
+    const call = (turn: number) => ({ runId: 'r', turn, call: { id: `c${turn}`, type: 'function', function: { name: 'shell', arguments: '{"seed":1,"bytes":500}' } } });
+    const ok = await postFromChild(`${server.sandboxBaseUrl}/tools/shell`, call(1));
+    expect(ok.startsWith('200 ')).toBe(true);
+    expect(Buffer.byteLength((JSON.parse(ok.slice(4)) as { content: string }).content)).toBe(500);
+    expect(await postFromChild(`${server.sandboxBaseUrl}/tools/shell`, call(2))).toBe('error TypeError');
+    expect((await postFromChild(`${server.url}/elsewhere`, {})).startsWith('404 ')).toBe(true);
+  });
+
+  it('ends a hanging answer when the client hangs up', async () => {
+    server = await startMockServer({ seed: 9, faults: { agent: [{ fault: { kind: 'timeout', maxHangMs: 60_000 } }] } });
+    const metadata = { longrun_run_id: 'run-1', longrun_turn: '1', longrun_purpose: 'agent' };
+    const body = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'go' }], metadata });
+    await expect(fetch(`${server.modelBaseUrl}/chat/completions`, { method: 'POST', body, signal: AbortSignal.timeout(100) })).rejects.toThrow();
+    await vi.waitFor(() => expect(server?.recorder.records()).toMatchObject([{ fault: 'timeout', status: 0 }]), { timeout: 5_000 });
+  });
+});

@@ -20,7 +20,10 @@ async function session(seed: number): Promise<Exchange[]> {
     exchanges.push(...run.exchanges);
     const request = JSON.stringify({
       model: 'cheap',
-      messages: [{ role: 'system', content: 'compact' }, { role: 'user', content: JSON.stringify(run.messages).slice(0, 50_000) }],
+      messages: [
+        { role: 'system', content: 'compact' },
+        { role: 'user', content: JSON.stringify(run.messages).slice(0, 50_000) },
+      ],
       metadata: { longrun_run_id: runId, longrun_turn: '3', longrun_purpose: 'compaction' },
       stream: true,
     });
@@ -31,10 +34,7 @@ async function session(seed: number): Promise<Exchange[]> {
   return exchanges;
 }
 
-const digest = (exchanges: Exchange[]) =>
-  createHash('sha256')
-    .update(JSON.stringify(exchanges))
-    .digest('hex');
+const digest = (exchanges: Exchange[]) => createHash('sha256').update(JSON.stringify(exchanges)).digest('hex');
 
 describe('createMockProvider', () => {
   it('gives identical request and response bytes for the same seed, different ones for another', async () => {

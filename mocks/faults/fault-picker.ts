@@ -35,30 +35,15 @@ export class FaultPicker {
     const rules = this.profile[target] ?? [];
     for (const [index, rule] of rules.entries()) {
       const draw = (salt: string) =>
-        hash32(
-          this.profile.seed ?? 0,
-          target,
-          request.runId ?? '',
-          request.turn ?? 0,
-          request.callId ?? '',
-          attempt,
-          index,
-          salt,
-        ) / 4294967296;
-      if (matches(rule.when, request, call, attempt, () => draw('when')))
-        return { fault: rule.fault, draw: draw('fault') };
+        hash32(this.profile.seed ?? 0, target, request.runId ?? '', request.turn ?? 0, request.callId ?? '', attempt, index, salt) /
+        4294967296;
+      if (matches(rule.when, request, call, attempt, () => draw('when'))) return { fault: rule.fault, draw: draw('fault') };
     }
     return null;
   }
 }
 
-function matches(
-  when: FaultWhen | undefined,
-  request: FaultRequest,
-  call: number,
-  attempt: number,
-  draw: () => number,
-): boolean {
+function matches(when: FaultWhen | undefined, request: FaultRequest, call: number, attempt: number, draw: () => number): boolean {
   if (!when) return true;
   if (when.runIds && !(request.runId !== null && when.runIds.includes(request.runId))) return false;
   if (when.turns) {

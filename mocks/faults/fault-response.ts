@@ -19,12 +19,7 @@ export type Outcome = (status: number, responseBytes: number) => void;
 
 const DEFAULT_HANG_MS = 30_000;
 
-export async function respond(
-  answer: () => Answer,
-  picked: PickedFault | null,
-  signal: AbortSignal,
-  outcome: Outcome,
-): Promise<Response> {
+export async function respond(answer: () => Answer, picked: PickedFault | null, signal: AbortSignal, outcome: Outcome): Promise<Response> {
   const fault = picked?.fault;
   switch (fault?.kind) {
     case 'http-429':

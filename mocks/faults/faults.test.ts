@@ -23,7 +23,11 @@ function agent(turn: number, options: { runId?: string; stream?: boolean; signal
     stream: options.stream,
     metadata: { longrun_run_id: options.runId ?? 'run-1', longrun_turn: String(turn), longrun_purpose: 'agent' },
   };
-  return fetch(`${mocks?.modelBaseUrl}/chat/completions`, { method: 'POST', body: JSON.stringify(body), signal: options.signal });
+  return fetch(`${mocks?.modelBaseUrl}/chat/completions`, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    signal: options.signal,
+  });
 }
 
 function compaction(): Promise<Response> {
@@ -39,8 +43,15 @@ function compaction(): Promise<Response> {
 }
 
 function tool(turn: number): Promise<Response> {
-  const call = { id: `call-${turn}`, type: 'function', function: { name: 'shell', arguments: '{"seed":1,"bytes":100}' } };
-  return fetch(`${mocks?.sandboxBaseUrl}/tools/shell`, { method: 'POST', body: JSON.stringify({ runId: 'run-1', turn, call }) });
+  const call = {
+    id: `call-${turn}`,
+    type: 'function',
+    function: { name: 'shell', arguments: '{"seed":1,"bytes":100}' },
+  };
+  return fetch(`${mocks?.sandboxBaseUrl}/tools/shell`, {
+    method: 'POST',
+    body: JSON.stringify({ runId: 'run-1', turn, call }),
+  });
 }
 
 const lastRecord = () => mocks?.recorder.records().at(-1);
@@ -79,13 +90,20 @@ describe('faults on demand, seen through fetch', () => {
   });
 
   it('a timeout hangs until the client aborts, or answers 504 at its bound', async () => {
-    start({ agent: [{ fault: { kind: 'timeout', maxHangMs: 60_000 }, when: { turns: [1] } }, { fault: { kind: 'timeout', maxHangMs: 10 }, when: { turns: [2] } }] });
+    start({
+      agent: [
+        { fault: { kind: 'timeout', maxHangMs: 60_000 }, when: { turns: [1] } },
+        { fault: { kind: 'timeout', maxHangMs: 10 }, when: { turns: [2] } },
+      ],
+    });
     const client = new AbortController();
     const hanging = agent(1, { signal: client.signal });
     setTimeout(() => client.abort(), 20);
     await expect(hanging).rejects.toThrow(/abort/i);
     // Far sooner than the 60 s bound: the hang ended because the client went away.
-    await vi.waitFor(() => expect(lastRecord()).toMatchObject({ fault: 'timeout', status: 0, turn: 1 }), { timeout: 5_000 });
+    await vi.waitFor(() => expect(lastRecord()).toMatchObject({ fault: 'timeout', status: 0, turn: 1 }), {
+      timeout: 5_000,
+    });
     expect((await agent(2)).status).toBe(504);
   });
 
@@ -96,7 +114,12 @@ describe('faults on demand, seen through fetch', () => {
   });
 
   it('malformed JSON and truncated streams break the body, not the status', async () => {
-    start({ agent: [{ fault: { kind: 'malformed-json' }, when: { turns: [1] } }, { fault: { kind: 'truncated-stream' }, when: { turns: [2, 3] } }] });
+    start({
+      agent: [
+        { fault: { kind: 'malformed-json' }, when: { turns: [1] } },
+        { fault: { kind: 'truncated-stream' }, when: { turns: [2, 3] } },
+      ],
+    });
     const malformed = await agent(1);
     expect(malformed.status).toBe(200);
     await expect(malformed.json()).rejects.toThrow(SyntaxError);

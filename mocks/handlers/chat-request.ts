@@ -58,9 +58,7 @@ export function readModelRequest(text: string, compactionModels: readonly string
 function parseTurn(value: string | number): number {
   const turn = typeof value === 'number' ? value : Number(value);
   if (!Number.isInteger(turn) || turn < 1) {
-    throw new Error(
-      `body.metadata.longrun_turn: must be an integer >= 1 (turns are 1-based), got ${JSON.stringify(value)}`,
-    );
+    throw new Error(`body.metadata.longrun_turn: must be an integer >= 1 (turns are 1-based), got ${JSON.stringify(value)}`);
   }
   return turn;
 }

@@ -22,7 +22,13 @@ describe('model and sandbox handlers', () => {
   it('play a run turn by turn from its plan, and the transcript is the planned context', async () => {
     const { modelBaseUrl, sandboxBaseUrl, planFor, recorder } = start();
     const plan = planFor('run-1');
-    const run = await driveRun({ modelBaseUrl, sandboxBaseUrl, runId: 'run-1', systemPrompt: plan.systemPrompt, userRequest: plan.userRequest });
+    const run = await driveRun({
+      modelBaseUrl,
+      sandboxBaseUrl,
+      runId: 'run-1',
+      systemPrompt: plan.systemPrompt,
+      userRequest: plan.userRequest,
+    });
     expect(run.turns).toBe(plan.turns.length);
     expect(JSON.stringify(run.messages)).toBe(JSON.stringify(runMessages(plan)));
     const agent = recorder.records().filter((r) => r.target === 'agent');
@@ -33,8 +39,22 @@ describe('model and sandbox handlers', () => {
 
   it('derive run and turn from the messages when metadata is missing', async () => {
     const { modelBaseUrl, sandboxBaseUrl } = start();
-    const run = await driveRun({ modelBaseUrl, sandboxBaseUrl, runId: 'anything', systemPrompt: 's', userRequest: 'fix it', withoutMetadata: true });
-    const again = await driveRun({ modelBaseUrl, sandboxBaseUrl, runId: 'other', systemPrompt: 's', userRequest: 'fix it', withoutMetadata: true });
+    const run = await driveRun({
+      modelBaseUrl,
+      sandboxBaseUrl,
+      runId: 'anything',
+      systemPrompt: 's',
+      userRequest: 'fix it',
+      withoutMetadata: true,
+    });
+    const again = await driveRun({
+      modelBaseUrl,
+      sandboxBaseUrl,
+      runId: 'other',
+      systemPrompt: 's',
+      userRequest: 'fix it',
+      withoutMetadata: true,
+    });
     expect(run.turns).toBeGreaterThan(1);
     expect(JSON.stringify(again.messages)).toBe(JSON.stringify(run.messages));
   });
@@ -85,7 +105,11 @@ describe('model and sandbox handlers', () => {
     const digest = 'Digest: PROJ-4821 fixed in src/orders/order-service.ts at commit 3f9a2c1e8b, order ord_8F2kd9aaXX, 1234 ms';
     const instructions = { role: 'system' as const, content: 'Compact into at most 8192 bytes.' };
     for (const request of [
-      { model: 'any', messages: [instructions, { role: 'user' as const, content: digest }], metadata: { longrun_run_id: 'r', longrun_turn: '9', longrun_purpose: 'compaction' as const } },
+      {
+        model: 'any',
+        messages: [instructions, { role: 'user' as const, content: digest }],
+        metadata: { longrun_run_id: 'r', longrun_turn: '9', longrun_purpose: 'compaction' as const },
+      },
       { model: 'cheap-model', messages: [instructions, { role: 'user' as const, content: digest }] },
     ]) {
       const card = ((await (await chat(request)).json()) as ChatResponse).choices[0]?.message.content ?? '';
@@ -105,10 +129,17 @@ describe('model and sandbox handlers', () => {
     const noModel = await chat({ messages: [{ role: 'user', content: 'x' }] } as unknown as ChatRequest);
     expect(noModel.status).toBe(400);
     expect(((await noModel.json()) as { error: { message: string } }).error.message).toMatch(/^body\.model: /);
-    const zeroTurn = await chat({ model: 'm', messages: [{ role: 'user', content: 'x' }], metadata: { longrun_run_id: 'r', longrun_turn: '0', longrun_purpose: 'agent' } });
+    const zeroTurn = await chat({
+      model: 'm',
+      messages: [{ role: 'user', content: 'x' }],
+      metadata: { longrun_run_id: 'r', longrun_turn: '0', longrun_purpose: 'agent' },
+    });
     expect(((await zeroTurn.json()) as { error: { message: string } }).error.message).toMatch(/^body\.metadata\.longrun_turn: /);
     const call = { id: 'c1', type: 'function', function: { name: 'shell', arguments: '{"seed":1}' } };
-    const tool = await fetch(`${sandboxBaseUrl}/tools/shell`, { method: 'POST', body: JSON.stringify({ runId: 'r', turn: 1, call }) });
+    const tool = await fetch(`${sandboxBaseUrl}/tools/shell`, {
+      method: 'POST',
+      body: JSON.stringify({ runId: 'r', turn: 1, call }),
+    });
     expect(tool.status).toBe(400);
     expect(((await tool.json()) as { error: { message: string } }).error.message).toMatch(/^arguments\.bytes: /);
     const unknown = await fetch(`${sandboxBaseUrl}/tools/teleport`, { method: 'POST', body: '{}' });
@@ -117,8 +148,17 @@ describe('model and sandbox handlers', () => {
 
   it('answer a screenshot call with a caption and a PNG data URL', async () => {
     const { sandboxBaseUrl } = start();
-    const call = { id: 'c1', type: 'function', function: { name: 'screenshot', arguments: '{"seed":3,"bytes":20000,"url":"http://localhost:3000/x"}' } };
-    const result = (await (await fetch(`${sandboxBaseUrl}/tools/screenshot`, { method: 'POST', body: JSON.stringify({ runId: 'r', turn: 1, call }) })).json()) as ToolResult;
+    const call = {
+      id: 'c1',
+      type: 'function',
+      function: { name: 'screenshot', arguments: '{"seed":3,"bytes":20000,"url":"http://localhost:3000/x"}' },
+    };
+    const result = (await (
+      await fetch(`${sandboxBaseUrl}/tools/screenshot`, {
+        method: 'POST',
+        body: JSON.stringify({ runId: 'r', turn: 1, call }),
+      })
+    ).json()) as ToolResult;
     const [caption, image] = result.content as [{ type: 'text'; text: string }, { type: 'image_url'; image_url: { url: string } }];
     expect(caption.text).toContain('http://localhost:3000/x');
     expect(image.image_url.url.startsWith('data:image/png;base64,')).toBe(true);

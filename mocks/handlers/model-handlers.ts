@@ -104,9 +104,7 @@ function agentMessage(plan: RunPlan, turn: number) {
 function card(req: ModelRequest, picked: PickedFault | null, cardMaxBytes: number): string {
   const messages = req.body.messages;
   // The first system message holds the compaction instructions, not the digest.
-  const digest = (messages.length > 1 && messages[0]?.role === 'system' ? messages.slice(1) : messages)
-    .map(textOf)
-    .join('\n');
+  const digest = (messages.length > 1 && messages[0]?.role === 'system' ? messages.slice(1) : messages).map(textOf).join('\n');
   const fault = picked?.fault;
   return writeCard(extractIdentifiers(digest), {
     maxBytes: cardMaxBytes,

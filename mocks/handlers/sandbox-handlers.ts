@@ -39,13 +39,7 @@ export function createSandboxHandlers(options: SandboxHandlerOptions = {}): Requ
     http.post(`${base}/tools/:name`, async ({ request, params }) => {
       const text = await request.text();
       const tool = String(params.name);
-      const record = (
-        runId: string | null,
-        turn: number | null,
-        status: number,
-        responseBytes: number,
-        fault: FaultKind | null,
-      ) =>
+      const record = (runId: string | null, turn: number | null, status: number, responseBytes: number, fault: FaultKind | null) =>
         options.recorder?.record({
           target: 'sandbox',
           runId,

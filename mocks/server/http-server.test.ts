@@ -21,7 +21,11 @@ describe('startMockServer', () => {
     server = await startMockServer({ seed: 9, shape: { scale: 0.02 } });
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const metadata = { longrun_run_id: 'run-1', longrun_turn: '1', longrun_purpose: 'agent' };
-    const out = await postFromChild(`${server.modelBaseUrl}/chat/completions`, { model: 'm', messages: [{ role: 'user', content: 'go' }], metadata });
+    const out = await postFromChild(`${server.modelBaseUrl}/chat/completions`, {
+      model: 'm',
+      messages: [{ role: 'user', content: 'go' }],
+      metadata,
+    });
     const [status, ...rest] = out.split(' ');
     expect(status).toBe('200');
     const answer = JSON.parse(rest.join(' ')) as ChatResponse;
@@ -30,8 +34,15 @@ describe('startMockServer', () => {
   });
 
   it('serves the sandbox, drops the connection for a reset and 404s what it does not mock', async () => {
-    server = await startMockServer({ seed: 9, faults: { sandbox: [{ fault: { kind: 'reset' }, when: { turns: [2] } }] } });
-    const call = (turn: number) => ({ runId: 'r', turn, call: { id: `c${turn}`, type: 'function', function: { name: 'shell', arguments: '{"seed":1,"bytes":500}' } } });
+    server = await startMockServer({
+      seed: 9,
+      faults: { sandbox: [{ fault: { kind: 'reset' }, when: { turns: [2] } }] },
+    });
+    const call = (turn: number) => ({
+      runId: 'r',
+      turn,
+      call: { id: `c${turn}`, type: 'function', function: { name: 'shell', arguments: '{"seed":1,"bytes":500}' } },
+    });
     const ok = await postFromChild(`${server.sandboxBaseUrl}/tools/shell`, call(1));
     expect(ok.startsWith('200 ')).toBe(true);
     expect(Buffer.byteLength((JSON.parse(ok.slice(4)) as { content: string }).content)).toBe(500);
@@ -43,7 +54,11 @@ describe('startMockServer', () => {
     server = await startMockServer({ seed: 9, faults: { agent: [{ fault: { kind: 'timeout', maxHangMs: 60_000 } }] } });
     const metadata = { longrun_run_id: 'run-1', longrun_turn: '1', longrun_purpose: 'agent' };
     const body = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'go' }], metadata });
-    await expect(fetch(`${server.modelBaseUrl}/chat/completions`, { method: 'POST', body, signal: AbortSignal.timeout(100) })).rejects.toThrow();
-    await vi.waitFor(() => expect(server?.recorder.records()).toMatchObject([{ fault: 'timeout', status: 0 }]), { timeout: 5_000 });
+    await expect(
+      fetch(`${server.modelBaseUrl}/chat/completions`, { method: 'POST', body, signal: AbortSignal.timeout(100) }),
+    ).rejects.toThrow();
+    await vi.waitFor(() => expect(server?.recorder.records()).toMatchObject([{ fault: 'timeout', status: 0 }]), {
+      timeout: 5_000,
+    });
   });
 });

@@ -53,12 +53,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   };
 }
 
-async function serve(
-  handlers: RequestHandler[],
-  origin: string,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
+async function serve(handlers: RequestHandler[], origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   // A client that hangs up aborts the request, which ends a hanging (timeout) fault.

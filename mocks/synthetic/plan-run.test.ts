@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BLOB_LIMIT_BYTES, BYTES_PER_TOKEN } from '../../src/contract/limits.ts';
 import type { SyntheticToolArgs } from '../../src/contract/messages.ts';
-import { type RunPlan, planContextBytes, planRun } from './plan-run.ts';
+import { planContextBytes, planRun, type RunPlan } from './plan-run.ts';
 import { contextBytes, runMessages } from './run-messages.ts';
 import { toolContentWireBytes, toolOutput } from './tool-output.ts';
 
@@ -63,8 +63,17 @@ describe('planRun', () => {
 
   it('plans what its fully generated messages weigh, screenshots included', () => {
     const shape = {
-      tokens: [[0, 30_000], [1, 60_000]] as [number, number][],
-      screenshots: { share: 0.3, bytes: [[0, 5_000], [1, 20_000]] as [number, number][] },
+      tokens: [
+        [0, 30_000],
+        [1, 60_000],
+      ] as [number, number][],
+      screenshots: {
+        share: 0.3,
+        bytes: [
+          [0, 5_000],
+          [1, 20_000],
+        ] as [number, number][],
+      },
     };
     for (const runId of ['a', 'b', 'c']) {
       const plan = planRun({ seed: SEED, runId, shape });
@@ -100,7 +109,11 @@ describe('planRun', () => {
   });
 
   it('reproduces a text-only run that grows past the 2 MiB blob limit', () => {
-    const plan = planRun({ seed: SEED, runId: 'incident-1', shape: { screenshots: { share: 0 }, overrides: { targetTokens: 900_000 } } });
+    const plan = planRun({
+      seed: SEED,
+      runId: 'incident-1',
+      shape: { screenshots: { share: 0 }, overrides: { targetTokens: 900_000 } },
+    });
     expect(plan.turns.flatMap((t) => t.calls).every((c) => c.tool !== 'screenshot')).toBe(true);
     expect(contextBytes(runMessages(plan))).toBeGreaterThan(BLOB_LIMIT_BYTES);
   });
@@ -123,14 +136,14 @@ describe('planRun', () => {
   it('scales every generated size and keeps turns, calls and messages', () => {
     const full = planRun({ seed: SEED, runId: 'run-9', shape: { overrides: { targetTokens: 400_000 } } });
     const small = planRun({ seed: SEED, runId: 'run-9', shape: { scale: 0.01, overrides: { targetTokens: 400_000 } } });
-    expect(small.turns.map((t) => t.calls.map((c) => [c.id, c.tool]))).toEqual(
-      full.turns.map((t) => t.calls.map((c) => [c.id, c.tool])),
-    );
+    expect(small.turns.map((t) => t.calls.map((c) => [c.id, c.tool]))).toEqual(full.turns.map((t) => t.calls.map((c) => [c.id, c.tool])));
     const fullCalls = full.turns.flatMap((t) => t.calls);
-    small.turns.flatMap((t) => t.calls).forEach((call, i) => {
-      const unscaled = fullCalls[i]?.args.bytes as number;
-      expect(call.args.bytes).toBe(Math.max(call.tool === 'screenshot' ? 256 : 1, Math.round(unscaled * 0.01)));
-    });
+    small.turns
+      .flatMap((t) => t.calls)
+      .forEach((call, i) => {
+        const unscaled = fullCalls[i]?.args.bytes as number;
+        expect(call.args.bytes).toBe(Math.max(call.tool === 'screenshot' ? 256 : 1, Math.round(unscaled * 0.01)));
+      });
     const turns = full.turns.length;
     expect(small.plannedBytes).toBeLessThan(0.01 * full.plannedBytes + 500 * turns);
     expect(small.plannedBytes).toBe(planContextBytes(small));
@@ -142,6 +155,17 @@ describe('planRun', () => {
     expect(() => planRun({ seed: 1, runId: 'x', index: 1.5 })).toThrow(/^index: /);
     expect(() => planRun({ seed: 1, runId: 'x', shape: { scale: 0 } })).toThrow(/^shape\.scale: /);
     expect(() => planRun({ seed: 1, runId: 'x', shape: { overrides: { turns: 0 } } })).toThrow(/^shape\.overrides\.turns: /);
-    expect(() => planRun({ seed: 1, runId: 'x', shape: { tokens: [[0, 5], [0.5, 10]] } })).toThrow(/^shape\.tokens: /);
+    expect(() =>
+      planRun({
+        seed: 1,
+        runId: 'x',
+        shape: {
+          tokens: [
+            [0, 5],
+            [0.5, 10],
+          ],
+        },
+      }),
+    ).toThrow(/^shape\.tokens: /);
   });
 });

@@ -73,8 +73,7 @@ const UINT32 = 4294967296;
 
 export function planRun(input: PlanRunInput): RunPlan {
   const { seed, runId, index } = input;
-  if (!Number.isInteger(seed) || seed < 0 || seed >= UINT32)
-    throw new Error(`seed: must be an integer in [0, 2^32), got ${seed}`);
+  if (!Number.isInteger(seed) || seed < 0 || seed >= UINT32) throw new Error(`seed: must be an integer in [0, 2^32), got ${seed}`);
   if (typeof runId !== 'string' || runId.length === 0) throw new Error('runId: must be a non-empty string');
   if (index !== undefined && (!Number.isInteger(index) || index < 0))
     throw new Error(`index: must be a non-negative integer, got ${index}`);
@@ -82,9 +81,7 @@ export function planRun(input: PlanRunInput): RunPlan {
   const overrides = shape.overrides;
   const rng = new Rng(hash32(seed, runId));
 
-  const targetTokens = Math.round(
-    overrides.targetTokens ?? curveAt(shape.tokens, sizeQuantile(seed, runId, index)),
-  );
+  const targetTokens = Math.round(overrides.targetTokens ?? curveAt(shape.tokens, sizeQuantile(seed, runId, index)));
   // Everything is sized for the full-scale run first, then every generated size is scaled, so
   // that a scaled run keeps the same turns, calls and relative sizes.
   const fullBytes = Math.round(targetTokens * BYTES_PER_TOKEN);
@@ -93,8 +90,7 @@ export function planRun(input: PlanRunInput): RunPlan {
   const story = createStory(new Rng(rng.fork('story')));
   const promptSeed = rng.fork('prompt');
   const promptBytes = Math.min(curveAt(shape.systemPromptBytes, new Rng(promptSeed).float()), 0.4 * fullBytes);
-  const prompt = (scale: number) =>
-    systemPrompt(story, Math.max(80, Math.round(promptBytes * scale)), new Rng(hash32(promptSeed, 'text')));
+  const prompt = (scale: number) => systemPrompt(story, Math.max(80, Math.round(promptBytes * scale)), new Rng(hash32(promptSeed, 'text')));
   const plan: RunPlan = {
     runId,
     seed,
@@ -207,9 +203,7 @@ function draftCalls(shape: RunShape, turnCount: number, targetBytes: number, sto
     const calls: DraftCall[] = [];
     for (let i = 0; i < count; i++) {
       const wanted =
-        overrides.screenshotEvery !== undefined
-          ? i === 0 && turn % overrides.screenshotEvery === 0
-          : rng.chance(screenshots.share);
+        overrides.screenshotEvery !== undefined ? i === 0 && turn % overrides.screenshotEvery === 0 : rng.chance(screenshots.share);
       if (!wanted) {
         calls.push(textCall());
         continue;
@@ -246,18 +240,9 @@ const COMMANDS: Record<'log' | 'test-report' | 'stack-trace' | 'json', ((s: RunS
     (s) => `docker compose logs ${s.service} --tail=2000`,
     (s) => `grep -rn "${s.requestId}" /var/log/${s.service}/`,
   ],
-  'test-report': [
-    (s) => `pytest -q tests/ -k ${s.ticket.toLowerCase().replace('-', '_')}`,
-    (s) => `npm test -- ${s.testFile}`,
-  ],
-  'stack-trace': [
-    (s) => `node scripts/replay.js ${s.requestId}`,
-    (_, noun) => `npm run start:${noun} 2>&1 | tail -n 400`,
-  ],
-  json: [
-    (s) => `curl -s ${s.url}/api/v1/orders/${s.orderId} | jq .`,
-    (s, noun) => `curl -s ${s.url}/api/v1/${noun}s?limit=500 | jq .`,
-  ],
+  'test-report': [(s) => `pytest -q tests/ -k ${s.ticket.toLowerCase().replace('-', '_')}`, (s) => `npm test -- ${s.testFile}`],
+  'stack-trace': [(s) => `node scripts/replay.js ${s.requestId}`, (_, noun) => `npm run start:${noun} 2>&1 | tail -n 400`],
+  json: [(s) => `curl -s ${s.url}/api/v1/orders/${s.orderId} | jq .`, (s, noun) => `curl -s ${s.url}/api/v1/${noun}s?limit=500 | jq .`],
 };
 
 function draft(tool: ToolName, bytes: number, story: RunStory, rng: Rng): DraftCall {
@@ -364,11 +349,7 @@ export function planContextBytes(plan: RunPlan): number {
   for (const turn of plan.turns) {
     add(jsonBytes(turn.message));
     for (const call of turn.calls) {
-      add(
-        jsonBytes({ role: 'tool', tool_call_id: call.id, content: '' }) -
-          2 +
-          toolContentWireBytes(call.tool, call.args),
-      );
+      add(jsonBytes({ role: 'tool', tool_call_id: call.id, content: '' }) - 2 + toolContentWireBytes(call.tool, call.args));
     }
   }
   return total;

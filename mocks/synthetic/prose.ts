@@ -30,10 +30,7 @@ const TOOLS = [
 ];
 
 function fill(template: string, story: RunStory): string {
-  return template
-    .replaceAll('{workspace}', story.workspace)
-    .replaceAll('{service}', story.service)
-    .replaceAll('{url}', story.url);
+  return template.replaceAll('{workspace}', story.workspace).replaceAll('{service}', story.service).replaceAll('{url}', story.url);
 }
 
 export function systemPrompt(story: RunStory, bytes: number, rng: Rng): string {

@@ -53,12 +53,5 @@ export function sourcePath(rng: Rng): string {
 
 /** The identifiers the user's request names, in the order it names them. */
 export function storyIdentifiers(story: RunStory): string[] {
-  return [
-    story.ticket,
-    story.commit.slice(0, 12),
-    story.orderId,
-    story.requestId,
-    story.files[0] as string,
-    story.testFile,
-  ];
+  return [story.ticket, story.commit.slice(0, 12), story.orderId, story.requestId, story.files[0] as string, story.testFile];
 }

@@ -15,17 +15,14 @@ function chunkBytes(png: Buffer): Map<string, number> {
 }
 
 describe('screenshotPng', () => {
-  it.each([50_000, 300_000, 1_500_000])(
-    'encodes a decodable %i-byte PNG, within 5 percent and mostly image data',
-    (bytes) => {
-      const png = screenshotPng(bytes, bytes);
-      expect(Math.abs(png.length - bytes) / bytes).toBeLessThanOrEqual(0.05);
-      const image = PNG.sync.read(png);
-      expect({ width: image.width, height: image.height }).toEqual(screenshotDimensions(bytes));
-      // The comment chunk that lands the size exactly is padding: it must stay a sliver.
-      expect((chunkBytes(png).get('IDAT') ?? 0) / png.length).toBeGreaterThan(0.98);
-    },
-  );
+  it.each([50_000, 300_000, 1_500_000])('encodes a decodable %i-byte PNG, within 5 percent and mostly image data', (bytes) => {
+    const png = screenshotPng(bytes, bytes);
+    expect(Math.abs(png.length - bytes) / bytes).toBeLessThanOrEqual(0.05);
+    const image = PNG.sync.read(png);
+    expect({ width: image.width, height: image.height }).toEqual(screenshotDimensions(bytes));
+    // The comment chunk that lands the size exactly is padding: it must stay a sliver.
+    expect((chunkBytes(png).get('IDAT') ?? 0) / png.length).toBeGreaterThan(0.98);
+  });
 
   it('lands exactly on small and odd sizes too', () => {
     for (const bytes of [MIN_SCREENSHOT_BYTES, 999, 4_321, 77_777]) {

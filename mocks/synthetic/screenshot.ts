@@ -43,9 +43,7 @@ export interface Dimensions {
  * block can hold the bytes and whose flat pixels stay negligible; a small 16:10 image below that.
  */
 export function screenshotDimensions(bytes: number): Dimensions {
-  const fits = SCREEN_SIZES.filter(
-    ([w, h]) => NOISE_AREA * 3 * w * h >= 1.2 * bytes && 3 * w * h <= FLAT_RATIO * bytes,
-  );
+  const fits = SCREEN_SIZES.filter(([w, h]) => NOISE_AREA * 3 * w * h >= 1.2 * bytes && 3 * w * h <= FLAT_RATIO * bytes);
   if (fits.length > 0) {
     const distance = ([w, h]: readonly [number, number]) => Math.abs(Math.log((w * h) / TYPICAL_PIXELS));
     const [width, height] = fits.reduce((best, size) => (distance(size) < distance(best) ? size : best));

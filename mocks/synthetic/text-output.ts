@@ -89,9 +89,7 @@ function timestamp(ctx: Context): string {
 
 function sourcePathIn(ctx: Context): string {
   const { rng, words } = ctx;
-  return rng.chance(0.4)
-    ? ctx.path
-    : `src/${rng.pick(words.nouns)}/${rng.pick(words.nouns)}-${rng.pick(words.nouns)}.ts`;
+  return rng.chance(0.4) ? ctx.path : `src/${rng.pick(words.nouns)}/${rng.pick(words.nouns)}-${rng.pick(words.nouns)}.ts`;
 }
 
 const LEVELS = ['INFO ', 'INFO ', 'INFO ', 'INFO ', 'DEBUG', 'DEBUG', 'WARN ', 'ERROR'];

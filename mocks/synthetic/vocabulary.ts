@@ -28,8 +28,7 @@ export function vocabulary(): Vocabulary {
 
 function buildPools(): Vocabulary {
   const faker = new Faker({ locale: [en, base], seed: POOL_SEED });
-  const draw = (make: () => string, clean: (s: string) => string) =>
-    unique(Array.from({ length: POOL_SIZE }, () => clean(make())));
+  const draw = (make: () => string, clean: (s: string) => string) => unique(Array.from({ length: POOL_SIZE }, () => clean(make())));
   return {
     nouns: draw(() => faker.helpers.arrayElement([faker.hacker.noun(), faker.word.noun()]), slug),
     verbs: draw(() => faker.helpers.arrayElement([faker.hacker.verb(), faker.word.verb()]), slug),

@@ -16,7 +16,7 @@ export type FaultSpec =
   | { kind: 'http-503'; retryAfterSeconds?: number }
   /** The normal answer after `ms` plus or minus `jitterMs` (seeded). */
   | { kind: 'latency'; ms: number; jitterMs?: number }
-  /** No answer until the client aborts, or 504 after `maxHangMs` (default 30 s). */
+  /** No answer until the client aborts, or 504 after `maxHangMs` (default 120 s). */
   | { kind: 'timeout'; maxHangMs?: number }
   /** The connection is dropped (a network error for the client). */
   | { kind: 'reset' }

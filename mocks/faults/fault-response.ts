@@ -17,7 +17,8 @@ export interface Answer {
 /** Told how the request ended: the status sent (0 for none) and the body bytes sent. */
 export type Outcome = (status: number, responseBytes: number) => void;
 
-const DEFAULT_HANG_MS = 30_000;
+/** Longer than any HTTP timeout of the kernel (100 s for the model), so that the client gives up first. */
+const DEFAULT_HANG_MS = 120_000;
 
 export async function respond(answer: () => Answer, picked: PickedFault | null, signal: AbortSignal, outcome: Outcome): Promise<Response> {
   const fault = picked?.fault;

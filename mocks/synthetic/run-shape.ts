@@ -92,9 +92,17 @@ export const DEFAULT_SHAPE: RunShape = {
   overrides: {},
 };
 
-export type RunShapeInput = {
-  [K in keyof RunShape]?: RunShape[K] extends readonly unknown[] ? RunShape[K] : Partial<RunShape[K]> | RunShape[K];
-};
+/** A partial shape: whatever is left out comes from DEFAULT_SHAPE. */
+export interface RunShapeInput {
+  tokens?: QuantileCurve;
+  scale?: number;
+  turns?: Partial<RunShape['turns']>;
+  callsPerTurn?: readonly number[];
+  systemPromptBytes?: QuantileCurve;
+  screenshots?: Partial<RunShape['screenshots']>;
+  toolOutputs?: { sigma?: number; tools?: Partial<Record<TextToolName, number>> };
+  overrides?: RunOverrides;
+}
 
 const positive = z.number().positive();
 const positiveInt = z.number().int().positive();

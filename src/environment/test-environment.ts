@@ -4,6 +4,7 @@
  * config) or an existing cluster from TEMPORAL_ADDRESS. Teardown stops what it started.
  */
 import { createServer } from 'node:net';
+import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { type DynamicConfig, dynamicConfigArgs, PRODUCTION_DYNAMIC_CONFIG } from './dynamic-config.ts';
 import { type ClusterSettings, clusterSettingsFromEnv, describeCluster } from './existing-cluster.ts';
@@ -24,6 +25,8 @@ export interface EnvironmentOptions {
 export interface Environment {
   kind: 'embedded' | 'existing';
   testEnv: TestWorkflowEnvironment;
+  /** A client whose connection takes messages as large as the histories longrun makes. */
+  client: Client;
   /** gRPC host:port of the frontend. */
   address: string;
   /** Base URL of Temporal's HTTP API (embedded server only). */
@@ -57,6 +60,29 @@ export async function startEnvironment(options: EnvironmentOptions = {}): Promis
   return cluster ? connectToCluster(cluster) : startEmbedded(options);
 }
 
+/** gRPC's default 4 MiB receive limit is less than one page of a long run's history. */
+const MAX_MESSAGE_BYTES = 512 * 1024 * 1024;
+
+async function historyClient(testEnv: TestWorkflowEnvironment, namespace: string): Promise<Client> {
+  const connection = await Connection.connect({
+    address: testEnv.address,
+    ...testEnv.connectionOptions,
+    channelArgs: { 'grpc.max_receive_message_length': MAX_MESSAGE_BYTES },
+  });
+  return new Client({ connection, namespace });
+}
+
+async function withClient(testEnv: TestWorkflowEnvironment, namespace: string) {
+  const client = await historyClient(testEnv, namespace);
+  return {
+    client,
+    teardown: async () => {
+      await client.connection.close();
+      await testEnv.teardown();
+    },
+  };
+}
+
 async function connectToCluster(cluster: ClusterSettings): Promise<Environment> {
   let testEnv: TestWorkflowEnvironment;
   try {
@@ -74,7 +100,7 @@ async function connectToCluster(cluster: ClusterSettings): Promise<Environment> 
     address: cluster.address,
     namespace: cluster.namespace,
     description: describeCluster(cluster),
-    teardown: () => testEnv.teardown(),
+    ...(await withClient(testEnv, cluster.namespace)),
   };
 }
 
@@ -111,7 +137,7 @@ async function startEmbedded(options: EnvironmentOptions): Promise<Environment> 
     namespace: 'default',
     dynamicConfig,
     description: `embedded Temporal server (${binary.source}: ${binary.path}) at ${testEnv.address}`,
-    teardown: () => testEnv.teardown(),
+    ...(await withClient(testEnv, 'default')),
   };
 }
 

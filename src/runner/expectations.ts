@@ -1,0 +1,67 @@
+/**
+ * A scenario's verdict: each expectation (invariants hold, an incident reproduces, a broken
+ * control is caught) judged over the run records of the binary it names.
+ */
+import type { LoadedHistory } from '../checks/index.ts';
+import type { ExpectationRecord, RunRecord } from '../report/summary.ts';
+import type { Expectation, Incident } from '../scenario/scenario-schema.ts';
+
+const HISTORY_LIMIT_REASONS = ['Workflow history size exceeds limit.', 'Workflow history count exceeds limit.'];
+
+/** The incidents a run's histories show. */
+export function incidentsOf(histories: readonly LoadedHistory[]): Incident[] {
+  const found = new Set<Incident>();
+  for (const history of histories) {
+    for (const event of history.events) {
+      const { attrs } = event;
+      if (attrs.kind === 'workflow-task-failed' && /PAYLOADS_TOO_LARGE/i.test(attrs.cause)) found.add('tmprl1103');
+      if (event.type === 'WorkflowExecutionTerminated') {
+        const reason = (attrs as { reason?: string }).reason ?? '';
+        if (HISTORY_LIMIT_REASONS.includes(reason)) found.add('history-size');
+      }
+    }
+  }
+  return [...found];
+}
+
+export function evaluateExpectations(expectations: readonly Expectation[], runs: readonly RunRecord[]): ExpectationRecord[] {
+  return expectations.map((expectation) => {
+    const onBinary = runs.filter((r) => r.binary === expectation.on);
+    if (onBinary.length === 0) {
+      return { description: describe(expectation), met: false, detail: `no run finished on ${expectation.on}` };
+    }
+    if ('hold' in expectation) {
+      const ids = expectation.hold === 'all' ? undefined : new Set<string>(expectation.hold);
+      const failures = onBinary.flatMap((r) =>
+        r.invariants.filter((i) => i.status === 'fail' && (!ids || ids.has(i.id))).map((i) => `${r.runId}: ${i.id}`),
+      );
+      return {
+        description: describe(expectation),
+        met: failures.length === 0,
+        detail: failures.length === 0 ? `${onBinary.length} runs, no violation` : `violated: ${failures.slice(0, 10).join(', ')}`,
+      };
+    }
+    if ('reproduces' in expectation) {
+      const showing = onBinary.filter((r) => r.incidents.includes(expectation.reproduces));
+      return {
+        description: describe(expectation),
+        met: showing.length > 0,
+        detail: `${showing.length} of ${onBinary.length} runs show ${expectation.reproduces}`,
+      };
+    }
+    const missed = expectation.violates.filter((id) => !onBinary.some((r) => r.invariants.some((i) => i.id === id && i.status === 'fail')));
+    return {
+      description: describe(expectation),
+      met: missed.length === 0,
+      detail: missed.length === 0 ? `caught by ${expectation.violates.join(', ')}` : `not caught by ${missed.join(', ')}`,
+    };
+  });
+}
+
+function describe(expectation: Expectation): string {
+  if ('hold' in expectation) {
+    return `on ${expectation.on}: ${expectation.hold === 'all' ? 'every invariant holds' : `${expectation.hold.join(', ')} hold`}`;
+  }
+  if ('reproduces' in expectation) return `on ${expectation.on}: ${expectation.reproduces} reproduces`;
+  return `on ${expectation.on}: ${expectation.violates.join(', ')} catch it`;
+}

@@ -1,0 +1,60 @@
+/**
+ * In-process workers, one per kernel binary in play, each on its own task queue, with the
+ * kernel's activities pointed at the mocks.
+ */
+import { Worker } from '@temporalio/worker';
+import type { Environment } from '../environment/index.ts';
+import { type ActivitiesConfig, type BinaryId, createActivities } from '../kernel/index.ts';
+import { workflowBundle } from './workflow-bundles.ts';
+
+export interface KernelWorkers {
+  taskQueue(binary: BinaryId): string;
+  /** Stops every worker and waits for them to drain. */
+  stop(): Promise<void>;
+  /** Rejects if a worker dies. */
+  failed: Promise<never>;
+}
+
+export interface KernelWorkerOptions {
+  /** Cached workflows per worker; 0 forces a replay from history on every task. */
+  maxCachedWorkflows?: number;
+}
+
+export async function startKernelWorkers(
+  env: Environment,
+  binaries: readonly BinaryId[],
+  activities: ActivitiesConfig,
+  queuePrefix: string,
+  options: KernelWorkerOptions = {},
+): Promise<KernelWorkers> {
+  const queues = new Map(binaries.map((binary) => [binary, `${queuePrefix}-${binary}`]));
+  const workers = await Promise.all(
+    binaries.map(async (binary) =>
+      Worker.create({
+        connection: env.testEnv.nativeConnection,
+        namespace: env.namespace,
+        taskQueue: queues.get(binary) as string,
+        workflowBundle: await workflowBundle(binary),
+        activities: createActivities(activities),
+        ...(options.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
+      }),
+    ),
+  );
+  const running = workers.map((worker) => worker.run());
+  const failed = Promise.race(running).then(() => {
+    throw new Error('a kernel worker stopped unexpectedly');
+  });
+  failed.catch(() => {});
+  return {
+    taskQueue(binary) {
+      const queue = queues.get(binary);
+      if (!queue) throw new Error(`no worker for binary ${binary}`);
+      return queue;
+    },
+    async stop() {
+      for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+      await Promise.allSettled(running);
+    },
+    failed,
+  };
+}

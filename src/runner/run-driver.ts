@@ -1,0 +1,50 @@
+/**
+ * Launches runs as a scenario says, closed model (N at once) or open model (an arrival rate),
+ * by count or for a duration, and never past an abort: bounded in count and in time.
+ */
+
+export interface DriveOptions {
+  /** Runs to start at most (ignored when `durationMs` is set). */
+  count: number;
+  /** Closed model: runs in flight at once. */
+  concurrency: number;
+  /** Open model: runs started per second (then `concurrency` caps runs in flight). */
+  arrivalRate?: number;
+  /** Keep starting runs for this long. */
+  durationMs?: number;
+  signal: AbortSignal;
+}
+
+/** Calls `runOne(index)` for index 0, 1, ... as the model allows; resolves when all have finished. */
+export async function drive(options: DriveOptions, runOne: (index: number) => Promise<void>): Promise<number> {
+  const started = Date.now();
+  const inFlight = new Set<Promise<void>>();
+  let next = 0;
+  const more = () =>
+    !options.signal.aborted && (options.durationMs !== undefined ? Date.now() - started < options.durationMs : next < options.count);
+  const gap = options.arrivalRate ? 1000 / options.arrivalRate : 0;
+  while (more()) {
+    if (inFlight.size >= options.concurrency) {
+      await Promise.race(inFlight);
+      continue;
+    }
+    const index = next++;
+    const run = runOne(index).finally(() => inFlight.delete(run));
+    inFlight.add(run);
+    if (gap > 0) await sleep(gap, options.signal);
+  }
+  await Promise.all(inFlight);
+  return next;
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,90 @@
+/**
+ * A run's record for the reports, read from its histories through the checks' run view: the
+ * same reading the invariants judge, so the charts and the verdict never disagree.
+ */
+import type { InvariantResult, LoadedHistory } from '../checks/index.ts';
+import { buildRunView, type Execution } from '../checks/run/run-view.ts';
+import type { CompactedData, CompactionFailedData } from '../contract/kernel-api.ts';
+import { incidentsOf } from './expectations.ts';
+import type { CompactionRecord, ExecutionRecord, RunRecord, TurnRecord } from '../report/summary.ts';
+
+export interface RunRecordInput {
+  workflowId: string;
+  binary: string;
+  startedAt: Date;
+  finishedAt: Date;
+  histories: LoadedHistory[];
+  historyBytes: number[];
+  temporalRunIds: string[];
+  invariants: InvariantResult[];
+  /** Why longrun itself stopped the run, if it did (retry loop, timeout, interrupted). */
+  stoppedBecause?: string;
+}
+
+function closedBy(execution: Execution): ExecutionRecord['closedBy'] {
+  return execution.end ? execution.end.kind : 'running';
+}
+
+function endReason(execution: Execution): string | undefined {
+  const attrs = execution.end?.event.attrs as { reason?: string; failure?: { message?: string } } | undefined;
+  return attrs?.reason ?? attrs?.failure?.message;
+}
+
+function elapsedMs(from?: string, to?: string): number | undefined {
+  if (!from || !to) return undefined;
+  return Date.parse(to) - Date.parse(from);
+}
+
+export function buildRunRecord(input: RunRecordInput): RunRecord {
+  const view = buildRunView(input.histories);
+  const executions: ExecutionRecord[] = view.executions.map((execution, i) => {
+    const reason = endReason(execution);
+    return {
+      temporalRunId: input.temporalRunIds[i] ?? '',
+      historyBytes: input.historyBytes[i] ?? 0,
+      events: execution.history.events.length,
+      closedBy: closedBy(execution),
+      ...(reason ? { reason } : {}),
+    };
+  });
+  const turns: TurnRecord[] = view.executions.flatMap((execution) =>
+    execution.turns.map((turn) => {
+      const call = turn.calls.at(-1);
+      const request = call?.input.kind === 'call-model' ? call.input.request : undefined;
+      const latencyMs = elapsedMs(call?.scheduled.time, call?.closed?.time);
+      return {
+        turn: turn.number ?? turn.index + 1,
+        execution: execution.number,
+        requestBytes: request?.bytes ?? 0,
+        ...(latencyMs !== undefined ? { latencyMs } : {}),
+      };
+    }),
+  );
+  const compactions: CompactionRecord[] = view.journal.flatMap(({ event }): CompactionRecord[] => {
+    if (event.type === 'context.compacted') {
+      const data = event.data as unknown as CompactedData;
+      return [{ turn: event.turn, ok: true, bytesBefore: data.bytes_before, bytesAfter: data.bytes_after, kept: data.kept, dropped: data.dropped }];
+    }
+    if (event.type === 'context.compaction_failed') {
+      return [{ turn: event.turn, ok: false, reason: (event.data as unknown as CompactionFailedData).reason }];
+    }
+    return [];
+  });
+  const last = executions.at(-1);
+  const stopped = input.stoppedBecause;
+  return {
+    runId: view.input.runId,
+    workflowId: input.workflowId,
+    binary: input.binary,
+    outcome: last?.closedBy ?? 'running',
+    startedAt: input.startedAt.toISOString(),
+    durationMs: input.finishedAt.getTime() - input.startedAt.getTime(),
+    executions: stopped && last ? [...executions.slice(0, -1), { ...last, reason: last.reason ?? stopped }] : executions,
+    turns,
+    compactions,
+    workflowTaskFailures: input.histories.reduce((n, h) => n + h.events.filter((e) => e.type === 'WorkflowTaskFailed').length, 0),
+    invariants: input.invariants,
+    incidents: incidentsOf(input.histories),
+    historyFiles: [],
+  };
+}

@@ -7,6 +7,7 @@ import type { KernelLimits } from '../contract/kernel-api.ts';
 import { HISTORY_SIZE_LIMIT_BYTES } from '../contract/limits.ts';
 import { RECENT_TOOL_OUTPUTS_KEPT } from './history/summarize.ts';
 import type { KernelMapping } from './mapping.ts';
+import type { GateMode } from './run/run-view.ts';
 
 /** Temporal's default `limit.historyCount.error`. */
 export const HISTORY_COUNT_LIMIT = 51_200;
@@ -27,6 +28,11 @@ export interface CheckContext {
     /** Share of the required identifiers the card must hold verbatim (default 1). */
     minIdentifierShare?: number;
   };
+  /**
+   * Where the compaction gate opens in an execution that records its patch marker: for the whole
+   * execution (default), or at the marker (a newer binary took over mid-execution).
+   */
+  gateOpens?: GateMode;
   /** How to read histories given raw to checkRun (default: our kernel). */
   mapping?: KernelMapping;
 }
@@ -38,6 +44,7 @@ export interface ResolvedContext {
   workflowTaskFailureRun: number;
   continueAsNewGraceTurns: number;
   card: { recentToolOutputs: number; minIdentifierShare: number };
+  gateOpens: GateMode;
 }
 
 function whole(field: string, value: number | undefined, fallback: number, min = 1): number {
@@ -52,11 +59,12 @@ function definedNumbers(limits: Partial<KernelLimits> | undefined): Partial<Kern
   ) as Partial<KernelLimits>;
 }
 
-export function resolveContext(
-  ctx: CheckContext,
-  mapping: KernelMapping,
-  runLimits: Partial<KernelLimits>,
-): ResolvedContext {
+function gateMode(value: string | undefined): GateMode {
+  if (value === undefined || value === 'with-execution' || value === 'at-marker') return value ?? 'with-execution';
+  throw new Error(`check context: gateOpens must be "with-execution" or "at-marker", got ${value}`);
+}
+
+export function resolveContext(ctx: CheckContext, mapping: KernelMapping, runLimits: Partial<KernelLimits>): ResolvedContext {
   for (const [field, value] of Object.entries(ctx.limits ?? {})) {
     if (!Number.isInteger(value) || (value as number) <= 0) {
       throw new Error(`check context: limits.${field} must be a positive integer, got ${value}`);
@@ -75,5 +83,6 @@ export function resolveContext(
     workflowTaskFailureRun: whole('workflowTaskFailureRun', ctx.workflowTaskFailureRun, 3),
     continueAsNewGraceTurns: whole('continueAsNewGraceTurns', ctx.continueAsNewGraceTurns, 1, 0),
     card: { recentToolOutputs: recent, minIdentifierShare: share },
+    gateOpens: gateMode(ctx.gateOpens),
   };
 }

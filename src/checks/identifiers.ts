@@ -7,7 +7,8 @@
  * - paths: slash-separated names that start with `/`, `./`, `../` or `~/`, or end in a file
  *   extension, or have at least two slashes;
  * - numbers with 4+ digits (a decimal part is kept).
- * Identifiers are returned once each, in order of first appearance.
+ * Identifiers are returned once each, in order of first appearance; a match inside a longer one
+ * (the number in `OPS-4821`) is part of it, not an identifier of its own.
  */
 
 const PATTERNS: readonly RegExp[] = [
@@ -33,12 +34,21 @@ function accepted(pattern: RegExp, token: string): boolean {
 }
 
 export function extractIdentifiers(text: string): string[] {
-  const found: { at: number; token: string }[] = [];
+  const found: { start: number; end: number; token: string }[] = [];
   for (const pattern of PATTERNS) {
     for (const match of text.matchAll(pattern)) {
-      if (accepted(pattern, match[0])) found.push({ at: match.index ?? 0, token: match[0] });
+      const start = match.index ?? 0;
+      if (accepted(pattern, match[0])) found.push({ start, end: start + match[0].length, token: match[0] });
     }
   }
-  found.sort((a, b) => a.at - b.at);
-  return [...new Set(found.map((f) => f.token))];
+  // Longest first at each position; a token inside another (4821 in OPS-4821) is not one of its own.
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const kept: string[] = [];
+  let coveredTo = -1;
+  for (const { start, end, token } of found) {
+    if (start < coveredTo && end <= coveredTo) continue;
+    kept.push(token);
+    coveredTo = Math.max(coveredTo, end);
+  }
+  return [...new Set(kept)];
 }

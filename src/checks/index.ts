@@ -46,10 +46,7 @@ function isLoaded(history: LoadedHistory | HistoryInput): history is LoadedHisto
  * Judges one run (its executions, in any order: they are ordered by their ContinueAsNew links)
  * against every history invariant. Raw inputs are loaded with `ctx.mapping`.
  */
-export function checkRun(
-  histories: readonly (LoadedHistory | HistoryInput)[],
-  ctx: CheckContext = {},
-): RunVerdict {
+export function checkRun(histories: readonly (LoadedHistory | HistoryInput)[], ctx: CheckContext = {}): RunVerdict {
   const loaded = histories.map((history, index) =>
     isLoaded(history) ? history : loadHistory(history, { source: `history #${index + 1}`, mapping: ctx.mapping }),
   );

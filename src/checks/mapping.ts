@@ -53,6 +53,8 @@ export interface KernelMapping {
   };
   /** The version gate of compaction (TS `patched`, Go `GetVersion`); null when ungated. */
   patchId: string | null;
+  /** The seq of a run's first journal event. */
+  journalFirstSeq: number;
   /** The kernel's default limits; a check context and the run's own input override them. */
   limits: KernelLimits;
 }
@@ -81,6 +83,8 @@ export const DEFAULT_KERNEL_MAPPING: KernelMapping = {
     journalHashes: firstArg('hashes'),
   },
   patchId: COMPACTION_PATCH_ID,
+  // Our kernel starts its journal at seq 1 (src/kernel/workflows/agent-run.ts).
+  journalFirstSeq: 1,
   limits: {
     blobLimitBytes: BLOB_LIMIT_BYTES,
     compactionTriggerBytes: COMPACTION_TRIGGER_BYTES,

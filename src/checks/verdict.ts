@@ -48,16 +48,10 @@ export interface RunVerdict {
 const MAX_EVIDENCE = 40;
 
 /** fail when there are failures; otherwise pass when the invariant was exercised, else not-applicable. */
-export function judge(
-  id: InvariantId,
-  failures: readonly string[],
-  notes: readonly string[],
-  exercised: boolean,
-): InvariantResult {
+export function judge(id: InvariantId, failures: readonly string[], notes: readonly string[], exercised: boolean): InvariantResult {
   const status: InvariantStatus = failures.length > 0 ? 'fail' : exercised ? 'pass' : 'not-applicable';
   const all = [...failures, ...notes];
-  const evidence =
-    all.length > MAX_EVIDENCE ? [...all.slice(0, MAX_EVIDENCE - 1), `... and ${all.length - MAX_EVIDENCE + 1} more`] : all;
+  const evidence = all.length > MAX_EVIDENCE ? [...all.slice(0, MAX_EVIDENCE - 1), `... and ${all.length - MAX_EVIDENCE + 1} more`] : all;
   return { id, status, evidence };
 }
 

@@ -75,9 +75,7 @@ describe('loading the three forms of a history', () => {
     };
     legacy.events = legacy.events.map((e) => ({
       ...e,
-      eventType: e.eventType
-        .toLowerCase()
-        .replace(/(^|_)([a-z])/g, (_m: string, _u: string, c: string) => c.toUpperCase()),
+      eventType: e.eventType.toLowerCase().replace(/(^|_)([a-z])/g, (_m: string, _u: string, c: string) => c.toUpperCase()),
     }));
     expect(loadHistory(legacy, { source: 'x' })).toEqual(fromCli);
     const numeric = { events: json.events.map((e, i) => (i === 0 ? { ...e, eventType: 1 } : e)) };
@@ -133,9 +131,7 @@ describe('a malformed history gives one line naming its source', () => {
     expect((await loadError(() => loadHistory(headless, { source: 'h.json' }))).message).toBe(
       'h.json: history starts at event 3, not 1 (events missing)',
     );
-    expect((await loadError(() => loadHistory({ events: [] }, { source: 'e.json' }))).message).toBe(
-      'e.json: history has no events',
-    );
+    expect((await loadError(() => loadHistory({ events: [] }, { source: 'e.json' }))).message).toBe('e.json: history has no events');
   });
 
   it('an event without its attributes, or of an unknown type', async () => {
@@ -144,9 +140,7 @@ describe('a malformed history gives one line naming its source', () => {
       'b.json: event 2 (WorkflowTaskScheduled) has no workflowTaskScheduledEventAttributes',
     );
     const unknown = { events: valid.events.map((e, i) => (i === 1 ? { ...e, eventType: 'EVENT_TYPE_NOPE' } : e)) };
-    expect((await loadError(() => loadHistory(unknown, { source: 'u.json' }))).message).toContain(
-      'u.json: event 2 has no known eventType',
-    );
+    expect((await loadError(() => loadHistory(unknown, { source: 'u.json' }))).message).toContain('u.json: event 2 has no known eventType');
   });
 
   it('a workflow that is not the agent run, or an input that is not a RunInput', async () => {

@@ -43,10 +43,7 @@ export function loadHistory(input: HistoryInput, options: LoadOptions = {}): Loa
   return normalizer.finish();
 }
 
-export async function loadHistoryFile(
-  path: string,
-  options: Omit<LoadOptions, 'source'> = {},
-): Promise<LoadedHistory> {
+export async function loadHistoryFile(path: string, options: Omit<LoadOptions, 'source'> = {}): Promise<LoadedHistory> {
   try {
     await stat(path);
   } catch (error) {

@@ -31,7 +31,6 @@ export interface RequestSummary {
   messages: MessageSummary[];
 }
 
-
 /** RunInput of an execution (its start, or the ContinueAsNew that ends it), summarized. */
 export interface RunInputSummary {
   runId: string;

@@ -5,24 +5,9 @@
  */
 import type { KernelMapping } from '../mapping.ts';
 import { HistoryLoadError } from './errors.ts';
-import type {
-  ActivityOutcome,
-  EventAttributes,
-  FailureSummary,
-  HistoryEvent,
-  LoadedHistory,
-  WorkflowOutcome,
-} from './model.ts';
+import type { ActivityOutcome, EventAttributes, FailureSummary, HistoryEvent, LoadedHistory, WorkflowOutcome } from './model.ts';
 import { decodePayload, decodePayloads, isShorthandPayloads, payloadFields, payloadList } from './payloads.ts';
-import {
-  eventTypeName,
-  isRecord,
-  toBuffer,
-  toInt,
-  toIsoTime,
-  toText,
-  workflowTaskFailedCause,
-} from './proto-values.ts';
+import { eventTypeName, isRecord, toBuffer, toInt, toIsoTime, toText, workflowTaskFailedCause } from './proto-values.ts';
 import { activityRole, ContractReader } from './summarize.ts';
 
 type Raw = Record<string, unknown>;
@@ -54,10 +39,7 @@ const CHILD_CLOSED = new Set([
   'ChildWorkflowExecutionTimedOut',
   'ChildWorkflowExecutionTerminated',
 ]);
-const EXTERNAL_INITIATED = new Set([
-  'SignalExternalWorkflowExecutionInitiated',
-  'RequestCancelExternalWorkflowExecutionInitiated',
-]);
+const EXTERNAL_INITIATED = new Set(['SignalExternalWorkflowExecutionInitiated', 'RequestCancelExternalWorkflowExecutionInitiated']);
 const EXTERNAL_CLOSED = new Set([
   'SignalExternalWorkflowExecutionFailed',
   'ExternalWorkflowExecutionSignaled',

@@ -57,7 +57,7 @@ export function payloadFields(attributes: Record<string, unknown>): PayloadField
   const found: PayloadField[] = [];
   const walk = (value: unknown, field: string): void => {
     if (Array.isArray(value)) {
-      value.forEach((item, index) => walk(item, `${field}[${index}]`));
+      for (const [index, item] of value.entries()) walk(item, `${field}[${index}]`);
       return;
     }
     if (!isRecord(value)) return;

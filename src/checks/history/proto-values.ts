@@ -49,11 +49,7 @@ export function workflowTaskFailedCause(value: unknown): string {
 }
 
 /** The constant name without its prefix, whatever form the enum value came in; undefined when unknown. */
-function enumConstant(
-  value: unknown,
-  values: Record<string | number, string | number>,
-  prefix: string,
-): string | undefined {
+function enumConstant(value: unknown, values: Record<string | number, string | number>, prefix: string): string | undefined {
   let name: unknown = value;
   if (typeof value === 'number') name = values[value];
   // Older tools wrote enums in PascalCase ("WorkflowExecutionStarted").

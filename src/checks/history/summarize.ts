@@ -8,12 +8,7 @@ import type { JournalEvent, KernelLimits } from '../../contract/kernel-api.ts';
 import { extractIdentifiers } from '../identifiers.ts';
 import { describePath, type KernelMapping, type PayloadPath, pick } from '../mapping.ts';
 import { MessageInterner, messageText, sha256 } from './messages.ts';
-import type {
-  ActivityInput,
-  ActivityResult,
-  JournalEntry,
-  RunInputSummary,
-} from './model.ts';
+import type { ActivityInput, ActivityResult, JournalEntry, RunInputSummary } from './model.ts';
 import { isRecord } from './proto-values.ts';
 
 /** How many of the most recent tool outputs sent to compaction keep their identifiers. */

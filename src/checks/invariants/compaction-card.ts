@@ -7,13 +7,14 @@ import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
 
 /** Why the card's sections are not exactly CARD_SECTIONS in order, or null. */
 export function sectionProblem(card: string): string | null {
-  const headings = card
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .filter((line) => /^## /.test(line));
+  const lines = card.split('\n').map((line) => line.trimEnd());
+  const headings = lines.filter((line) => /^## /.test(line));
   const expected: readonly string[] = CARD_SECTIONS;
-  if (headings.length === expected.length && headings.every((h, i) => h === expected[i])) return null;
-  return `sections are [${headings.join(' | ')}], not the six in order`;
+  if (headings.length !== expected.length || headings.some((h, i) => h !== expected[i])) {
+    return `sections are [${headings.join(' | ')}], not the six in order`;
+  }
+  const first = lines.find((line) => line.trim() !== '');
+  return first === expected[0] ? null : `text before ${expected[0]}`;
 }
 
 /**
@@ -21,15 +22,8 @@ export function sectionProblem(card: string): string | null {
  * `recentToolOutputs` tool outputs sent to compaction (most recent first), as many as fit in half
  * the card (each counted with one separator byte); the card holds the rest of the state too.
  */
-export function requiredIdentifiers(
-  userRequest: string,
-  recentTools: readonly string[][],
-  ctx: ResolvedContext,
-): string[] {
-  const candidates = [
-    ...extractIdentifiers(userRequest),
-    ...recentTools.slice(0, ctx.card.recentToolOutputs).flat(),
-  ];
+export function requiredIdentifiers(userRequest: string, recentTools: readonly string[][], ctx: ResolvedContext): string[] {
+  const candidates = [...extractIdentifiers(userRequest), ...recentTools.slice(0, ctx.card.recentToolOutputs).flat()];
   const required: string[] = [];
   let budget = Math.floor(ctx.limits.cardMaxBytes / 2);
   for (const identifier of new Set(candidates)) {
@@ -70,7 +64,9 @@ export const compactionCard: HistoryInvariant = {
       const journaled =
         compacted.some((entry) => cardOf(entry) === card) || failed.some((entry) => turn === undefined || entry.event.turn === turn);
       if (!journaled) {
-        failures.push(`${where}: compact_context completed but the journal has neither context.compacted with its card nor context.compaction_failed`);
+        failures.push(
+          `${where}: compact_context completed but the journal has neither context.compacted with its card nor context.compaction_failed`,
+        );
       }
     }
     for (const entry of compacted) {
@@ -92,6 +88,8 @@ export const compactionCard: HistoryInvariant = {
       if (problems.length > 0) failures.push(`${where}: card ${problems.join('; ')}`);
       else notes.push(`${where}: card ${bytes(size)} bytes, six sections, identifiers kept`);
     }
-    return judge(this.id, failures, notes, compactions.length + compacted.length > 0);
+    const exercised = compactions.length + compacted.length > 0;
+    if (!exercised) notes.push('no compaction');
+    return judge(this.id, failures, notes, exercised);
   },
 };

@@ -57,7 +57,8 @@ export const compactionFailureContinues: HistoryInvariant = {
     const end = last.end;
     if (compactionFailures.length > 0 && end?.kind === 'failed' && end.event.attrs.kind === 'workflow-closed') {
       const failure = end.event.attrs.failure;
-      if (failure && (/compact/i.test(failure.text) || failure.activityTypes.includes(run.mapping.activities.compactContext))) {
+      const named = [failure?.text ?? '', ...(failure?.types ?? [])].join(' ');
+      if (failure && (/compact/i.test(named) || failure.activityTypes.includes(run.mapping.activities.compactContext))) {
         failures.push(`${run.at(last, end.event.id)}: the run failed because of the compaction: ${failure.text}`);
       }
     }
@@ -69,10 +70,13 @@ export const compactionFailureContinues: HistoryInvariant = {
         const turn = activity.input.kind === 'compact-context' ? activity.input.turn : undefined;
         const journaled = journalOf(run, 'context.compaction_failed').some((e) => turn === undefined || e.event.turn === turn);
         if (!journaled) {
-          failures.push(`${run.at(execution, activity.closed?.id ?? activity.scheduled.id)}: compact_context ${activity.outcome} but the journal has no context.compaction_failed for turn ${turn}`);
+          failures.push(
+            `${run.at(execution, activity.closed?.id ?? activity.scheduled.id)}: compact_context ${activity.outcome} but the journal has no context.compaction_failed for turn ${turn}`,
+          );
         }
       }
     }
+    if (compactionFailures.length === 0) notes.push('no compaction failed');
     return judge(this.id, failures, notes, compactionFailures.length > 0);
   },
 };

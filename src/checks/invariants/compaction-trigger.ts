@@ -1,6 +1,6 @@
 import { acceptedAt, dialogBeforeCompaction, turnDialog, turnLabel } from '../run/compactions.ts';
 import { dialogAtEnd, dialogBytes } from '../run/dialog.ts';
-import { type Activity, callRequest, type Execution, type RunView } from '../run/run-view.ts';
+import { type Activity, callRequest, type Execution, gateOpenAt, type RunView } from '../run/run-view.ts';
 import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
 
 /**
@@ -10,14 +10,15 @@ import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
  * metadata: its bytes minus its messages' bytes). When the turn has no compaction, that is the
  * request it sent. Sizes are UTF-8 bytes of JSON serialization.
  */
-function boundaryBytes(run: RunView, compaction: Activity, envelope: number, fallback: () => ReturnType<typeof dialogAtEnd>): number | null {
-  const dialog = dialogBeforeCompaction(run, compaction, fallback);
+function boundaryBytes(
+  run: RunView,
+  compaction: Activity,
+  envelope: number,
+  fallback: () => ReturnType<typeof dialogAtEnd>,
+): number | null {
+  const dialog = dialogBeforeCompaction(compaction, fallback);
   const size = dialog ? dialogBytes(dialog) : null;
   return size === null ? null : envelope + size;
-}
-
-function gateOpen(execution: Execution, activity: Activity): boolean {
-  return execution.gateOpenFrom !== null && activity.scheduled.id > execution.gateOpenFrom;
 }
 
 export const compactionTrigger: HistoryInvariant = {
@@ -30,10 +31,16 @@ export const compactionTrigger: HistoryInvariant = {
     let exercised = false;
     let largest = 0;
     let gated = false;
-    const judgeCompactions = (execution: Execution, compactions: Activity[], envelope: number, label: string, fallback: () => ReturnType<typeof dialogAtEnd>) => {
+    const judgeCompactions = (
+      execution: Execution,
+      compactions: Activity[],
+      envelope: number,
+      label: string,
+      fallback: () => ReturnType<typeof dialogAtEnd>,
+    ) => {
       for (const compaction of compactions) {
         const where = `${run.at(execution, compaction.scheduled.id)}: compaction at ${label}`;
-        if (!gateOpen(execution, compaction)) {
+        if (!gateOpenAt(execution, compaction.scheduled.id, ctx.gateOpens)) {
           failures.push(`${where} scheduled before the gate ${run.mapping.patchId} opened`);
           continue;
         }
@@ -44,7 +51,7 @@ export const compactionTrigger: HistoryInvariant = {
       }
     };
     for (const execution of run.executions) {
-      gated ||= execution.gateOpenFrom !== null;
+      gated ||= execution.gateMarker !== null;
       let envelope = 0;
       for (const turn of execution.turns) {
         const first = turn.calls[0] as Activity;
@@ -57,16 +64,21 @@ export const compactionTrigger: HistoryInvariant = {
         largest = Math.max(largest, request.bytes);
         if (turn.compactions.length > 0) {
           judgeCompactions(execution, turn.compactions, envelope, turnLabel(turn), turnDialog(run, turn));
-        } else if (gateOpen(execution, first) && request.bytes > trigger) {
+        } else if (gateOpenAt(execution, first.scheduled.id, ctx.gateOpens) && request.bytes > trigger) {
           exercised = true;
           failures.push(
             `${run.at(execution, first.scheduled.id)}: call_model ${turnLabel(turn)} request ${bytes(request.bytes)} bytes > trigger ${bytes(trigger)} with no compaction attempt before it`,
           );
         }
       }
-      judgeCompactions(execution, execution.trailingCompactions, envelope, 'the end of the execution', () => dialogAtEnd(run, execution));
+      judgeCompactions(execution, execution.trailingCompactions, envelope, 'the end of the execution', () => dialogAtEnd(execution));
     }
-    if (!exercised) notes.push(gated ? `requests never passed the trigger ${bytes(trigger)} (largest ${bytes(largest)} bytes)` : `the gate ${run.mapping.patchId} never opened`);
+    if (!exercised)
+      notes.push(
+        gated
+          ? `requests never passed the trigger ${bytes(trigger)} (largest ${bytes(largest)} bytes)`
+          : `the gate ${run.mapping.patchId} never opened`,
+      );
     const accepted = run.executions.flatMap((e) => e.turns).filter((t) => acceptedAt(run, t.compactions)).length;
     if (exercised) notes.push(`${accepted} accepted compactions; largest request ${bytes(largest)} bytes (trigger ${bytes(trigger)})`);
     return judge(this.id, failures, notes, exercised);

@@ -9,8 +9,7 @@ import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
  */
 export const historyContinueAsNew: HistoryInvariant = {
   id: 'history.continue-as-new',
-  description:
-    'a run whose accumulated request bytes pass the budget continues as new before any history limit',
+  description: 'a run whose accumulated request bytes pass the budget continues as new before any history limit',
   check(run, ctx) {
     const budget = ctx.limits.continueAsNewBytes;
     const failures: string[] = [];
@@ -25,10 +24,7 @@ export const historyContinueAsNew: HistoryInvariant = {
         accumulated += callRequest(call)?.bytes ?? 0;
         if (!crossing && accumulated > budget) crossing = { index, id: call.scheduled.id, accumulated };
       });
-      const historyBytes = execution.history.events.reduce(
-        (sum, event) => sum + event.payloads.reduce((s, p) => s + p.bytes, 0),
-        0,
-      );
+      const historyBytes = execution.history.events.reduce((sum, event) => sum + event.payloads.reduce((s, p) => s + p.bytes, 0), 0);
       const events = execution.history.events.length;
       if (historyBytes >= ctx.historySizeLimitBytes) {
         failures.push(

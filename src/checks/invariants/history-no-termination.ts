@@ -16,6 +16,7 @@ export const historyNoTermination: HistoryInvariant = {
       if (identity === 'history-service' || HISTORY_LIMIT_REASON.test(reason)) failures.push(line);
       else notes.push(`${line} (not the history service)`);
     }
+    if (failures.length + notes.length === 0) notes.push('no execution was terminated');
     return judge(this.id, failures, notes, true);
   },
 };

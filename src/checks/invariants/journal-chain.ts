@@ -9,7 +9,7 @@ export const journalChain: HistoryInvariant = {
   check(run) {
     const failures: string[] = [];
     const notes: string[] = [];
-    let seq = 0;
+    let seq = run.mapping.journalFirstSeq;
     let prevHash = GENESIS_HASH;
     for (const entry of run.journal) {
       const { event, activity } = entry;
@@ -26,14 +26,17 @@ export const journalChain: HistoryInvariant = {
       for (const activity of execution.activities) {
         if (activity.input.kind !== 'journal-append') continue;
         const where = run.at(execution, activity.scheduled.id);
+        if (activity.outcome === undefined) notes.push(`${where}: journal.append still pending when the execution closed`);
         if (activity.outcome !== 'completed') {
-          notes.push(`${where}: journal.append ${activity.outcome ?? 'pending'}; its events are not in the chain`);
+          if (activity.outcome) notes.push(`${where}: journal.append ${activity.outcome}; its events are not in the chain`);
           continue;
         }
         const returned = activity.result?.kind === 'journal-append' ? activity.result.hashes : undefined;
         activity.input.entries.forEach((e, i) => {
           if (returned && returned[i] !== e.hash) {
-            failures.push(`${where}: journal.append returned hash ${short(returned[i] ?? 'none')} for seq ${e.event.seq}; the event hashes to ${short(e.hash)}`);
+            failures.push(
+              `${where}: journal.append returned hash ${short(returned[i] ?? 'none')} for seq ${e.event.seq}; the event hashes to ${short(e.hash)}`,
+            );
           }
         });
       }

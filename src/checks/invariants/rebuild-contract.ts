@@ -43,7 +43,7 @@ export const rebuildContract: HistoryInvariant = {
           const report = checkRebuild(request.messages, {
             input: run.input,
             card: accepted.card,
-            before: dialogBeforeCompaction(run, accepted.compaction, turnDialog(run, turn)),
+            before: dialogBeforeCompaction(accepted.compaction, turnDialog(run, turn)),
             relaxed,
             tailMaxBytes: ctx.limits.tailMaxBytes,
           });
@@ -57,7 +57,9 @@ export const rebuildContract: HistoryInvariant = {
         const dialog = dialogBefore(run, turn);
         const difference = dialog ? dialogDifference(request.messages, dialog, relaxed) : null;
         if (difference) {
-          failures.push(`${where}: the request is neither the dialog as it stood nor a rebuild after an accepted compaction: ${difference}`);
+          failures.push(
+            `${where}: the request is neither the dialog as it stood nor a rebuild after an accepted compaction: ${difference}`,
+          );
         }
       }
     }

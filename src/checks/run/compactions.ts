@@ -32,11 +32,7 @@ export function acceptedAt(run: RunView, compactions: readonly Activity[]): { co
 }
 
 /** The dialog a compaction worked on: the messages it was sent, else the dialog re-established. */
-export function dialogBeforeCompaction(
-  run: RunView,
-  compaction: Activity,
-  fallback: () => ExpectedMessage[] | null,
-): ExpectedMessage[] | null {
+export function dialogBeforeCompaction(compaction: Activity, fallback: () => ExpectedMessage[] | null): ExpectedMessage[] | null {
   if (compaction.input.kind === 'compact-context' && compaction.input.messages) return compaction.input.messages;
   return fallback();
 }

@@ -69,7 +69,7 @@ export function dialogBefore(run: RunView, turn: Turn): ExpectedMessage[] | null
 }
 
 /** The dialog when the execution ended (after its last turn); null when unknown. */
-export function dialogAtEnd(run: RunView, execution: Execution): ExpectedMessage[] | null {
+export function dialogAtEnd(execution: Execution): ExpectedMessage[] | null {
   const last = execution.turns.at(-1);
   if (!last) return execution.input.resume?.messages ?? null;
   const call = lastCompletedCall(last);
@@ -82,6 +82,12 @@ export function dialogBytes(messages: readonly ExpectedMessage[]): number | null
   return jsonArrayBytes((messages as MessageSummary[]).map((m) => m.bytes));
 }
 
+function describe(message: ExpectedMessage): string {
+  if (message.toolCallId) return `${message.role} ${message.toolCallId}`;
+  const calls = isUnknown(message) ? undefined : message.toolCallIds;
+  return calls?.length ? `${message.role} calling ${calls.join(', ')}` : message.role;
+}
+
 /** Whether a message the history holds is the expected one (by call id only when `relaxed`). */
 function matches(actual: MessageSummary, expected: ExpectedMessage, relaxed: boolean): boolean {
   if (isUnknown(expected) || (relaxed && expected.role === 'tool')) {
@@ -91,18 +97,15 @@ function matches(actual: MessageSummary, expected: ExpectedMessage, relaxed: boo
 }
 
 /** The first difference between the messages held and the dialog expected, or null when equal. */
-export function dialogDifference(
-  actual: readonly MessageSummary[],
-  expected: readonly ExpectedMessage[],
-  relaxed = false,
-): string | null {
+export function dialogDifference(actual: readonly MessageSummary[], expected: readonly ExpectedMessage[], relaxed = false): string | null {
   const length = Math.min(actual.length, expected.length);
   for (let i = 0; i < length; i++) {
     const a = actual[i] as MessageSummary;
     const e = expected[i] as ExpectedMessage;
     if (!matches(a, e, relaxed)) {
-      const what = isUnknown(e) ? `the tool result for ${e.toolCallId}` : `a ${e.role} message${e.toolCallId ? ` for ${e.toolCallId}` : ''}`;
-      return `message ${i} (${a.role}${a.toolCallId ? ` ${a.toolCallId}` : ''}) differs from ${what}`;
+      return sameShape(a, e)
+        ? `message ${i} (${describe(a)}) differs from the dialog's`
+        : `message ${i} is ${describe(a)} where the dialog has ${describe(e)}`;
     }
   }
   if (actual.length !== expected.length) {
@@ -114,4 +117,11 @@ export function dialogDifference(
 /** Whether the message held matches one expected message (used for suffix comparisons). */
 export function sameMessage(actual: MessageSummary, expected: ExpectedMessage, relaxed = false): boolean {
   return matches(actual, expected, relaxed);
+}
+
+/** Same role, same tool calls, same call id: the message with its contents possibly elided. */
+export function sameShape(actual: MessageSummary, expected: ExpectedMessage): boolean {
+  if (actual.role !== expected.role || actual.toolCallId !== expected.toolCallId) return false;
+  const expectedCalls = isUnknown(expected) ? undefined : expected.toolCallIds;
+  return (actual.toolCallIds ?? []).join(',') === (expectedCalls ?? []).join(',');
 }

@@ -2,12 +2,15 @@
  * The rebuild contract (compaction.md section 3) for the messages of one rebuilt dialog:
  * [system prompt verbatim, user request verbatim, ONE framed card system message, tail], where
  * the tail is the last 2-8 whole turn groups of the dialog before compaction, verbatim, at most
- * `tailMaxBytes` (sum of the tail messages' serialized bytes).
+ * `tailMaxBytes` (the tail serialized as a JSON array). When the last groups that must be kept
+ * are over the cap on their own, the kernel may elide items inside them: then the tail must
+ * have their shape (roles, tool calls and call ids), not their bytes.
  */
 import { TAIL_MAX_GROUPS, TAIL_MIN_GROUPS } from '../../contract/limits.ts';
+import { jsonArrayBytes } from '../history/messages.ts';
 import type { MessageSummary, RunInputSummary } from '../history/model.ts';
 import { contiguityViolations } from './contiguity.ts';
-import { type ExpectedMessage, sameMessage } from './dialog.ts';
+import { dialogBytes, type ExpectedMessage, sameMessage, sameShape } from './dialog.ts';
 
 export interface RebuildExpectation {
   input: RunInputSummary;
@@ -36,21 +39,21 @@ export function checkRebuild(messages: readonly MessageSummary[], expected: Rebu
   }
   const systemAfterUser = messages.flatMap((m, i) => (i >= 2 && m.role === 'system' ? [i] : []));
   if (systemAfterUser.length !== 1 || systemAfterUser[0] !== 2) {
-    violations.push(
-      `system messages after the user request at [${systemAfterUser.join(', ')}]; exactly one card message at [2] expected`,
-    );
+    violations.push(`system messages after the user request at [${systemAfterUser.join(', ')}]; exactly one card message at [2] expected`);
   } else if (!card?.text?.includes(expected.card)) {
     violations.push('messages[2] does not hold the card verbatim');
   } else if (card.text.trim() === expected.card.trim()) {
     violations.push('messages[2] is the bare card, without a frame');
   }
-  const tail = messages.slice(3);
+  // The tail: what follows the head and the card(s); a misplaced card is reported above.
+  const tail = messages.slice(2).filter((m) => m.role !== 'system');
   const tailGroups = tail.filter((m) => m.role === 'assistant').length;
-  const tailBytes = tail.reduce((sum, m) => sum + m.bytes, 0);
-  if (tail.length > 0 && tail[0]?.role !== 'assistant') violations.push(`the tail starts with a ${tail[0]?.role} message, not a whole group`);
-  tail.forEach((m, i) => {
-    if (m.role !== 'assistant' && m.role !== 'tool') violations.push(`messages[${i + 3}] (${m.role}) in the tail is not part of a turn group`);
-  });
+  const tailBytes = jsonArrayBytes(tail.map((m) => m.bytes));
+  if (tail.length > 0 && tail[0]?.role !== 'assistant')
+    violations.push(`the tail starts with a ${tail[0]?.role} message, not a whole group`);
+  for (const m of tail) {
+    if (m.role !== 'assistant' && m.role !== 'tool') violations.push(`a ${m.role} message in the tail is not part of a turn group`);
+  }
   for (const violation of contiguityViolations(tail)) violations.push(`tail: ${violation}`);
   const available = expected.before ? expected.before.filter((m) => m.role === 'assistant').length : TAIL_MIN_GROUPS;
   const minGroups = Math.min(TAIL_MIN_GROUPS, available);
@@ -61,10 +64,21 @@ export function checkRebuild(messages: readonly MessageSummary[], expected: Rebu
     violations.push(`the tail is ${tailBytes.toLocaleString('en-US')} bytes > tail max ${expected.tailMaxBytes.toLocaleString('en-US')}`);
   }
   if (expected.before) {
-    const offset = expected.before.length - tail.length;
-    const verbatim =
-      offset >= 0 && tail.every((m, i) => sameMessage(m, expected.before?.[offset + i] as ExpectedMessage, expected.relaxed));
-    if (!verbatim) violations.push('the tail is not the last messages of the dialog before compaction, verbatim');
+    const kept = expected.before.slice(Math.max(0, expected.before.length - tail.length));
+    // Groups over the cap are kept whole with their biggest items elided: then only their shape must match.
+    const keptBytes = dialogBytes(kept);
+    const mustBeVerbatim = !expected.relaxed && keptBytes !== null && keptBytes <= expected.tailMaxBytes;
+    const same =
+      kept.length === tail.length &&
+      tail.every((m, i) => {
+        const e = kept[i] as ExpectedMessage;
+        return mustBeVerbatim ? sameMessage(m, e) : sameShape(m, e);
+      });
+    if (!same) {
+      violations.push(
+        `the tail is not the last ${tail.length} messages of the dialog before compaction${mustBeVerbatim ? ', verbatim' : ''}`,
+      );
+    }
   }
   return { violations, tailGroups, tailBytes };
 }

@@ -53,8 +53,12 @@ export interface Execution {
   trailingCompactions: Activity[];
   /** The event that closed the execution, and how; null while it is open. */
   end: { event: HistoryEvent; kind: 'continued-as-new' | WorkflowOutcome } | null;
-  /** Event id from which the compaction gate is open; null when it never opened. */
-  gateOpenFrom: number | null;
+  /**
+   * Where the compaction gate's patch marker was recorded: the WorkflowTaskCompleted id before
+   * it (the commands of that task come after it); 0 when the kernel has no gate; null when the
+   * execution never recorded the marker.
+   */
+  gateMarker: number | null;
 }
 
 export interface JournaledEvent extends JournalEntry {
@@ -66,7 +70,11 @@ export interface RunView {
   executions: Execution[];
   /** The run's input (its first execution's). */
   input: RunInputSummary;
-  /** Journal events written by journal.append activities that completed, in run order. */
+  /**
+   * Journal events in run order, from journal.append activities that completed or were still
+   * pending when their execution closed (their events may have been written). Events of failed
+   * appends are left out: the kernel sends them again.
+   */
   journal: JournaledEvent[];
   /** Formats an event reference for evidence ("event 812", or "execution 2 event 812"). */
   at(execution: Execution, eventId: number): string;
@@ -76,7 +84,21 @@ export function callRequest(activity: Activity): RequestSummary | undefined {
   return activity.input.kind === 'call-model' ? activity.input.request : undefined;
 }
 
-function gateOpenFrom(events: readonly HistoryEvent[], patchId: string | null): number | null {
+/**
+ * Whether the gate is open at `eventId`. The kernel asks the gate lazily (only where the gated
+ * and ungated paths differ), so the marker shows where it was first asked, not where the new code
+ * started: by default an execution that records the marker is gated throughout
+ * (`with-execution`); `at-marker` opens it at the marker, for histories where a newer binary took
+ * over in the middle of an execution.
+ */
+export function gateOpenAt(execution: Execution, eventId: number, mode: GateMode): boolean {
+  if (execution.gateMarker === null) return false;
+  return mode === 'with-execution' || eventId > execution.gateMarker;
+}
+
+export type GateMode = 'with-execution' | 'at-marker';
+
+function markerPosition(events: readonly HistoryEvent[], patchId: string | null): number | null {
   if (patchId === null) return 0;
   let lastTaskCompleted = 0;
   for (const event of events) {
@@ -98,7 +120,7 @@ function buildExecution(history: LoadedHistory, number: number): Execution {
     turns: [],
     trailingCompactions: [],
     end: null,
-    gateOpenFrom: gateOpenFrom(history.events, history.mapping.patchId),
+    gateMarker: markerPosition(history.events, history.mapping.patchId),
   };
   const byScheduledId = new Map<number, Activity>();
   const { activities } = history.mapping;
@@ -154,7 +176,7 @@ export function buildRunView(histories: readonly LoadedHistory[]): RunView {
   const journal: JournaledEvent[] = [];
   for (const execution of executions) {
     for (const activity of execution.activities) {
-      if (activity.input.kind !== 'journal-append' || activity.outcome !== 'completed') continue;
+      if (activity.input.kind !== 'journal-append' || (activity.outcome ?? 'completed') !== 'completed') continue;
       for (const entry of activity.input.entries) journal.push({ ...entry, activity });
     }
   }

@@ -22,9 +22,19 @@ import { loadHistory } from '../history/load.ts';
 import { messageText, sha256 } from '../history/messages.ts';
 import type { LoadedHistory } from '../history/model.ts';
 import { extractIdentifiers } from '../identifiers.ts';
+import { DEFAULT_KERNEL_MAPPING } from '../mapping.ts';
 import { type EventSink, HistoryBuilder, type JsonObject } from './history-builder.ts';
 
 export const CARD_FRAME = 'This is a record of displaced work: the state card of the run so far.';
+
+/** Limits scaled down so that fixtures cross every threshold in a few kilobytes. */
+export const SMALL_LIMITS: KernelLimits = {
+  blobLimitBytes: 64_000,
+  compactionTriggerBytes: 20_000,
+  continueAsNewBytes: 150_000,
+  cardMaxBytes: 8192,
+  tailMaxBytes: 12_000,
+};
 
 type AssistantMessage = Extract<Message, { role: 'assistant' }>;
 type ToolOutput = number | string | ContentPart[];
@@ -70,6 +80,8 @@ export interface ContinueOptions {
   resume?: (resume: Resume) => Resume;
   /** Runs on the ending execution just before ContinueAsNew (to leave work pending). */
   before?: (history: HistoryBuilder) => void;
+  /** Continue while the last journal append is pending, carrying the head before it (can-while-pending). */
+  pendingJournal?: boolean;
 }
 
 /** Synthetic tool output of about `bytes` bytes, with a few identifiers a card must keep. */
@@ -82,7 +94,12 @@ export function toolOutputText(turn: number, index: number, bytes: number): stri
 
 /** A card with the six sections that carries the identifiers of the user request and the latest tool output. */
 export function validCard(dialog: readonly Message[], extra = ''): string {
-  const user = extractIdentifiers(dialog.filter((m) => m.role === 'user').map(messageText).join('\n'));
+  const user = extractIdentifiers(
+    dialog
+      .filter((m) => m.role === 'user')
+      .map(messageText)
+      .join('\n'),
+  );
   const lastTool = [...dialog].reverse().find((m) => m.role === 'tool');
   const tool = lastTool ? extractIdentifiers(messageText(lastTool)) : [];
   const body: Record<(typeof CARD_SECTIONS)[number], string> = {
@@ -106,8 +123,10 @@ export function lastGroups(dialog: readonly Message[], count: number): Message[]
   return dialog.slice(start);
 }
 
-function temporalRunId(execution: number): string {
-  return `00000000-0000-4000-8000-${String(execution).padStart(12, '0')}`;
+/** Temporal's run id of execution `n` of a run: a UUID derived from both, so every run differs. */
+function temporalRunId(runId: string, execution: number): string {
+  const hex = sha256(`${runId}/${execution}`);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 export class AgentRun {
@@ -121,19 +140,23 @@ export class AgentRun {
     compactionFailures: 0,
     executions: 1,
   };
-  journalHead: JournalHead = { nextSeq: 0, headHash: GENESIS_HASH };
+  // Our kernel's journal starts at seq 1.
+  journalHead: JournalHead = { nextSeq: 1, headHash: GENESIS_HASH };
   readonly executions: HistoryBuilder[] = [];
+  readonly limits: KernelLimits;
+  /** Request bytes sent in the current execution (what the ContinueAsNew budget counts). */
+  executionRequestBytes = 0;
 
   constructor(private readonly options: AgentRunOptions = {}) {
     this.input = {
       runId: options.runId ?? 'run-0001',
       systemPrompt: options.systemPrompt ?? 'You are a careful coding agent. Use the tools; report what you verified.',
-      userRequest:
-        options.userRequest ?? 'Fix the failing build in services/api/main.go for ticket OPS-4821 (commit 9f3c2ab1).',
+      userRequest: options.userRequest ?? 'Fix the failing build in services/api/main.go for ticket OPS-4821 (commit 9f3c2ab1).',
       settings: { agent: { model: 'agent-model' }, compaction: { model: 'title-model' } },
       maxTurns: options.maxTurns ?? 500,
       ...(options.limits && { limits: options.limits }),
     };
+    this.limits = { ...DEFAULT_KERNEL_MAPPING.limits, ...options.limits };
     this.dialog = [
       { role: 'system', content: this.input.systemPrompt },
       { role: 'user', content: this.input.userRequest },
@@ -149,15 +172,19 @@ export class AgentRun {
 
   private startExecution(input: RunInput): void {
     const number = this.executions.length + 1;
-    const history = new HistoryBuilder(temporalRunId(number), this.options.sink?.(number));
-    history.started(input, number > 1 ? { continuedFromRunId: temporalRunId(number - 1), firstRunId: temporalRunId(1) } : {});
+    const runId = (n: number) => temporalRunId(input.runId, n);
+    const history = new HistoryBuilder(runId(number), this.options.sink?.(number));
+    history.started(input, number > 1 ? { continuedFromRunId: runId(number - 1), firstRunId: runId(1) } : {});
     history.workflowTask();
     if (this.options.gate !== false) history.patchMarker(COMPACTION_PATCH_ID);
     this.executions.push(history);
   }
 
-  /** Appends one journal event through journal.append; `override` breaks the chain on purpose. */
-  journal(type: JournalType, data: Record<string, unknown>, override: Partial<JournalEvent> = {}): JournalEvent {
+  /**
+   * Appends one journal event through journal.append; `override` breaks the chain on purpose.
+   * A pending append is scheduled and never completes; the head stays where it was.
+   */
+  journal(type: JournalType, data: Record<string, unknown>, override: Partial<JournalEvent> = {}, pending = false): JournalEvent {
     const event: JournalEvent = {
       runId: this.input.runId,
       seq: this.journalHead.nextSeq,
@@ -168,19 +195,28 @@ export class AgentRun {
       ...override,
     };
     const hash = journalHash(event);
+    if (pending) {
+      this.history.activityScheduled(ACTIVITY.journalAppend, { events: [event] });
+      return event;
+    }
     this.history.activity(ACTIVITY.journalAppend, { events: [event] }, { hashes: [hash] });
     this.journalHead = { nextSeq: event.seq + 1, headHash: hash };
     return event;
   }
 
+  /** The request of the next turn over `messages`. */
+  request(messages: Message[] = this.dialog): ChatRequest {
+    return {
+      model: 'agent-model',
+      messages,
+      metadata: { longrun_run_id: this.input.runId, longrun_turn: String(this.turnNumber + 1), longrun_purpose: 'agent' },
+    };
+  }
+
   turn(options: TurnOptions = {}): this {
+    const request = this.request(options.messages ? options.messages(this.dialog) : this.dialog);
     this.turnNumber++;
     const turn = this.turnNumber;
-    const request: ChatRequest = {
-      model: 'agent-model',
-      messages: options.messages ? options.messages(this.dialog) : this.dialog,
-      metadata: { longrun_run_id: this.input.runId, longrun_turn: String(turn), longrun_purpose: 'agent' },
-    };
     const outputs = options.final ? [] : (options.tools ?? [2000]);
     const calls: ToolCall[] = outputs.map((output, index) => ({
       id: `call_${turn}_${index}`,
@@ -199,7 +235,9 @@ export class AgentRun {
       { runId: this.input.runId, turn, request },
       { message: answer, usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } },
     );
-    this.counters.totalRequestBytes += Buffer.byteLength(JSON.stringify(request));
+    const sent = Buffer.byteLength(JSON.stringify(request));
+    this.counters.totalRequestBytes += sent;
+    this.executionRequestBytes += sent;
     this.dialog = [...request.messages, answer];
     if (calls.length > 0) this.history.workflowTask();
     calls.forEach((call, index) => {
@@ -225,6 +263,19 @@ export class AgentRun {
     return this;
   }
 
+  /**
+   * Turns as the current kernel plays them: at each boundary, ContinueAsNew once the execution
+   * has sent its budget, compaction when the request passes the trigger, then the turn.
+   */
+  play(count: number, options: TurnOptions = {}): this {
+    for (let i = 0; i < count; i++) {
+      if (this.executionRequestBytes > this.limits.continueAsNewBytes) this.continueAsNew();
+      if (Buffer.byteLength(JSON.stringify(this.request())) > this.limits.compactionTriggerBytes) this.compact();
+      this.turn(options);
+    }
+    return this;
+  }
+
   /** Compaction at the boundary before the next turn. */
   compact(options: CompactOptions = {}): this {
     const turn = this.turnNumber + 1;
@@ -232,7 +283,13 @@ export class AgentRun {
     const card = options.card ?? validCard(before);
     const outcome = options.outcome ?? 'accepted';
     this.history.workflowTask();
-    const input = { runId: this.input.runId, turn, messages: before, settings: this.input.settings, cardMaxBytes: 8192 };
+    const input = {
+      runId: this.input.runId,
+      turn,
+      messages: before,
+      settings: this.input.settings,
+      cardMaxBytes: this.limits.cardMaxBytes,
+    };
     const scheduled = this.history.activityScheduled(ACTIVITY.compactContext, input);
     if (outcome === 'failed') this.history.activityFailed(scheduled, 'compaction model unavailable');
     else if (outcome === 'timed-out') this.history.activityTimedOut(scheduled);
@@ -271,16 +328,18 @@ export class AgentRun {
 
   continueAsNew(options: ContinueOptions = {}): this {
     options.before?.(this.history);
-    this.journal('run.continued_as_new', { execution: this.counters.executions });
-    this.counters.executions++;
+    this.journal('run.continued_as_new', { execution: this.counters.executions }, {}, options.pendingJournal);
+    // The counters as they stand: the next execution counts itself when it starts.
     const resume: Resume = {
       messages: this.dialog,
       counters: { ...this.counters },
       journal: { ...this.journalHead },
     };
+    this.counters.executions++;
     const input: RunInput = { ...this.input, resume: options.resume ? options.resume(resume) : resume };
     this.history.workflowTask();
-    this.history.continuedAsNew(temporalRunId(this.executions.length + 1), input);
+    this.history.continuedAsNew(temporalRunId(this.input.runId, this.executions.length + 1), input);
+    this.executionRequestBytes = 0;
     this.startExecution(input);
     return this;
   }

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { CARD_SECTIONS } from '../../contract/limits.ts';
+import { resolveContext } from '../context.ts';
+import { DEFAULT_KERNEL_MAPPING } from '../mapping.ts';
+import { AgentRun, resultOf, SMALL_LIMITS, validCard } from '../testing/index.ts';
+import { requiredIdentifiers, sectionProblem } from './compaction-card.ts';
+
+function overTrigger(): AgentRun {
+  const run = new AgentRun({ limits: SMALL_LIMITS });
+  while (Buffer.byteLength(JSON.stringify(run.request())) <= run.limits.compactionTriggerBytes) run.turn();
+  return run;
+}
+
+describe('compaction.card', () => {
+  it('passes cards within size, with the six sections, keeping the required identifiers', () => {
+    const run = new AgentRun({ limits: SMALL_LIMITS }).play(25);
+    const result = resultOf(run, 'compaction.card');
+    expect(result.status).toBe('pass');
+    expect(result.evidence[0]).toMatch(/context\.compacted \(turn \d+\): card [\d,]+ bytes, six sections, identifiers kept$/);
+  });
+
+  it('fails a card over the card max, from the activity and in the journal', () => {
+    const run = overTrigger();
+    run.compact({ card: validCard(run.dialog, ` ${'x'.repeat(9000)}`) }).turn();
+    const result = resultOf(run, 'compaction.card');
+    expect(result.evidence).toEqual([
+      expect.stringMatching(/^event \d+: compact_context result card 9,\d{3} bytes > card max 8,192$/),
+      expect.stringMatching(/^event \d+: context\.compacted \(turn \d+\): card 9,\d{3} bytes > card max 8,192$/),
+    ]);
+  });
+
+  it('fails a card whose sections are missing, out of order or preceded by text', () => {
+    const run = overTrigger();
+    const swapped = validCard(run.dialog).replace('## Verified', '## Checked');
+    run.compact({ card: swapped }).turn();
+    expect(resultOf(run, 'compaction.card').evidence[0]).toContain(
+      'sections are [## Task | ## Decisions | ## Files and artifacts | ## Checked | ## Open questions | ## Next step], not the six in order',
+    );
+    expect(sectionProblem(`Summary first.\n${validCard([])}`)).toBe('text before ## Task');
+    expect(sectionProblem(CARD_SECTIONS.join('\n'))).toBeNull();
+  });
+
+  it('fails a card that drops identifiers of the user request or of the latest tool output', () => {
+    const run = overTrigger();
+    const card = validCard(run.dialog).replace('OPS-4821', 'the ticket');
+    run.compact({ card }).turn();
+    const result = resultOf(run, 'compaction.card');
+    expect(result.evidence[0]).toMatch(/card keeps (\d+) of \d+ required identifiers verbatim \(minimum share 1\); missing: OPS-4821$/);
+    expect(resultOf(run, 'compaction.card', { card: { minIdentifierShare: 0.5 } }).status).toBe('pass');
+  });
+
+  it('fails a journaled card that no compaction returned, and a compaction the journal does not record', () => {
+    const run = overTrigger();
+    run.compact({ journal: false });
+    run.journal('context.compacted', { turn: run.turnNumber + 1, card: validCard(run.dialog, ' edited') });
+    run.turn();
+    expect(resultOf(run, 'compaction.card').evidence).toEqual([
+      expect.stringMatching(
+        /compact_context completed but the journal has neither context\.compacted with its card nor context\.compaction_failed$/,
+      ),
+      expect.stringMatching(/context\.compacted \(turn \d+\): card is not the result of any compact_context$/),
+    ]);
+  });
+
+  it('is not applicable without compaction', () => {
+    expect(resultOf(new AgentRun().turn(), 'compaction.card').status).toBe('not-applicable');
+  });
+});
+
+describe('required identifiers', () => {
+  const ctx = resolveContext({}, DEFAULT_KERNEL_MAPPING, {});
+
+  it('are those of the user request, then of the most recent tool outputs the context names', () => {
+    const recent = [['src/a.ts', 'run-42'], ['src/old.ts']];
+    expect(requiredIdentifiers('Fix OPS-4821 in services/api/main.go', recent, ctx)).toEqual([
+      'OPS-4821',
+      'services/api/main.go',
+      'src/a.ts',
+      'run-42',
+    ]);
+    const two = resolveContext({ card: { recentToolOutputs: 2 } }, DEFAULT_KERNEL_MAPPING, {});
+    expect(requiredIdentifiers('', recent, two)).toEqual(['src/a.ts', 'run-42', 'src/old.ts']);
+  });
+
+  it('stop at half the card, in order', () => {
+    const many = Array.from({ length: 2000 }, (_, i) => `id-${1000 + i}`);
+    const required = requiredIdentifiers('', [many], ctx);
+    expect(required[0]).toBe('id-1000');
+    expect(required.reduce((sum, id) => sum + id.length + 1, 0)).toBeLessThanOrEqual(4096);
+    expect(required.length).toBe(Math.floor(4096 / 8));
+  });
+});

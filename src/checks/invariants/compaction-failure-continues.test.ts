@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { AgentRun, resultOf, SMALL_LIMITS } from '../testing/index.ts';
+
+function overTrigger(): AgentRun {
+  const run = new AgentRun({ limits: SMALL_LIMITS });
+  while (Buffer.byteLength(JSON.stringify(run.request())) <= run.limits.compactionTriggerBytes) run.turn();
+  return run;
+}
+
+describe('compaction.failure-continues', () => {
+  it.each(['failed', 'timed-out', 'rejected'] as const)('passes when the run calls the model again after a %s compaction', (outcome) => {
+    const run = overTrigger().compact({ outcome }).turn().compact().turn().complete();
+    const result = resultOf(run, 'compaction.failure-continues');
+    expect(result.status).toBe('pass');
+    expect(result.evidence).toContainEqual(
+      expect.stringMatching(/context\.compaction_failed \(turn \d+\); call_model again at event \d+$/),
+    );
+  });
+
+  it('fails when the run ends failed because of the compaction (the compaction-fatal control)', () => {
+    const run = overTrigger().compact({ outcome: 'failed' });
+    run.history.workflowTask();
+    const failed = run.history.failed('CompactionFailed: compaction model unavailable');
+    const result = resultOf(run, 'compaction.failure-continues');
+    expect(result.status).toBe('fail');
+    expect(result.evidence).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(new RegExp(`compact_context failed, then no call_model: the run ended failed at event ${failed}$`)),
+        `event ${failed}: the run failed because of the compaction: CompactionFailed: compaction model unavailable`,
+      ]),
+    );
+  });
+
+  it('fails when a failed compaction is not journaled as context.compaction_failed', () => {
+    const run = overTrigger().compact({ outcome: 'timed-out', journal: false }).turn();
+    expect(resultOf(run, 'compaction.failure-continues').evidence[0]).toMatch(
+      /^event \d+: compact_context timed-out but the journal has no context\.compaction_failed for turn \d+$/,
+    );
+  });
+
+  it('is pending, not failed, while the run is still open', () => {
+    const run = overTrigger().compact({ outcome: 'failed' });
+    const result = resultOf(run, 'compaction.failure-continues');
+    expect(result.status).toBe('pass');
+    expect(result.evidence).toContainEqual(expect.stringMatching(/no call_model yet, the run is still open$/));
+  });
+
+  it('is not applicable when no compaction failed', () => {
+    expect(resultOf(new AgentRun().turn(), 'compaction.failure-continues').status).toBe('not-applicable');
+  });
+});

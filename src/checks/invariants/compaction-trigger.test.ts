@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { COMPACTION_PATCH_ID } from '../../contract/limits.ts';
+import { AgentRun, resultOf, SMALL_LIMITS } from '../testing/index.ts';
+
+/** Turns until the next request would pass the trigger. */
+function upToTrigger(run: AgentRun): AgentRun {
+  while (Buffer.byteLength(JSON.stringify(run.request())) <= run.limits.compactionTriggerBytes) run.turn();
+  return run;
+}
+
+describe('compaction.trigger', () => {
+  it('passes when compaction starts at the first boundary over the trigger', () => {
+    const run = new AgentRun({ limits: SMALL_LIMITS }).play(25).complete();
+    const result = resultOf(run, 'compaction.trigger');
+    expect(result.status).toBe('pass');
+    expect(result.evidence.at(-1)).toMatch(/^\d+ accepted compactions; largest request [\d,]+ bytes \(trigger 20,000\)$/);
+  });
+
+  it('fails when a request over the trigger is sent without a compaction attempt (one boundary late)', () => {
+    const run = upToTrigger(new AgentRun({ limits: SMALL_LIMITS }));
+    run.turn().compact().turn();
+    const result = resultOf(run, 'compaction.trigger');
+    expect(result.status).toBe('fail');
+    expect(result.evidence[0]).toMatch(
+      /^event \d+: call_model turn \d+ request [\d,]+ bytes > trigger 20,000 with no compaction attempt before it$/,
+    );
+  });
+
+  it('fails when compaction is attempted before the request passes the trigger', () => {
+    const run = new AgentRun({ limits: SMALL_LIMITS }).turns(3).compact().turn();
+    expect(resultOf(run, 'compaction.trigger').evidence[0]).toMatch(
+      /^event \d+: compaction at turn 4 when the request was [\d,]+ bytes <= trigger 20,000$/,
+    );
+  });
+
+  it('fails a failed compaction attempted under the trigger too, and judges the boundary from the dialog', () => {
+    const run = new AgentRun({ limits: SMALL_LIMITS }).turns(2).compact({ outcome: 'failed' }).turn();
+    expect(resultOf(run, 'compaction.trigger').status).toBe('fail');
+  });
+
+  it('fails compaction without the gate (the ungated control)', () => {
+    const run = upToTrigger(new AgentRun({ limits: SMALL_LIMITS, gate: false }));
+    run.compact().turn();
+    expect(resultOf(run, 'compaction.trigger').evidence[0]).toMatch(
+      /compaction at turn \d+ scheduled before the gate context-compaction opened$/,
+    );
+  });
+
+  it('is not applicable to a run whose gate never opened (v0), or whose requests stay under the trigger', () => {
+    const v0 = upToTrigger(new AgentRun({ limits: SMALL_LIMITS, gate: false })).turns(3);
+    expect(resultOf(v0, 'compaction.trigger')).toMatchObject({
+      status: 'not-applicable',
+      evidence: ['the gate context-compaction never opened'],
+    });
+    const short = new AgentRun({ limits: SMALL_LIMITS }).turns(2);
+    expect(resultOf(short, 'compaction.trigger').evidence).toEqual([
+      expect.stringMatching(/^requests never passed the trigger 20,000 \(largest [\d,]+ bytes\)$/),
+    ]);
+  });
+
+  it('opens the gate at the marker when a newer binary took over mid-execution (gateOpens: at-marker)', () => {
+    const run = upToTrigger(new AgentRun({ limits: SMALL_LIMITS, gate: false })).turns(2);
+    run.history.workflowTask();
+    run.history.patchMarker(COMPACTION_PATCH_ID);
+    run.compact().turn();
+    expect(resultOf(run, 'compaction.trigger').status).toBe('fail');
+    expect(resultOf(run, 'compaction.trigger', { gateOpens: 'at-marker' }).status).toBe('pass');
+  });
+});

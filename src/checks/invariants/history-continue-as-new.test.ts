@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { AgentRun, resultOf, SMALL_LIMITS } from '../testing/index.ts';
+
+describe('history.continue-as-new', () => {
+  it('passes a run that continues as new once each execution has sent its budget', () => {
+    const run = new AgentRun({ limits: SMALL_LIMITS }).play(30).complete();
+    expect(run.executions.length).toBeGreaterThan(1);
+    const result = resultOf(run, 'history.continue-as-new');
+    expect(result.status).toBe('pass');
+    expect(result.evidence[0]).toMatch(
+      /^execution 1 event \d+: accumulated request bytes [\d,]+ > budget 150,000; ContinueAsNew at execution 1 event \d+$/,
+    );
+  });
+
+  it('fails a run that goes on sending requests after passing the budget', () => {
+    const run = new AgentRun({ limits: SMALL_LIMITS }).turns(16);
+    const result = resultOf(run, 'history.continue-as-new');
+    expect(result.status).toBe('fail');
+    expect(result.evidence[0]).toMatch(/^event \d+: accumulated request bytes [\d,]+ > budget 150,000, yet \d+ more call_model followed/);
+  });
+
+  it('allows the grace turns the context gives, and no more', () => {
+    const run = new AgentRun({ limits: SMALL_LIMITS }).turns(14);
+    const passed = resultOf(run, 'history.continue-as-new').evidence[0] ?? '';
+    const after = Number(/yet (\d+) more/.exec(passed)?.[1]);
+    expect(resultOf(run, 'history.continue-as-new', { continueAsNewGraceTurns: after }).status).toBe('pass');
+    expect(resultOf(run, 'history.continue-as-new', { continueAsNewGraceTurns: after - 1 }).status).toBe('fail');
+  });
+
+  it('fails when the execution ends otherwise after passing the budget, or reaches a history limit', () => {
+    const run = new AgentRun({ limits: SMALL_LIMITS }).turns(12);
+    run.history.terminated('Workflow history size exceeds limit.', 'history-service');
+    expect(resultOf(run, 'history.continue-as-new').evidence[0]).toMatch(
+      /yet the execution ended terminated at event \d+, not ContinueAsNew/,
+    );
+    const small = new AgentRun().turns(3);
+    const result = resultOf(small, 'history.continue-as-new', { historySizeLimitBytes: 10_000, historyCountLimit: 40 });
+    expect(result.evidence).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^execution 1: history payloads reached [\d,]+ bytes >= history size limit 10,000$/),
+        expect.stringMatching(/^execution 1: \d+ events >= history count limit 40$/),
+      ]),
+    );
+  });
+
+  it('is not applicable when no execution passes the budget', () => {
+    expect(resultOf(new AgentRun().turns(3).complete(), 'history.continue-as-new').status).toBe('not-applicable');
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { journalHash } from '../../contract/journal-hash.ts';
+import { GENESIS_HASH } from '../../contract/kernel-api.ts';
+import { checkRun } from '../index.ts';
+import { DEFAULT_KERNEL_MAPPING } from '../mapping.ts';
+import { AgentRun, resultOf, SMALL_LIMITS } from '../testing/index.ts';
+
+describe('journal.chain', () => {
+  it('passes one unbroken chain across executions', () => {
+    const run = new AgentRun({ limits: SMALL_LIMITS }).play(30).complete();
+    expect(run.executions.length).toBeGreaterThan(1);
+    const result = resultOf(run, 'journal.chain');
+    expect(result.status).toBe('pass');
+    expect(result.evidence.at(-1)).toMatch(/^\d+ journal events, head seq \d+ hash [0-9a-f]{12}$/);
+  });
+
+  it('fails a gap in seq, a wrong prevHash and another run id', () => {
+    const run = new AgentRun().turn();
+    run.journal('turn.completed', { turn: 1 }, { seq: run.journalHead.nextSeq + 1 });
+    run.journal('turn.completed', { turn: 1 }, { prevHash: GENESIS_HASH });
+    run.journal('turn.completed', { turn: 1 }, { runId: 'run-other' });
+    const evidence = resultOf(run, 'journal.chain').evidence;
+    expect(evidence).toEqual([
+      expect.stringMatching(/^event \d+: journal turn\.completed seq 4, expected seq 3$/),
+      expect.stringMatching(
+        /^event \d+: journal turn\.completed seq 5 prevHash 000000000000 is not the hash of the event before \([0-9a-f]{12}\)$/,
+      ),
+      expect.stringMatching(/^event \d+: journal turn\.completed seq 6 names run run-other, not run-0001$/),
+      expect.stringMatching(/^5 journal events/),
+    ]);
+  });
+
+  it('starts the chain at the seq the kernel mapping says', () => {
+    const mapping = { ...DEFAULT_KERNEL_MAPPING, journalFirstSeq: 0 };
+    const histories = new AgentRun().turn().histories();
+    const evidence = checkRun(histories, { mapping }).results.find((r) => r.id === 'journal.chain')?.evidence;
+    expect(evidence?.[0]).toMatch(/^event \d+: journal run\.started seq 1, expected seq 0$/);
+  });
+
+  it('fails when the journal activity returns other hashes than the events hash to', () => {
+    const run = new AgentRun();
+    const event = { runId: 'run-0001', seq: 2, type: 'turn.completed' as const, turn: 1, data: {}, prevHash: run.journalHead.headHash };
+    run.history.activity('journal.append', { events: [event] }, { hashes: ['f'.repeat(64)] });
+    expect(resultOf(run, 'journal.chain').evidence[0]).toBe(
+      `event ${run.history.lastEventId - 2}: journal.append returned hash ffffffffffff for seq 2; the event hashes to ${journalHash(event).slice(0, 12)}`,
+    );
+  });
+
+  it('counts an append still pending at ContinueAsNew (its event may be written) and fails the stale head after it', () => {
+    const run = new AgentRun().turn().continueAsNew({ pendingJournal: true }).turn();
+    expect(resultOf(run, 'journal.chain').evidence).toEqual([
+      expect.stringMatching(/^execution 2 event \d+: journal turn\.completed seq 3, expected seq 4$/),
+      expect.stringMatching(
+        /^execution 2 event \d+: journal turn\.completed seq 3 prevHash [0-9a-f]{12} is not the hash of the event before/,
+      ),
+      expect.stringMatching(/^execution 1 event \d+: journal\.append still pending when the execution closed$/),
+      expect.stringMatching(/journal events/),
+    ]);
+    expect(resultOf(run, 'can.carry-over').evidence[0]).toMatch(/journal head is seq 3 hash [0-9a-f]{12}, expected seq 4/);
+    expect(resultOf(run, 'can.clean-boundary').evidence[0]).toMatch(/ContinueAsNew with pending activity journal\.append/);
+  });
+
+  it('leaves out the events of a failed append, which the kernel sends again', () => {
+    const run = new AgentRun();
+    const event = { runId: 'run-0001', seq: 2, type: 'turn.completed' as const, turn: 1, data: {}, prevHash: run.journalHead.headHash };
+    run.history.activityFailed(run.history.activityScheduled('journal.append', { events: [event] }), 'store down');
+    run.journal('turn.completed', {});
+    expect(resultOf(run, 'journal.chain').status).toBe('pass');
+  });
+
+  it('is not applicable without journal events', () => {
+    const run = new AgentRun();
+    const json = run.histories()[0] as { events: { activityTaskScheduledEventAttributes?: unknown }[] };
+    const bare = { events: json.events.slice(0, 3) };
+    expect(checkRun([bare]).results.find((r) => r.id === 'journal.chain')?.status).toBe('not-applicable');
+  });
+});

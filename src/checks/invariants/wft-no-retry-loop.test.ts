@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { AgentRun, resultOf } from '../testing/index.ts';
+
+describe('wft.no-retry-loop', () => {
+  it('passes a run whose one failed workflow task recovers', () => {
+    const run = new AgentRun().turn();
+    run.history.workflowTaskFailed('NON_DETERMINISTIC_ERROR');
+    run.turn().complete();
+    const result = resultOf(run, 'wft.no-retry-loop');
+    expect(result).toMatchObject({ status: 'pass', evidence: ['1 failed workflow tasks'] });
+  });
+
+  it('fails on any PAYLOADS_TOO_LARGE cause, even one that recovered', () => {
+    const run = new AgentRun().turn();
+    const failed = run.history.workflowTaskFailed(
+      'PAYLOADS_TOO_LARGE',
+      '[TMPRL1103] Attempted to upload payloads with size that exceeded the error limit.',
+    );
+    run.turn().complete();
+    const result = resultOf(run, 'wft.no-retry-loop');
+    expect(result.status).toBe('fail');
+    expect(result.evidence[0]).toBe(
+      `event ${failed}: WorkflowTaskFailed cause PAYLOADS_TOO_LARGE: [TMPRL1103] Attempted to upload payloads with size that exceeded the error limit.`,
+    );
+  });
+
+  it('fails on an activity failed as PayloadsTooLarge', () => {
+    const run = new AgentRun();
+    const scheduled = run.history.activityScheduled('run_tool', { runId: 'run-0001', turn: 1, call: { id: 'c' } });
+    run.history.activityFailed(scheduled, '[TMPRL1103] result too large', 'PayloadsTooLarge');
+    expect(resultOf(run, 'wft.no-retry-loop').evidence[0]).toMatch(/ActivityTaskFailed with PayloadsTooLarge/);
+  });
+
+  it('fails on N consecutive failed workflow tasks (N from the context)', () => {
+    const run = new AgentRun().turn();
+    const first = run.history.workflowTaskFailed('UNHANDLED_COMMAND');
+    run.history.workflowTaskFailed('UNHANDLED_COMMAND');
+    run.history.workflowTaskFailed('UNHANDLED_COMMAND');
+    run.turn().complete();
+    expect(resultOf(run, 'wft.no-retry-loop').evidence[0]).toBe(`event ${first}: 3 consecutive WorkflowTaskFailed (a retry loop; limit 3)`);
+    expect(resultOf(run, 'wft.no-retry-loop', { workflowTaskFailureRun: 4 }).status).toBe('pass');
+  });
+
+  it('fails when the history ends in a failed task that never completed again', () => {
+    const run = new AgentRun().turn();
+    const failed = run.history.workflowTaskFailed('WORKFLOW_WORKER_UNHANDLED_FAILURE');
+    run.history.terminated('stuck', 'longrun-harness');
+    expect(resultOf(run, 'wft.no-retry-loop').evidence[0]).toBe(
+      `event ${failed}: WorkflowTaskFailed, and no workflow task completed after it (the task is retrying)`,
+    );
+  });
+
+  it('fails on a workflow task scheduled at attempt N', () => {
+    const run = new AgentRun().turn();
+    run.history.workflowTaskFailed('UNHANDLED_COMMAND', 'boom', 5);
+    run.turn();
+    expect(resultOf(run, 'wft.no-retry-loop').evidence[0]).toMatch(/WorkflowTaskScheduled attempt 5/);
+  });
+});

@@ -1,0 +1,11 @@
+import type { CheckContext } from '../context.ts';
+import { checkRun } from '../index.ts';
+import type { InvariantResult } from '../verdict.ts';
+import type { AgentRun } from './agent-run.ts';
+
+/** Runs every check over the run's histories and returns the result of one invariant. */
+export function resultOf(run: AgentRun, id: InvariantResult['id'], ctx: CheckContext = {}): InvariantResult {
+  const result = checkRun(run.loaded(), ctx).results.find((r) => r.id === id);
+  if (!result) throw new Error(`no result for ${id}`);
+  return result;
+}

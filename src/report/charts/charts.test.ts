@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { findAll, fixtureSummary, parseXml, standardFixture, type XmlElement } from '../testing/index.ts';
+import { CHART_NAMES, renderCharts } from './index.ts';
+
+function svgOf(name: string, summary = standardFixture()): XmlElement {
+  const chart = renderCharts(summary).find((c) => c.name === name);
+  if (!chart) throw new Error(`no chart ${name}`);
+  return parseXml(`<?xml version="1.0" encoding="UTF-8"?>${chart.svg}`);
+}
+
+function withClass(root: XmlElement, element: string, className: string): XmlElement[] {
+  return findAll(root, element).filter((e) => (e.attributes.class ?? '').split(' ').includes(className));
+}
+
+function ys(path: XmlElement): number[] {
+  return [...(path.attributes.d ?? '').matchAll(/[ML][\d.-]+ ([\d.-]+)/g)].map((m) => Number(m[1]));
+}
+
+function referenceY(root: XmlElement, label: string): number {
+  const group = findAll(root, 'g').find((g) => findAll(g, 'text')[0]?.text.includes(label));
+  const line = group && findAll(group, 'line')[0];
+  if (!line) throw new Error(`no reference line ${label}`);
+  return Number(line.attributes.y1);
+}
+
+describe('the charts', () => {
+  it('come in page order, each a well-formed SVG with its data-chart name', () => {
+    const charts = renderCharts(standardFixture());
+    expect(charts.map((c) => c.name)).toEqual([...CHART_NAMES]);
+    for (const chart of charts) expect(svgOf(chart.name).attributes['data-chart']).toBe(chart.name);
+  });
+
+  it('request bytes: a line per run, a dot per compaction, and the v0 line above the blob limit', () => {
+    const root = svgOf('request-bytes');
+    const lines = withClass(root, 'path', 'series');
+    expect(lines.map((l) => l.children[0]?.text)).toEqual(['v0-0001', 'current-0002', 'current-0001']);
+    expect(withClass(root, 'circle', 'failed')).toHaveLength(1);
+    expect(withClass(root, 'circle', 'ok')).toHaveLength(16);
+    const ceiling = referenceY(root, 'blob limit 2 MiB');
+    const trigger = referenceY(root, 'compaction trigger 1.2 MB');
+    expect(trigger).toBeGreaterThan(ceiling);
+    // SVG y grows downwards: above the line is a smaller y.
+    expect(Math.min(...ys(lines[0] as XmlElement))).toBeLessThan(ceiling);
+    expect(Math.min(...ys(lines[2] as XmlElement))).toBeGreaterThanOrEqual(trigger);
+    expect(withClass(root, 'path', 'band')).toHaveLength(0);
+  });
+
+  it('accumulated bytes: a line per execution and a diamond for the ContinueAsNew, under the budget', () => {
+    const root = svgOf('accumulated-bytes');
+    expect(withClass(root, 'path', 'series')).toHaveLength(4);
+    const diamonds = withClass(root, 'path', 'continue-as-new');
+    expect(diamonds).toHaveLength(1);
+    expect(diamonds[0]?.children[0]?.text).toMatch(/^current-0001: ContinueAsNew after turn \d+ \(execution 1 to 2\)/);
+    expect(referenceY(root, 'ContinueAsNew budget 128 MiB')).toBeGreaterThan(0);
+  });
+
+  it('compactions: green arrows for the ok ones and a red dot for the failed one', () => {
+    const root = svgOf('compactions');
+    expect(withClass(root, 'path', 'ok')).toHaveLength(16);
+    const failed = withClass(root, 'circle', 'failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]?.children[0]?.text).toContain('current-0002 turn 28: failed: compaction model answered 500 <Internal> & gave up');
+    const arrow = withClass(root, 'path', 'ok')[0] as XmlElement;
+    const [before, after] = ys(arrow);
+    expect(after).toBeGreaterThan(before ?? Infinity);
+  });
+
+  it('latency: three bars, p50 to p99, growing', () => {
+    const bars = findAll(svgOf('latency'), 'rect');
+    expect(bars.map((b) => b.children[0]?.text)).toEqual(['p50: 744 ms', 'p95: 1.16 s', 'p99: 4.4 s']);
+    const heights = bars.map((b) => Number(b.attributes.height));
+    expect(heights[0]).toBeLessThan(heights[1] ?? 0);
+    expect(heights[1]).toBeLessThan(heights[2] ?? 0);
+  });
+
+  it('say "no data" and draw nothing when there is nothing to draw', () => {
+    for (const chart of renderCharts(fixtureSummary([]))) {
+      expect(chart.svg).toContain('data-empty="true"');
+      expect(chart.svg).toContain('No data: ');
+      expect(chart.svg).not.toMatch(/<(path|rect|circle)\b/);
+    }
+  });
+
+  it('with hundreds of runs, draw 20 lines and a band, say so, and stay small', () => {
+    const summary = standardFixture({ extraRuns: 300, extraRunTurns: 700 });
+    const [requestBytes, accumulated] = renderCharts(summary);
+    const root = svgOf('request-bytes', summary);
+    expect(withClass(root, 'path', 'series')).toHaveLength(20);
+    expect(withClass(root, 'path', 'band')).toHaveLength(1);
+    expect(requestBytes?.caption).toContain('Showing 20 of 303 runs');
+    expect(requestBytes?.caption).toContain('thinned');
+    expect(accumulated?.caption).toContain('Showing 20 of 303 runs');
+    for (const chart of renderCharts(summary)) expect(chart.svg.length).toBeLessThan(400_000);
+  });
+});

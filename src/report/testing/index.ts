@@ -1,0 +1,2 @@
+export * from './parse-xml.ts';
+export * from './summary-fixture.ts';

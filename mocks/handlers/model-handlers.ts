@@ -11,7 +11,7 @@ import type { MockRecorder } from '../recorder/mock-recorder.ts';
 import type { RunPlan } from '../synthetic/plan-run.ts';
 import { completionAnswer } from './chat-answer.ts';
 import { type ModelRequest, readModelRequest, runIdFromMessages, textOf, turnFromMessages } from './chat-request.ts';
-import { extractIdentifiers, writeCard } from './compaction-card.ts';
+import { extractIdentifiers, type Identifier, writeCard } from './compaction-card.ts';
 import { jsonError } from './json-error.ts';
 
 export const DEFAULT_MODEL_BASE_URL = 'http://model.longrun.test/v1';
@@ -94,6 +94,21 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
   ];
 }
 
+/** Bytes at the start of a digest that hold the task itself (the user request). */
+const TASK_HEAD_BYTES = 4096;
+
+/**
+ * What a good compaction model keeps when not everything fits: the identifiers that name the
+ * task (the start of the digest), then the most recent ones (its end) before older ones.
+ */
+function recentFirst(digest: string, identifiers: readonly Identifier[]): Identifier[] {
+  const head = identifiers.filter((i) => digest.indexOf(i.text) < TASK_HEAD_BYTES);
+  const rest = identifiers.filter((i) => digest.indexOf(i.text) >= TASK_HEAD_BYTES);
+  const lastSeen = new Map(rest.map((i) => [i.text, digest.lastIndexOf(i.text)]));
+  rest.sort((a, b) => (lastSeen.get(b.text) as number) - (lastSeen.get(a.text) as number));
+  return [...head, ...rest];
+}
+
 /** The plan's answer for a turn; past the last turn the final answer repeats. */
 function agentMessage(plan: RunPlan, turn: number) {
   const planned = plan.turns[Math.min(turn, plan.turns.length) - 1];
@@ -106,7 +121,7 @@ function card(req: ModelRequest, picked: PickedFault | null, cardMaxBytes: numbe
   // The first system message holds the compaction instructions, not the digest.
   const digest = (messages.length > 1 && messages[0]?.role === 'system' ? messages.slice(1) : messages).map(textOf).join('\n');
   const fault = picked?.fault;
-  return writeCard(extractIdentifiers(digest), {
+  return writeCard(recentFirst(digest, extractIdentifiers(digest)), {
     maxBytes: cardMaxBytes,
     oversizeTo: fault?.kind === 'oversized-card' ? (fault.bytes ?? Math.round(cardMaxBytes * 1.5)) : undefined,
     omit:

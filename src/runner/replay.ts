@@ -44,6 +44,8 @@ export function replayVerdict(outcomes: readonly ReplayOutcome[]): InvariantResu
   return {
     id: 'replay.cross-version',
     status: failed.length > 0 ? 'fail' : 'pass',
-    evidence: outcomes.map((o) => (o.errors.length > 0 ? `replayed on ${o.binary}: ${o.errors.join('; ')}` : `replayed on ${o.binary}: identical`)),
+    evidence: outcomes.map((o) =>
+      o.errors.length > 0 ? `replayed on ${o.binary}: ${o.errors.join('; ')}` : `replayed on ${o.binary}: identical`,
+    ),
   };
 }

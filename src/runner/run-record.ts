@@ -5,8 +5,8 @@
 import type { InvariantResult, LoadedHistory } from '../checks/index.ts';
 import { buildRunView, type Execution } from '../checks/run/run-view.ts';
 import type { CompactedData, CompactionFailedData } from '../contract/kernel-api.ts';
-import { incidentsOf } from './expectations.ts';
 import type { CompactionRecord, ExecutionRecord, RunRecord, TurnRecord } from '../report/summary.ts';
+import { incidentsOf } from './expectations.ts';
 
 export interface RunRecordInput {
   workflowId: string;
@@ -63,7 +63,16 @@ export function buildRunRecord(input: RunRecordInput): RunRecord {
   const compactions: CompactionRecord[] = view.journal.flatMap(({ event }): CompactionRecord[] => {
     if (event.type === 'context.compacted') {
       const data = event.data as unknown as CompactedData;
-      return [{ turn: event.turn, ok: true, bytesBefore: data.bytes_before, bytesAfter: data.bytes_after, kept: data.kept, dropped: data.dropped }];
+      return [
+        {
+          turn: event.turn,
+          ok: true,
+          bytesBefore: data.bytes_before,
+          bytesAfter: data.bytes_after,
+          kept: data.kept,
+          dropped: data.dropped,
+        },
+      ];
     }
     if (event.type === 'context.compaction_failed') {
       return [{ turn: event.turn, ok: false, reason: (event.data as unknown as CompactionFailedData).reason }];

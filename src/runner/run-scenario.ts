@@ -6,6 +6,7 @@
  */
 import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
+import { startInProcessMocks } from '../../mocks/index.ts';
 import { type CheckContext, checkRun, type InvariantResult, type LoadedHistory, loadHistory } from '../checks/index.ts';
 import { type RunInput, WORKFLOW_TYPE } from '../contract/kernel-api.ts';
 import { BLOB_LIMIT_BYTES, COMPACTION_TRIGGER_BYTES, CONTINUE_AS_NEW_BYTES, HISTORY_SIZE_LIMIT_BYTES } from '../contract/limits.ts';
@@ -14,7 +15,6 @@ import type { BinaryId } from '../kernel/index.ts';
 import type { RunRecord, Summary } from '../report/summary.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
 import { durationMs } from '../scenario/scenario-schema.ts';
-import { startInProcessMocks } from '../../mocks/index.ts';
 import { evaluateExpectations } from './expectations.ts';
 import { fetchRunHistories } from './history-chain.ts';
 import { startKernelWorkers } from './kernel-workers.ts';
@@ -67,7 +67,12 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   let progressTimer: NodeJS.Timeout | undefined;
   try {
     const queuePrefix = `longrun-${scenario.name}-${startedAt.getTime().toString(36)}`;
-    const workers = await startKernelWorkers(env, binaries, { modelBaseUrl: mocks.modelBaseUrl, sandboxBaseUrl: mocks.sandboxBaseUrl }, queuePrefix);
+    const workers = await startKernelWorkers(
+      env,
+      binaries,
+      { modelBaseUrl: mocks.modelBaseUrl, sandboxBaseUrl: mocks.sandboxBaseUrl },
+      queuePrefix,
+    );
     const checkContext = checkContextOf(scenario, env);
     const runTimeoutMs = durationMs(scenario.runs.timeout);
     const runDurationMs = options.durationMs ?? (scenario.runs.duration !== undefined ? durationMs(scenario.runs.duration) : undefined);
@@ -163,7 +168,13 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
 }
 
 /** Waits for the run to close; stops it (and says why) on a retry loop, a timeout or an abort. */
-async function watchRun(client: Client, workflowId: string, timeoutMs: number, signal: AbortSignal, workerFailed: Promise<never>): Promise<string | undefined> {
+async function watchRun(
+  client: Client,
+  workflowId: string,
+  timeoutMs: number,
+  signal: AbortSignal,
+  workerFailed: Promise<never>,
+): Promise<string | undefined> {
   const handle = client.workflow.getHandle(workflowId);
   const deadline = Date.now() + timeoutMs;
   let workerError: Error | undefined;
@@ -198,7 +209,14 @@ function checkContextOf(scenario: Scenario, env: Environment): CheckContext {
   };
 }
 
-function summarize(scenario: Scenario, runs: RunRecord[], env: Environment, startedAt: Date, partial: boolean, scenarioFile?: string): Summary {
+function summarize(
+  scenario: Scenario,
+  runs: RunRecord[],
+  env: Environment,
+  startedAt: Date,
+  partial: boolean,
+  scenarioFile?: string,
+): Summary {
   const finishedAt = new Date();
   const latencies = runs.flatMap((r) => r.turns.flatMap((t) => (t.latencyMs !== undefined ? [t.latencyMs] : [])));
   const expectations = evaluateExpectations(scenario.expect, runs);

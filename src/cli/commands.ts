@@ -1,0 +1,26 @@
+/** The registry of `longrun` commands: one module each. */
+import { checkCommand } from './commands/check.ts';
+import { mockServerCommand } from './commands/mock-server.ts';
+import { mutantsCommand } from './commands/mutants.ts';
+import { replayCommand } from './commands/replay.ts';
+import { reproCommand, runCommand, soakCommand } from './commands/run.ts';
+import { scenarioCommand } from './commands/scenario.ts';
+
+export interface Command {
+  usage: string;
+  summary: string;
+  help: string;
+  /** Returns the exit code. */
+  run(args: string[]): Promise<number>;
+}
+
+export const COMMANDS: Record<string, Command> = {
+  run: runCommand,
+  soak: soakCommand,
+  repro: reproCommand,
+  check: checkCommand,
+  replay: replayCommand,
+  mutants: mutantsCommand,
+  scenario: scenarioCommand,
+  'mock-server': mockServerCommand,
+};

@@ -1,0 +1,49 @@
+/**
+ * `longrun replay`: replay saved histories of one run on a kernel binary's workflow code; a
+ * determinism error means that binary cannot take over runs like it.
+ */
+import { readFileSync } from 'node:fs';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
+import { BINARY_IDS, type BinaryId, CURRENT_BINARY, isBinaryId } from '../../kernel/index.ts';
+import { replayHistories } from '../../runner/replay.ts';
+import type { Command } from '../commands.ts';
+import { parseCommandArgs } from '../parse-args.ts';
+import { UsageError } from '../usage-error.ts';
+
+function readHistory(file: string) {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not JSON'}`);
+  }
+  try {
+    return historyFromJSON(json);
+  } catch (error) {
+    throw new UsageError(`${file}: not a Temporal history (${(error as Error).message.split('\n')[0]})`);
+  }
+}
+
+export const replayCommand: Command = {
+  usage: 'replay <history.json>... [--binary B]',
+  summary: "replay a run's histories on a kernel binary and report determinism errors",
+  help: `Options:\n  --binary B   the binary whose workflow code replays them (default ${CURRENT_BINARY}; one of ${BINARY_IDS.join(', ')})`,
+  async run(args) {
+    const { values, positionals } = parseCommandArgs(
+      args,
+      { binary: { type: 'string' } },
+      { min: 1, max: Number.POSITIVE_INFINITY, names: 'history files' },
+    );
+    const binary = values.binary ?? CURRENT_BINARY;
+    if (!isBinaryId(binary)) throw new UsageError(`--binary ${binary}: unknown (known: ${BINARY_IDS.join(', ')})`);
+    const histories = positionals.map(readHistory);
+    const workflowId = histories[0]?.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowId ?? 'replayed';
+    const outcome = await replayHistories(binary as BinaryId, workflowId, histories);
+    if (outcome.errors.length === 0) {
+      console.log(`replayed ${histories.length} execution${histories.length === 1 ? '' : 's'} on ${binary}: identical`);
+      return 0;
+    }
+    for (const error of outcome.errors) console.log(`replay on ${binary} failed: ${error}`);
+    return 1;
+  },
+};

@@ -1,0 +1,116 @@
+/**
+ * `longrun run`, `soak` and `repro`: one scenario end to end, with progress while runs are in
+ * flight, a report folder, and an exit code that says whether every expectation held. Ctrl-C or
+ * SIGTERM stops the runs and still writes a (partial) report; a second one exits at once.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import type { temporal } from '@temporalio/proto';
+import { atomicWriteFile, renderProgress, renderText, reportDirFor, writeReport } from '../../report/index.ts';
+import type { RunRecord, Summary } from '../../report/summary.ts';
+import { runScenario } from '../../runner/run-scenario.ts';
+import { durationMs, INCIDENTS, resolveScenario } from '../../scenario/index.ts';
+import type { Command } from '../commands.ts';
+import { parseCommandArgs } from '../parse-args.ts';
+import { UsageError } from '../usage-error.ts';
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  'report-dir': { type: 'string' },
+  duration: { type: 'string' },
+} as const;
+
+const OPTIONS_HELP = `Options:
+  --json              print the summary as JSON on stdout (progress stays on stderr)
+  --report-dir DIR    where report folders go (default: reports)`;
+
+async function runAndReport(nameOrPath: string, flags: { json?: boolean; 'report-dir'?: string }, duration?: number): Promise<number> {
+  const { scenario, file } = resolveScenario(nameOrPath);
+  const startedAt = new Date();
+  const dir = reportDirFor(scenario.name, startedAt, flags['report-dir'] ?? 'reports');
+  const controller = new AbortController();
+  const stop = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write(`\nlongrun: ${signal}: stopping the runs and writing a partial report (again to quit at once)\n`);
+    controller.abort();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  let summary: Summary;
+  try {
+    process.stderr.write(`longrun: ${scenario.name}${scenario.description ? `: ${scenario.description.split('\n')[0]}` : ''}\n`);
+    summary = await runScenario(scenario, {
+      signal: controller.signal,
+      scenarioFile: file,
+      ...(duration !== undefined ? { durationMs: duration } : {}),
+      onProgress: (progress) => process.stderr.write(`${renderProgress(progress)}\n`),
+      onHistories: (record, histories) => saveFailingHistories(dir, record, histories),
+    });
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+  await writeReport(summary, { dir });
+  if (flags.json) console.log(JSON.stringify(summary, null, 2));
+  else console.log(renderText(summary, dir));
+  return summary.passed ? 0 : 1;
+}
+
+/** The histories of a run that violated an invariant, so the failure can be replayed. */
+async function saveFailingHistories(dir: string, record: RunRecord, histories: temporal.api.history.v1.IHistory[]): Promise<void> {
+  if (!record.invariants.some((i) => i.status === 'fail')) return;
+  const runDir = join(dir, 'histories', record.workflowId);
+  mkdirSync(runDir, { recursive: true });
+  record.historyFiles = histories.map((_, i) => join('histories', record.workflowId, `execution-${i + 1}.json`));
+  await Promise.all(
+    histories.map((history, i) =>
+      atomicWriteFile(join(runDir, `execution-${i + 1}.json`), historyToJSON(history as temporal.api.history.v1.History)),
+    ),
+  );
+}
+
+export const runCommand: Command = {
+  usage: 'run <scenario> [--json]',
+  summary: 'run a scenario (a built-in name or a file) and write its report',
+  help: OPTIONS_HELP,
+  async run(args) {
+    const { values, positionals } = parseCommandArgs(args, OPTIONS, {
+      min: 1,
+      max: 1,
+      names: 'the scenario (a name from `longrun scenario list`, or a file)',
+    });
+    return runAndReport(positionals[0] as string, values);
+  },
+};
+
+export const soakCommand: Command = {
+  usage: 'soak <scenario> --duration D',
+  summary: 'keep starting runs of a scenario for a duration (10m, 1h), then judge them all',
+  help: `${OPTIONS_HELP}\n  --duration D        how long to keep starting runs (required): 90s, 10m, 1h`,
+  async run(args) {
+    const { values, positionals } = parseCommandArgs(args, OPTIONS, { min: 1, max: 1, names: 'the scenario' });
+    if (!values.duration) throw new UsageError('--duration is required (e.g. --duration 10m)');
+    let duration: number;
+    try {
+      duration = durationMs(values.duration);
+    } catch {
+      throw new UsageError(`--duration ${values.duration}: want a duration like 90s, 10m or 1h`);
+    }
+    return runAndReport(positionals[0] as string, values, duration);
+  },
+};
+
+export const reproCommand: Command = {
+  usage: `repro ${INCIDENTS.join('|')}`,
+  summary: 'reproduce a production incident on v0 and show it fixed on the current binary',
+  help: `${OPTIONS_HELP}\n\nIncidents:\n  tmprl1103      2026-11-08: a request past the 2 MiB blob limit, a PAYLOADS_TOO_LARGE retry loop\n  history-size   2026-11-09: a long run's history hits the history-size limit and is terminated`,
+  async run(args) {
+    const { values, positionals } = parseCommandArgs(args, OPTIONS, { min: 1, max: 1, names: `the incident (${INCIDENTS.join(' or ')})` });
+    const incident = positionals[0] as string;
+    if (!(INCIDENTS as readonly string[]).includes(incident)) {
+      throw new UsageError(`unknown incident "${incident}" (known: ${INCIDENTS.join(', ')})`);
+    }
+    return runAndReport(incident, values);
+  },
+};

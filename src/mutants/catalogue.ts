@@ -1,0 +1,45 @@
+/**
+ * The mutant catalogue: each deliberately broken kernel binary, the invariants that must catch
+ * it, and the small scenario that exposes it. A mutant is caught when every listed invariant
+ * fails on at least one of its runs.
+ */
+import type { BinaryId } from '../kernel/index.ts';
+import { type Scenario, type ScenarioInput, scenarioSchema } from '../scenario/scenario-schema.ts';
+
+export interface Mutant {
+  binary: BinaryId;
+  catches: NonNullable<Extract<ScenarioInput['expect'][number], { violates: unknown }>['violates']>;
+  scenario: Scenario;
+}
+
+/** Limits scaled ~8x down: runs cross the trigger in ~17 turns and the blob limit in ~29 on v0. */
+export const MUTANT_SERVER = { 'limit.blobSize.error': 262_144, 'limit.blobSize.warn': 65_536 };
+const LIMITS = { blobLimitBytes: 262_144, compactionTriggerBytes: 150_000, tailMaxBytes: 32_768 };
+const TEXT_RUN = { overrides: { turns: 40, bytesPerTurn: 8_000 } };
+
+function mutant(binary: BinaryId, catches: Mutant['catches'], input: Partial<ScenarioInput>, on: BinaryId = binary): Mutant {
+  const scenario = scenarioSchema.parse({
+    name: `mutant-${binary}`,
+    seed: 11,
+    target: { binaries: [binary] },
+    server: { dynamicConfig: MUTANT_SERVER },
+    limits: LIMITS,
+    runs: { count: 1, concurrency: 1, timeout: '90s' },
+    shape: TEXT_RUN,
+    ...input,
+    expect: [{ on, violates: catches }],
+  });
+  return { binary, catches, scenario };
+}
+
+export const MUTANTS: readonly Mutant[] = [
+  // v0's histories cross the trigger; the ungated binary cannot replay them.
+  mutant('ungated', ['replay.cross-version'], { target: { binaries: ['v0', 'ungated'] } }, 'v0'),
+  mutant('can-while-pending', ['can.clean-boundary'], { limits: { ...LIMITS, continueAsNewBytes: 1_500_000 } }),
+  mutant('split-group', ['rebuild.contract'], {}),
+  mutant('guard-ignores-screenshots', ['wft.no-retry-loop'], {
+    shape: { overrides: { turns: 12, bytesPerTurn: 2_000, screenshotEvery: 3, screenshotBytes: 300_000 } },
+  }),
+  mutant('trigger-late', ['compaction.trigger'], {}),
+  mutant('compaction-fatal', ['compaction.failure-continues'], { faults: { compaction: [{ fault: { kind: 'http-500' } }] } }),
+];

@@ -1,0 +1,66 @@
+/** The commented starting point of `longrun scenario new`: every section, each explained, valid as it stands. */
+export function scenarioTemplate(name: string, schemaRef: string): string {
+  return `# yaml-language-server: $schema=${schemaRef}
+#
+# ${name}: say here what this scenario shows and how long it takes.
+# Run it with \`longrun run ${name}\`; check it with \`longrun scenario validate\`.
+# Sizes are bytes; durations are 500ms, 90s, 10m, 1h or a number of milliseconds.
+
+name: ${name}
+description: What this scenario shows, in one sentence.
+# Same seed, same bytes: every run's content, size and faults follow from it.
+seed: 1
+
+# Kernel binaries to run on (every run is made on each): v0, v1, or a broken control.
+# For another worker's workflow instead: target: { external: { taskQueue: my-queue } }
+target:
+  binaries: [v1]
+
+# Dynamic config of the embedded Temporal server, over production's
+# (limit.blobSize.error 2 MiB, limit.historySize.error 500 MiB).
+server:
+  dynamicConfig: {}
+  # dynamicConfig:
+  #   limit.blobSize.error: 262144
+
+# The kernel's thresholds (spec defaults: blobLimitBytes 2097152, compactionTriggerBytes 1200000,
+# continueAsNewBytes 134217728, cardMaxBytes 8192, tailMaxBytes 262144); scale them down
+# together with the server's limits to reproduce in seconds what takes production days.
+limits: {}
+
+runs:
+  count: 2 # runs per binary
+  concurrency: 2 # at once
+  maxTurns: 200
+  timeout: 2m # a run still open after this is stopped and reported
+  # duration: 10m # soak: keep starting runs for this long
+  # arrivalRate: 0.5 # open model: runs started per second, instead of concurrency
+
+# The synthetic runs (mocks/synthetic/run-shape.ts). By default sizes follow production
+# (p50 56k, p90 151k, max 730k tokens); \`scale\` shrinks every generated size.
+shape:
+  scale: 0.05
+  # overrides: # fixed numbers for incident reproductions, before scale
+  #   turns: 40
+  #   bytesPerTurn: 8192
+  #   screenshotEvery: 5
+  #   screenshotBytes: 200000
+
+# Faults the mocks inject (mocks/faults/fault-profile.ts), per target: agent, compaction, sandbox.
+faults: {}
+# faults:
+#   compaction:
+#     - fault: { kind: http-500 }
+#       when: { probability: 0.5 }
+
+# Steps during the scenario: kill-worker, restart-server, upgrade-worker (with \`to\`),
+# each \`after\` a duration or \`atTurn\` a turn.
+chaos: []
+
+# What must be true: \`hold\` (all, or a list of invariant ids), \`reproduces\` (tmprl1103,
+# history-size) or \`violates\` (a broken control is caught), each on one binary.
+expect:
+  - on: v1
+    hold: all
+`;
+}

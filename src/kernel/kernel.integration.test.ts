@@ -9,7 +9,7 @@ import { DeterminismViolationError } from '@temporalio/workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallModelInput, CallModelResult, CompactedData, RunResult } from '../contract/kernel-api.ts';
 import type { Message } from '../contract/messages.ts';
-import { cardProblem, guardTargetBytes, resolveLimits } from './index.ts';
+import { cardProblem, FAILURE_TYPE, guardTargetBytes, resolveLimits } from './index.ts';
 import {
   activities,
   continueAsNewInput,
@@ -181,6 +181,30 @@ describe('the payload limit', () => {
     const run = await bed.runToEnd('v1', TEXT_HEAVY);
     expect(run.result).toMatchObject({ ended: 'done', counters: { turns: TEXT_HEAVY.turns, compactionFailures: 0 } });
     expect(largestRequest(run.world)).toBeLessThanOrEqual(120_000);
+  });
+  it('ends the run with a PayloadGuard failure when not even compaction can bring the request under the limit', async () => {
+    const script: Script = { turns: 3, toolBytes: 100, compaction: 'card' };
+    const { world, taskQueue, workflowId } = bed.freshRun(script);
+    const worker = await bed.workerFor('v1', taskQueue);
+    const oversized = {
+      ...bed.runInput(workflowId, script),
+      systemPrompt: 's'.repeat(126_800),
+      userRequest: 'u'.repeat(126_800),
+    };
+    const handle = await bed.client.workflow.start('agentRun', { taskQueue, workflowId, args: [oversized] });
+    const failure = await worker.runUntil(
+      handle.result().then(
+        () => null,
+        (error: unknown) => error,
+      ),
+    );
+    expect(failure).toMatchObject({ cause: { type: FAILURE_TYPE.payloadGuard } });
+    expect(String((failure as Error & { cause: Error }).cause.message)).toMatch(
+      /^the request of turn 1 is \d+ bytes after eliding 0 items and cannot be brought under 253952 bytes/,
+    );
+    expect(world.agentRequests).toHaveLength(0);
+    const journal = journalOf([await fetchHistory(bed.client, workflowId, handle.firstExecutionRunId)]);
+    expect(['context.compacted', 'context.compaction_failed']).toContain(journal.at(-1)?.type);
   });
 });
 

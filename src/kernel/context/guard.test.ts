@@ -84,6 +84,26 @@ describe('guardMessages on the current binary', () => {
   });
 });
 
+describe('guardMessages for the compaction input', () => {
+  it('may elide assistant texts too, and then fits unless the rest alone is over the target', () => {
+    const withText = new Set<ElidableKind>(['screenshot', 'tool_output', 'assistant_text']);
+    fc.assert(
+      fc.property(guardInput, (input) => {
+        const result = guardMessages(input, { ...CURRENT, elidesAssistantText: true });
+        if (result.fits) expect(result.bytesAfter).toBeLessThanOrEqual(input.targetBytes);
+        else {
+          const everything = elideItems(input.messages, listElidableItems(input.messages, withText));
+          expect(input.overheadBytes + jsonBytes(everything)).toBeGreaterThan(input.targetBytes);
+        }
+        result.messages.forEach((message, index) => {
+          if (message.role === 'assistant')
+            expect(message.tool_calls).toEqual((input.messages[index] as typeof message).tool_calls);
+        });
+      }),
+    );
+  });
+});
+
 describe('guardMessages on v0', () => {
   it('elides only big items, oldest first, and stops as soon as the request fits', () => {
     fc.assert(

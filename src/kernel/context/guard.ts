@@ -24,6 +24,8 @@ export interface GuardPolicy {
   exhaustive: boolean;
   /** false only in the broken control whose guard neither counts nor elides screenshots. */
   countsScreenshots: boolean;
+  /** Assistant texts too: only for the compaction's input when the request itself cannot be brought under. */
+  elidesAssistantText?: boolean;
 }
 
 export interface GuardInput {
@@ -57,7 +59,9 @@ export function guardMessages(input: GuardInput, policy: GuardPolicy): GuardResu
       fits: true,
     };
   }
-  const kinds = new Set<ElidableKind>(policy.countsScreenshots ? ['screenshot', 'tool_output'] : ['tool_output']);
+  const kinds = new Set<ElidableKind>(['tool_output']);
+  if (policy.countsScreenshots) kinds.add('screenshot');
+  if (policy.elidesAssistantText) kinds.add('assistant_text');
   const items = listElidableItems(input.messages, kinds);
   const big = items.filter((item) => item.bytes > input.bigItemBytes);
   const firstPass = pickUntilFits(big, measured, input.targetBytes);

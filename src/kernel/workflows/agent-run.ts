@@ -7,6 +7,7 @@
  */
 import { ApplicationFailure, continueAsNew, isCancellation, patched } from '@temporalio/workflow';
 import type {
+  CompactContextInput,
   CompactedData,
   CompactionFailedData,
   KernelLimits,
@@ -18,7 +19,7 @@ import { GENESIS_HASH } from '../../contract/kernel-api.ts';
 import { COMPACTION_PATCH_ID } from '../../contract/limits.ts';
 import type { ChatRequest, Message, ToolCall } from '../../contract/messages.ts';
 import { jsonBytes } from '../context/bytes.ts';
-import { type GuardResult, guardMessages } from '../context/guard.ts';
+import { type GuardPolicy, type GuardResult, guardMessages } from '../context/guard.ts';
 import { bigItemThresholdBytes, guardTargetBytes } from '../context/limits.ts';
 import { rebuildMessages } from '../context/rebuild.ts';
 import { buildAgentRequest, overheadBytes } from '../context/request.ts';
@@ -46,12 +47,19 @@ function checkedLimits(input: RunInput): KernelLimits {
   }
 }
 
+interface Guarded {
+  messages: Message[];
+  /** Set when the gated guard could not bring the payload under the limit. */
+  blocked: GuardResult | null;
+}
+
 interface GuardedRequest {
   request: ChatRequest;
   bytes: number;
+  blocked: GuardResult | null;
 }
 
-type PayloadKind = 'request' | 'continue_as_new';
+type PayloadKind = 'request' | 'compaction' | 'continue_as_new';
 
 class AgentRun {
   private messages: Message[];
@@ -148,11 +156,17 @@ class AgentRun {
     return patched(COMPACTION_PATCH_ID);
   }
 
+  /**
+   * Guard, then compact when due, then guard again. A request the gated guard cannot bring under
+   * the limit ends the run, but only after compaction had its chance to shrink it.
+   */
   private async prepareRequest(turn: number): Promise<GuardedRequest> {
-    const guarded = await this.guardedRequest(turn);
-    if (!this.compactionDue(guarded.bytes)) return guarded;
-    const compacted = await this.compact(turn, guarded.bytes);
-    return compacted ? this.guardedRequest(turn) : guarded;
+    let guarded = this.guardedRequest(turn);
+    if (this.compactionDue(guarded.bytes) && (await this.compact(turn, guarded.bytes))) {
+      guarded = this.guardedRequest(turn);
+    }
+    if (guarded.blocked) await this.failGuard(turn, 'request', guarded.blocked);
+    return guarded;
   }
 
   private compactionDue(requestBytes: number): boolean {
@@ -165,23 +179,24 @@ class AgentRun {
   }
 
   /** Builds this turn's request from the messages and guards it; elisions stay in the messages. */
-  private async guardedRequest(turn: number): Promise<GuardedRequest> {
+  private guardedRequest(turn: number): GuardedRequest {
     const request = buildAgentRequest({
       runId: this.input.runId,
       turn,
       model: this.input.settings.agent.model,
       messages: [],
     });
-    this.messages = await this.guard(turn, 'request', overheadBytes(request));
-    const guardedRequest = { ...request, messages: this.messages };
-    return { request: guardedRequest, bytes: jsonBytes(guardedRequest) };
+    const { messages, blocked } = this.guard(turn, 'request', overheadBytes(request));
+    this.messages = messages;
+    const guardedRequest = { ...request, messages };
+    return { request: guardedRequest, bytes: jsonBytes(guardedRequest), blocked };
   }
 
   /**
-   * Elides big items until the payload fits. Where v0 would send an oversized payload anyway,
-   * the gated path elides further and, failing that, ends the run: the honest last boundary.
+   * Elides big items until the payload fits. Where v0 sends an oversized payload anyway, the
+   * gated path elides further and, failing that, reports the payload as blocked.
    */
-  private async guard(turn: number, payload: PayloadKind, overhead: number): Promise<Message[]> {
+  private guard(turn: number, payload: PayloadKind, overhead: number, policy: Partial<GuardPolicy> = {}): Guarded {
     const input = {
       messages: this.messages,
       overheadBytes: overhead,
@@ -189,42 +204,33 @@ class AgentRun {
       bigItemBytes: bigItemThresholdBytes(this.limits),
     };
     const countsScreenshots = this.options.guardCountsScreenshots;
-    let result = guardMessages(input, { exhaustive: false, countsScreenshots });
+    let result = guardMessages(input, { exhaustive: false, countsScreenshots, ...policy });
+    let blocked: GuardResult | null = null;
     if (!result.fits && this.gateOpen()) {
-      result = guardMessages(input, { exhaustive: true, countsScreenshots });
-      if (!result.fits) await this.failGuard(turn, payload, result, input.targetBytes);
+      result = guardMessages(input, { exhaustive: true, countsScreenshots, ...policy });
+      if (!result.fits) blocked = result;
     }
     if (result.elided.length > 0) this.journal.append('payload.elided', turn, elidedData(turn, payload, result));
-    return result.messages;
+    return { messages: result.messages, blocked };
   }
 
-  private async failGuard(
-    turn: number,
-    payload: PayloadKind,
-    result: GuardResult,
-    targetBytes: number,
-  ): Promise<never> {
+  /** The honest last boundary: end the run rather than schedule a payload over the blob limit. */
+  private async failGuard(turn: number, payload: PayloadKind, result: GuardResult): Promise<never> {
     await this.journal.drain();
+    const what = payload === 'request' ? `the request of turn ${turn}` : `the ${payload.replaceAll('_', ' ')} payload`;
     throw ApplicationFailure.create({
       type: FAILURE_TYPE.payloadGuard,
       nonRetryable: true,
       message:
-        `the ${payload === 'request' ? `request of turn ${turn}` : 'ContinueAsNew input'} is ${result.bytesAfter} bytes ` +
-        `after eliding ${result.elided.length} items and cannot be brought under ${targetBytes} bytes ` +
-        `(blob limit ${this.limits.blobLimitBytes})`,
+        `${what} is ${result.bytesAfter} bytes after eliding ${result.elided.length} items and cannot be brought ` +
+        `under ${guardTargetBytes(this.limits)} bytes (blob limit ${this.limits.blobLimitBytes})`,
     });
   }
 
   /** Replaces the messages with the rebuild around a fresh card; false when compaction failed. */
   private async compact(turn: number, bytesBefore: number): Promise<boolean> {
     try {
-      const { card } = await compactContext({
-        runId: this.input.runId,
-        turn,
-        messages: this.messages,
-        settings: this.input.settings,
-        cardMaxBytes: this.limits.cardMaxBytes,
-      });
+      const { card } = await compactContext(this.compactionInput(turn));
       const rebuilt = rebuildMessages(this.messages, card, this.limits, this.options.rebuild);
       this.messages = rebuilt.messages;
       this.counters.compactions++;
@@ -263,6 +269,24 @@ class AgentRun {
     }
   }
 
+  /**
+   * The history as the compaction activity gets it: as guarded for the request, unless the
+   * request could not be brought under the limit; then assistant texts may be elided too, for
+   * this input only, so that compaction can still shrink the run.
+   */
+  private compactionInput(turn: number): CompactContextInput {
+    const input: CompactContextInput = {
+      runId: this.input.runId,
+      turn,
+      messages: [],
+      settings: this.input.settings,
+      cardMaxBytes: this.limits.cardMaxBytes,
+    };
+    const guarded = this.guard(turn, 'compaction', overheadBytes(input), { elidesAssistantText: true });
+    if (guarded.blocked) throw new Error(`the compaction input is ${guarded.blocked.bytesAfter} bytes, over the limit`);
+    return { ...input, messages: guarded.messages };
+  }
+
   /** A tool that fails for good answers with an error text, so every tool call keeps its result. */
   private async runToolCall(turn: number, call: ToolCall): Promise<Message> {
     try {
@@ -290,7 +314,9 @@ class AgentRun {
         journal: this.journal.head,
       },
     };
-    this.messages = await this.guard(turn + 1, 'continue_as_new', overheadBytes(carried));
+    const guarded = this.guard(turn + 1, 'continue_as_new', overheadBytes(carried));
+    if (guarded.blocked) await this.failGuard(turn + 1, 'continue_as_new', guarded.blocked);
+    this.messages = guarded.messages;
     this.journal.append('run.continued_as_new', turn, {
       turn,
       execution: this.counters.executions,

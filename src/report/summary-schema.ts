@@ -7,6 +7,7 @@ import { HISTORY_INVARIANT_IDS } from '../checks/index.ts';
 import type { Summary } from './summary.ts';
 
 const bytes = z.number().int().nonnegative();
+const timestamp = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'not a date');
 const closedBy = z.enum(['completed', 'continued-as-new', 'failed', 'terminated', 'timed-out', 'canceled', 'running']);
 
 const invariantResult = z.object({
@@ -20,7 +21,7 @@ const run = z.object({
   workflowId: z.string(),
   binary: z.string(),
   outcome: closedBy,
-  startedAt: z.string(),
+  startedAt: timestamp,
   durationMs: z.number().nonnegative(),
   executions: z.array(
     z.object({
@@ -51,6 +52,7 @@ const run = z.object({
     }),
   ),
   workflowTaskFailures: z.number().int().nonnegative(),
+  incidents: z.array(z.string()),
   invariants: z.array(invariantResult),
   historyFiles: z.array(z.string()),
 });
@@ -59,8 +61,8 @@ const summarySchema: z.ZodType<Summary> = z.object({
   scenario: z.string().min(1),
   scenarioFile: z.string().optional(),
   seed: z.number().int(),
-  startedAt: z.string(),
-  finishedAt: z.string(),
+  startedAt: timestamp,
+  finishedAt: timestamp,
   durationMs: z.number().nonnegative(),
   partial: z.boolean(),
   environment: z.string(),

@@ -42,8 +42,8 @@ export function latencyChart(summary: Summary): Chart {
     const x1 = plot.x(index + (1 + BAR_FRACTION) / 2);
     const top = plot.y(bar.value);
     plot.add(
-      `<rect class="bar" x="${coordinate(x0)}" y="${coordinate(top)}" width="${coordinate(x1 - x0)}" height="${coordinate(plot.bottom - top)}" fill="${COLORS.bar}">${tooltip(`${bar.label}: ${formatDuration(bar.value)}`)}</rect>`,
-      `<text x="${coordinate((x0 + x1) / 2)}" y="${coordinate(top - 5)}" fill="#333" font-size="11" text-anchor="middle">${formatDuration(bar.value)}</text>`,
+      `<rect class="bar" x="${coordinate(x0)}" y="${coordinate(top)}" width="${coordinate(x1 - x0)}" height="${coordinate(plot.bottom - top)}" fill="${COLORS.bar}">${tooltip(`${bar.label}: ${formatDuration(bar.value)}`)}</rect>` +
+        `<text x="${coordinate((x0 + x1) / 2)}" y="${coordinate(top - 5)}" fill="#333" font-size="11" text-anchor="middle">${formatDuration(bar.value)}</text>`,
     );
   });
   return {

@@ -28,6 +28,7 @@ export interface FixtureRunOptions {
   outcome?: RunRecord['outcome'];
   failures?: Partial<Record<HistoryInvariantId, string[]>>;
   workflowTaskFailures?: number;
+  incidents?: string[];
 }
 
 const BYTES_AFTER_COMPACTION = 240_000;
@@ -109,6 +110,7 @@ export function fixtureRun(options: FixtureRunOptions): RunRecord {
     turns,
     compactions,
     workflowTaskFailures: options.workflowTaskFailures ?? 0,
+    incidents: options.incidents ?? [],
     invariants: invariantResults(options, compactions, executions.length),
     historyFiles: executions.map((_, index) => `histories/${options.runId}/${index + 1}.json`),
   };
@@ -176,6 +178,7 @@ export function standardFixture(options: { partial?: boolean; extraRuns?: number
       compaction: 'none',
       outcome: 'terminated',
       workflowTaskFailures: 12,
+      incidents: ['tmprl1103'],
       failures: {
         'payload.ceiling': [NASTY_EVIDENCE, 'event 61 ActivityTaskScheduled call_model input is 2,251,330 bytes'],
         'wft.no-retry-loop': ['12 WorkflowTaskFailed events with cause PAYLOADS_TOO_LARGE, first at event 58'],

@@ -1,0 +1,43 @@
+/** report.html: one self-contained page (inline CSS, JS and SVG; nothing fetched). */
+import { renderCharts } from './charts/index.ts';
+import { escapeAttribute, escapeText } from './escape.ts';
+import { CONTENT_SECURITY_POLICY, SCRIPT, STYLE } from './html-assets.ts';
+import {
+  chartsSection,
+  expectationsSection,
+  failuresSection,
+  headerSection,
+  invariantsSection,
+  partialBanner,
+  runsSection,
+  totalsSection,
+} from './html-sections.ts';
+import type { Summary } from './summary.ts';
+
+/** The report page of a summary. Pure: same summary, same bytes. */
+export function renderHtml(summary: Summary): string {
+  const verdict = summary.passed ? 'PASSED' : 'FAILED';
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(CONTENT_SECURITY_POLICY)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>longrun ${escapeText(summary.scenario)}: ${verdict}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+${headerSection(summary)}
+${partialBanner(summary)}
+${totalsSection(summary)}
+${expectationsSection(summary)}
+${failuresSection(summary)}
+${chartsSection(renderCharts(summary))}
+${invariantsSection(summary)}
+${runsSection(summary)}
+<footer>longrun report of ${escapeText(summary.scenario)}, finished ${escapeText(summary.finishedAt)}. The data is in summary.json beside this page; CI reads junit.xml.</footer>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { fixtureSummary, standardFixture } from './testing/index.ts';
+import { MAX_TEXT_RUNS, renderProgress, renderText } from './text.ts';
+
+describe('renderText', () => {
+  const text = renderText(standardFixture(), 'reports/2026-11-30T10-41-07Z-fixture');
+  const lines = text.split('\n');
+
+  it('opens with the verdict and says when it is partial', () => {
+    expect(lines[0]).toBe('longrun fixture: FAILED (partial: interrupted before it finished)');
+    expect(lines[1]).toContain('3 runs · 385 turns · 294 MB requested · 2 violations');
+    expect(renderText(standardFixture({ partial: false })).split('\n')[0]).toBe('longrun fixture: FAILED');
+  });
+
+  it('gives each run a verdict, failing runs first, with the evidence of their violations', () => {
+    const runLines = lines.filter((line) => /^ {2}(FAIL|pass) /.test(line));
+    expect(runLines.map((line) => line.slice(2, 19))).toEqual(['FAIL v0-0001     ', 'pass current-0001', 'pass current-0002']);
+    expect(runLines[0]).toContain('v0, terminated, 45 turns, 1 execution, incidents: tmprl1103');
+    expect(runLines[2]).toContain('4 compactions (1 failed)');
+    expect(text).toContain('payload.ceiling: event 57 ActivityTaskScheduled call_model input <messages> is 2,203,001 bytes');
+    expect(text).toContain('wft.no-retry-loop: 12 WorkflowTaskFailed events');
+  });
+
+  it('shows control characters instead of sending them to the terminal', () => {
+    expect(text).toContain("'2 MiB'\\u0007");
+    expect(text).not.toContain('\u0007');
+  });
+
+  it('lists the expectations and where the report is', () => {
+    expect(text).toContain('  UNMET tmprl1103 does not reproduce on v0: v0-0001: payload.ceiling failed');
+    expect(text).toContain('  met   all invariants hold on current');
+    expect(lines.at(-1)).toBe('report: reports/2026-11-30T10-41-07Z-fixture/report.html (summary.json, junit.xml beside it)');
+  });
+
+  it('fits one screen with hundreds of runs', () => {
+    const many = renderText(standardFixture({ extraRuns: 300, extraRunTurns: 5 })).split('\n');
+    expect(many.filter((line) => /^ {2}(FAIL|pass) /.test(line))).toHaveLength(MAX_TEXT_RUNS);
+    expect(many).toContain('  ... and 293 more runs (0 failing, 293 passing)');
+    expect(many.length).toBeLessThanOrEqual(30);
+  });
+
+  it('says when no run was judged', () => {
+    expect(renderText(fixtureSummary([]))).toContain('runs: none judged');
+  });
+});
+
+describe('renderProgress', () => {
+  it('is one line with runs, turns, bytes, violations and time', () => {
+    expect(
+      renderProgress({
+        runsDone: 12,
+        runsStarted: 15,
+        runsTotal: 100,
+        turns: 3456,
+        bytes: 1_234_567_890,
+        violations: 0,
+        elapsedMs: 62_000,
+      }),
+    ).toBe('runs 12/100 (3 in flight) · 3,456 turns · 1.23 GB · 0 violations · 1 min 02 s');
+  });
+
+  it('counts runs done when the total is unknown (soak)', () => {
+    expect(renderProgress({ runsDone: 1, turns: 1, bytes: 512, violations: 1, elapsedMs: 900 })).toBe(
+      'runs 1 done · 1 turn · 512 B · 1 violation · 900 ms',
+    );
+  });
+
+  it('names a bad field', () => {
+    expect(() => renderProgress({ runsDone: 1, turns: Number.NaN, bytes: 0, violations: 0, elapsedMs: 0 })).toThrow(
+      'renderProgress: turns must be a non-negative number, got NaN',
+    );
+  });
+});

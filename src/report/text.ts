@@ -1,0 +1,112 @@
+/** What the terminal shows: one screen after the run, one line of progress while it runs. */
+import { join } from 'node:path';
+import { truncate, visibleControls } from './escape.ts';
+import { formatBytes, formatCount, formatDuration, plural } from './format.ts';
+import { failedResults, failingRunsFirst, isFailingRun } from './run-facts.ts';
+import type { RunRecord, Summary } from './summary.ts';
+
+/** Runs listed one per line at most; the rest are counted. */
+export const MAX_TEXT_RUNS = 10;
+/** Failing invariants shown (with their first evidence line) per run at most. */
+const MAX_TEXT_FAILURES_PER_RUN = 3;
+const LINE_MAX = 160;
+
+/** Terminal-safe: escape sequences in evidence must not drive the terminal. */
+function safe(text: string, max = LINE_MAX): string {
+  return truncate(visibleControls(text).replace(/[\r\n\t]+/g, ' '), max);
+}
+
+function runLine(run: RunRecord, width: number): string {
+  const failedCompactions = run.compactions.filter((c) => !c.ok).length;
+  const facts = [
+    plural(run.turns.length, 'turn'),
+    plural(run.executions.length, 'execution'),
+    ...(run.compactions.length > 0
+      ? [`${plural(run.compactions.length, 'compaction')}${failedCompactions > 0 ? ` (${failedCompactions} failed)` : ''}`]
+      : []),
+    ...(run.incidents.length > 0 ? [`incidents: ${run.incidents.join(', ')}`] : []),
+  ];
+  return `  ${isFailingRun(run) ? 'FAIL' : 'pass'} ${safe(run.runId).padEnd(width)}  ${safe(run.binary)}, ${run.outcome}, ${facts.join(', ')}`;
+}
+
+function failureLines(run: RunRecord): string[] {
+  const failed = failedResults(run);
+  const lines = failed.slice(0, MAX_TEXT_FAILURES_PER_RUN).map((r) => `         ${safe(`${r.id}: ${r.evidence[0] ?? 'failed'}`)}`);
+  if (failed.length > MAX_TEXT_FAILURES_PER_RUN)
+    lines.push(`         ... and ${plural(failed.length - MAX_TEXT_FAILURES_PER_RUN, 'more failing invariant')}`);
+  return lines;
+}
+
+function runsBlock(runs: readonly RunRecord[]): string[] {
+  if (runs.length === 0) return ['runs: none judged'];
+  const shown = failingRunsFirst(runs).slice(0, MAX_TEXT_RUNS);
+  const width = Math.min(32, Math.max(...shown.map((run) => safe(run.runId).length)));
+  const lines = ['runs:'];
+  for (const run of shown) lines.push(runLine(run, width), ...failureLines(run));
+  const rest = runs.filter((run) => !shown.includes(run));
+  if (rest.length > 0) {
+    const failing = rest.filter(isFailingRun).length;
+    lines.push(
+      `  ... and ${plural(rest.length, 'more run')} (${formatCount(failing)} failing, ${formatCount(rest.length - failing)} passing)`,
+    );
+  }
+  return lines;
+}
+
+/** The verdict, each run's (or the failing ones'), violations with evidence, expectations, and where the report is. */
+export function renderText(summary: Summary, reportDir?: string): string {
+  const { totals } = summary;
+  const verdict = summary.passed ? 'PASSED' : 'FAILED';
+  const lines = [
+    `longrun ${safe(summary.scenario)}: ${verdict}${summary.partial ? ' (partial: interrupted before it finished)' : ''}`,
+    [
+      plural(totals.runs, 'run'),
+      plural(totals.turns, 'turn'),
+      `${formatBytes(totals.requestBytes)} requested`,
+      plural(totals.violations, 'violation'),
+      `latency p50 ${formatDuration(totals.latency.p50)}, p95 ${formatDuration(totals.latency.p95)}, p99 ${formatDuration(totals.latency.p99)}`,
+      `took ${formatDuration(summary.durationMs)}`,
+      `seed ${summary.seed}`,
+    ].join(' · '),
+    ...runsBlock(summary.runs),
+  ];
+  if (summary.expectations.length > 0) {
+    lines.push('expectations:');
+    for (const e of summary.expectations) lines.push(`  ${e.met ? 'met  ' : 'UNMET'} ${safe(`${e.description}: ${e.detail}`)}`);
+  }
+  if (reportDir !== undefined) lines.push(`report: ${join(reportDir, 'report.html')} (summary.json, junit.xml beside it)`);
+  return lines.join('\n');
+}
+
+export interface ProgressLine {
+  runsDone: number;
+  /** Runs started so far; with `runsDone` it says how many are in flight. */
+  runsStarted?: number;
+  /** Unknown for a soak (runs keep starting until its duration is over). */
+  runsTotal?: number;
+  turns: number;
+  bytes: number;
+  violations: number;
+  elapsedMs: number;
+}
+
+function checked(progress: ProgressLine, field: keyof ProgressLine): number | undefined {
+  const value = progress[field];
+  if (value === undefined && (field === 'runsStarted' || field === 'runsTotal')) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new Error(`renderProgress: ${field} must be a non-negative number, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** One line of progress (no newline): runs 12/100 (3 in flight) · 3,456 turns · 1.23 GB · 0 violations · 1 min 02 s. */
+export function renderProgress(progress: ProgressLine): string {
+  const [runsDone = 0, runsStarted, runsTotal, turns = 0, bytes = 0, violations = 0, elapsedMs = 0] = (
+    ['runsDone', 'runsStarted', 'runsTotal', 'turns', 'bytes', 'violations', 'elapsedMs'] as const
+  ).map((field) => checked(progress, field));
+  const runs = runsTotal === undefined ? `runs ${formatCount(runsDone)} done` : `runs ${formatCount(runsDone)}/${formatCount(runsTotal)}`;
+  const inFlight = runsStarted !== undefined && runsStarted > runsDone ? ` (${formatCount(runsStarted - runsDone)} in flight)` : '';
+  return [`${runs}${inFlight}`, plural(turns, 'turn'), formatBytes(bytes), plural(violations, 'violation'), formatDuration(elapsedMs)].join(
+    ' · ',
+  );
+}

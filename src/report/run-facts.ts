@@ -30,9 +30,3 @@ export function peakRequestBytes(run: RunRecord): number {
 export function largestHistoryBytes(run: RunRecord): number {
   return run.executions.reduce((peak, execution) => Math.max(peak, execution.historyBytes), 0);
 }
-
-export function countOutcomes(runs: readonly RunRecord[]): Map<RunRecord['outcome'], number> {
-  const counts = new Map<RunRecord['outcome'], number>();
-  for (const run of runs) counts.set(run.outcome, (counts.get(run.outcome) ?? 0) + 1);
-  return counts;
-}

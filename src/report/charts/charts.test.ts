@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { findAll, fixtureSummary, parseXml, standardFixture, type XmlElement } from '../testing/index.ts';
+import { MAX_COMPACTION_EVENTS } from './compactions-chart.ts';
 import { CHART_NAMES, renderCharts } from './index.ts';
+import { MAX_COMPACTION_MARKS } from './request-bytes-chart.ts';
 
-function svgOf(name: string, summary = standardFixture()): XmlElement {
-  const chart = renderCharts(summary).find((c) => c.name === name);
+function svgOf(name: string, charts = renderCharts(standardFixture())): XmlElement {
+  const chart = charts.find((c) => c.name === name);
   if (!chart) throw new Error(`no chart ${name}`);
   return parseXml(`<?xml version="1.0" encoding="UTF-8"?>${chart.svg}`);
 }
@@ -82,14 +84,20 @@ describe('the charts', () => {
   });
 
   it('with hundreds of runs, draw 20 lines and a band, say so, and stay small', () => {
-    const summary = standardFixture({ extraRuns: 300, extraRunTurns: 700 });
-    const [requestBytes, accumulated] = renderCharts(summary);
-    const root = svgOf('request-bytes', summary);
+    const charts = renderCharts(standardFixture({ extraRuns: 300, extraRunTurns: 1500 }));
+    const [requestBytes, accumulated, compactionsChart] = charts;
+    const root = svgOf('request-bytes', charts);
     expect(withClass(root, 'path', 'series')).toHaveLength(20);
     expect(withClass(root, 'path', 'band')).toHaveLength(1);
     expect(requestBytes?.caption).toContain('Showing 20 of 303 runs');
     expect(requestBytes?.caption).toContain('thinned');
     expect(accumulated?.caption).toContain('Showing 20 of 303 runs');
-    for (const chart of renderCharts(summary)) expect(chart.svg.length).toBeLessThan(400_000);
+    expect(withClass(root, 'circle', 'compaction')).toHaveLength(MAX_COMPACTION_MARKS);
+    expect(withClass(root, 'circle', 'failed')).toHaveLength(1);
+    const compactions = svgOf('compactions', charts);
+    expect(withClass(compactions, 'path', 'ok')).toHaveLength(MAX_COMPACTION_EVENTS - 1);
+    expect(withClass(compactions, 'circle', 'failed')).toHaveLength(1);
+    expect(compactionsChart?.caption).toContain(`Showing ${MAX_COMPACTION_EVENTS} of them: failed ones first`);
+    for (const chart of charts) expect(chart.svg.length).toBeLessThan(400_000);
   });
 });

@@ -7,23 +7,9 @@ import { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompactedData, CompactionFailedData } from '../contract/kernel-api.ts';
 import { FAILURE_TYPE, guardTargetBytes, resolveLimits } from './index.ts';
-import {
-  fetchHistory,
-  type History,
-  journalChainProblem,
-  journalOf,
-  pendingActivities,
-} from './test-support/histories.ts';
+import { fetchHistory, type History, journalChainProblem, journalOf, pendingActivities } from './test-support/histories.ts';
 import type { Script } from './test-support/scripted-world.ts';
-import {
-  dataOf,
-  largestRequest,
-  SCALED_BLOB,
-  SCALED_LIMITS,
-  startTestBed,
-  type TestBed,
-  waitFor,
-} from './test-support/test-bed.ts';
+import { dataOf, largestRequest, SCALED_BLOB, SCALED_LIMITS, startTestBed, type TestBed, waitFor } from './test-support/test-bed.ts';
 
 const GROWING: Script = {
   turns: 14,
@@ -44,14 +30,7 @@ const TRIGGER = 120_000;
 
 let bed: TestBed;
 beforeAll(async () => {
-  bed = await startTestBed([
-    'v1',
-    'can-while-pending',
-    'split-group',
-    'trigger-late',
-    'compaction-fatal',
-    'guard-ignores-screenshots',
-  ]);
+  bed = await startTestBed(['v1', 'can-while-pending', 'split-group', 'trigger-late', 'compaction-fatal', 'guard-ignores-screenshots']);
 });
 afterAll(async () => {
   await bed?.teardown();
@@ -59,11 +38,7 @@ afterAll(async () => {
 
 describe('can-while-pending', () => {
   it('continues as new with a journal append still pending, so the carried head is stale and the chain breaks', async () => {
-    const run = await bed.runToEnd(
-      'can-while-pending',
-      { ...GROWING, turns: 12 },
-      { ...SCALED_LIMITS, continueAsNewBytes: 300_000 },
-    );
+    const run = await bed.runToEnd('can-while-pending', { ...GROWING, turns: 12 }, { ...SCALED_LIMITS, continueAsNewBytes: 300_000 });
     expect(run.histories.length).toBeGreaterThanOrEqual(2);
     expect(pendingActivities(run.histories[0] as History, 'journal.append')).toBeGreaterThan(0);
     expect(journalChainProblem(run.journal)).toMatch(/has seq|does not name the hash/);
@@ -150,9 +125,7 @@ describe('guard-ignores-screenshots', () => {
   it('where the current binary elides screenshots and finishes under the limit', async () => {
     const run = await bed.runToEnd('v1', SCREENSHOTS_NO_COMPACTION);
     expect(run.result).toMatchObject({ ended: 'done', counters: { turns: SCREENSHOTS_NO_COMPACTION.turns } });
-    expect(dataOf<{ screenshots: number }>(run.journal, 'payload.elided').some((data) => data.screenshots > 0)).toBe(
-      true,
-    );
+    expect(dataOf<{ screenshots: number }>(run.journal, 'payload.elided').some((data) => data.screenshots > 0)).toBe(true);
     expect(largestRequest(run.world)).toBeLessThanOrEqual(guardTargetBytes(resolveLimits(SCALED_LIMITS)));
     expect(largestRequest(run.world)).toBeLessThan(SCALED_BLOB);
   });

@@ -20,15 +20,7 @@ import {
   pendingActivities,
 } from './test-support/histories.ts';
 import type { Script } from './test-support/scripted-world.ts';
-import {
-  dataOf,
-  largestRequest,
-  SCALED_BLOB,
-  SCALED_LIMITS,
-  startTestBed,
-  type TestBed,
-  waitFor,
-} from './test-support/test-bed.ts';
+import { dataOf, largestRequest, SCALED_BLOB, SCALED_LIMITS, startTestBed, type TestBed, waitFor } from './test-support/test-bed.ts';
 
 /** Crosses the trigger around turn 8 and stays under v0's guard target: v0 finishes it without compaction. */
 const GROWING: Script = {
@@ -58,9 +50,7 @@ describe('compaction on the current binary', () => {
     expect(run.result.counters).toMatchObject({ turns: GROWING.turns, compactionFailures: 0, executions: 1 });
     expect(run.result.counters.compactions).toBeGreaterThanOrEqual(1);
     expect(largestRequest(run.world)).toBeLessThanOrEqual(120_000);
-    expect(run.result.counters.totalRequestBytes).toBe(
-      run.world.agentRequests.reduce((sum, request) => sum + request.bytes, 0),
-    );
+    expect(run.result.counters.totalRequestBytes).toBe(run.world.agentRequests.reduce((sum, request) => sum + request.bytes, 0));
     expect(journalChainProblem(run.journal)).toBeNull();
 
     const compacted = dataOf<CompactedData>(run.journal, 'context.compacted');
@@ -122,9 +112,7 @@ describe('ContinueAsNew', () => {
     expect(result).toMatchObject({ ended: 'done', counters: { turns: 20, executions: histories.length } });
     expect(histories.length).toBeGreaterThanOrEqual(3);
     expect(run.world.agentRequests.map((request) => request.turn)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
-    expect(result.counters.totalRequestBytes).toBe(
-      run.world.agentRequests.reduce((sum, request) => sum + request.bytes, 0),
-    );
+    expect(result.counters.totalRequestBytes).toBe(run.world.agentRequests.reduce((sum, request) => sum + request.bytes, 0));
     expect(journalChainProblem(journal)).toBeNull();
     expect(journal.filter((event) => event.type === 'run.started')).toHaveLength(1);
     expect(journal.filter((event) => event.type === 'run.continued_as_new')).toHaveLength(histories.length - 1);
@@ -146,9 +134,7 @@ describe('ContinueAsNew', () => {
       expect(carried.resume.counters).toMatchObject({ turns: turnsSoFar, executions: index + 1 });
       // The next execution starts from exactly those messages unless it compacts at once.
       const nextFirst = activities<CallModelInput, CallModelResult>(histories[index + 1] as History, 'call_model')[0];
-      const compactedThere = journal.some(
-        (event) => event.type === 'context.compacted' && event.turn === turnsSoFar + 1,
-      );
+      const compactedThere = journal.some((event) => event.type === 'context.compacted' && event.turn === turnsSoFar + 1);
       if (!compactedThere) expect(nextFirst?.input.request.messages).toEqual(messages);
       expect(nextFirst?.input.turn).toBe(turnsSoFar + 1);
     });
@@ -222,9 +208,7 @@ describe('replay across binaries', () => {
   });
 
   it('fails to replay it on the ungated control, with a DeterminismViolationError', async () => {
-    await expect(Worker.runReplayHistory({ workflowBundle: bed.bundle('ungated') }, v0History)).rejects.toThrow(
-      DeterminismViolationError,
-    );
+    await expect(Worker.runReplayHistory({ workflowBundle: bed.bundle('ungated') }, v0History)).rejects.toThrow(DeterminismViolationError);
   });
 
   it('replays a run started on v0 and finished on v1, which compacted once v1 took over', async () => {
@@ -235,9 +219,7 @@ describe('replay across binaries', () => {
       args: [bed.runInput(workflowId, GROWING)],
     });
     const v0 = await bed.workerFor('v0', taskQueue);
-    await v0.runUntil(
-      waitFor(() => world.agentRequests.find((request) => request.bytes > 120_000), 'a request over the trigger'),
-    );
+    await v0.runUntil(waitFor(() => world.agentRequests.find((request) => request.bytes > 120_000), 'a request over the trigger'));
     const handedOver = world.agentRequests.length;
     const v1 = await bed.workerFor('v1', taskQueue);
     const result = (await v1.runUntil(handle.result())) as RunResult;
@@ -247,8 +229,6 @@ describe('replay across binaries', () => {
     const compacted = dataOf<CompactedData>(journalOf([history]), 'context.compacted');
     expect(compacted[0]?.turn).toBeGreaterThan(handedOver);
     await expect(Worker.runReplayHistory({ workflowBundle: bed.bundle('v1') }, history)).resolves.toBeUndefined();
-    await expect(Worker.runReplayHistory({ workflowBundle: bed.bundle('v0') }, history)).rejects.toThrow(
-      DeterminismViolationError,
-    );
+    await expect(Worker.runReplayHistory({ workflowBundle: bed.bundle('v0') }, history)).rejects.toThrow(DeterminismViolationError);
   });
 });

@@ -92,9 +92,7 @@ describe('call_model', () => {
     });
     answerModelWith(() => HttpResponse.json({ choices: [] }));
     const empty = await failureOf(run(activities[ACTIVITY.callModel], { runId: 'r', turn: 1, request }));
-    expect(empty.message).toBe(
-      'model answered an unexpected body: choices: Too small: expected array to have >=1 items',
-    );
+    expect(empty.message).toBe('model answered an unexpected body: choices: Too small: expected array to have >=1 items');
     answerModelWith(() => HttpResponse.error());
     expect(await failureOf(run(activities[ACTIVITY.callModel], { runId: 'r', turn: 1, request }))).toMatchObject({
       type: FAILURE_TYPE.httpUnavailable,
@@ -149,9 +147,7 @@ describe('kernel.compact_context', () => {
   });
 
   it('fails on an invalid card or an HTTP error', async () => {
-    answerModelWith(() =>
-      HttpResponse.json({ choices: [{ message: { role: 'assistant', content: 'Sure! Here is a summary.' } }] }),
-    );
+    answerModelWith(() => HttpResponse.json({ choices: [{ message: { role: 'assistant', content: 'Sure! Here is a summary.' } }] }));
     expect(await failureOf(run(activities[ACTIVITY.compactContext], input))).toMatchObject({
       type: FAILURE_TYPE.invalidCard,
       message: 'card must start with "## Task"',
@@ -200,9 +196,7 @@ describe('journal.append', () => {
     expect(await run(activities[ACTIVITY.journalAppend], { events: [first, second] })).toEqual({
       hashes: [journalHash(first), journalHash(second)],
     });
-    const broken = await failureOf(
-      run(activities[ACTIVITY.journalAppend], { events: [first, event(2, GENESIS_HASH)] }),
-    );
+    const broken = await failureOf(run(activities[ACTIVITY.journalAppend], { events: [first, event(2, GENESIS_HASH)] }));
     expect(broken).toMatchObject({ type: FAILURE_TYPE.invalidJournal, nonRetryable: true });
   });
 });
@@ -212,8 +206,8 @@ describe('createActivities', () => {
     expect(() => createActivities({ modelBaseUrl: 'model', sandboxBaseUrl: SANDBOX_BASE_URL })).toThrow(
       'createActivities: modelBaseUrl must be an absolute URL, got "model"',
     );
-    expect(() =>
-      createActivities({ modelBaseUrl: MODEL_BASE_URL, sandboxBaseUrl: SANDBOX_BASE_URL, timeoutsMs: { tool: 0 } }),
-    ).toThrow('createActivities: timeoutsMs.tool must be a positive integer, got 0');
+    expect(() => createActivities({ modelBaseUrl: MODEL_BASE_URL, sandboxBaseUrl: SANDBOX_BASE_URL, timeoutsMs: { tool: 0 } })).toThrow(
+      'createActivities: timeoutsMs.tool must be a positive integer, got 0',
+    );
   });
 });

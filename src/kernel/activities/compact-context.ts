@@ -17,10 +17,7 @@ import { parseChatResponse } from './wire-schemas.ts';
 
 const PEER = 'compaction model';
 
-export async function compactContext(
-  config: ActivitiesConfig,
-  input: CompactContextInput,
-): Promise<CompactContextResult> {
+export async function compactContext(config: ActivitiesConfig, input: CompactContextInput): Promise<CompactContextResult> {
   const model = compactionModel(input.settings, process.env.LONGRUN_MODEL);
   const request: ChatRequest = {
     model,

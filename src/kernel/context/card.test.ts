@@ -12,9 +12,7 @@ describe('cardProblem', () => {
   });
 
   it('rejects a card over the limit', () => {
-    expect(cardProblem(valid, valid.length - 1)).toBe(
-      `card is ${valid.length} bytes, over the ${valid.length - 1}-byte limit`,
-    );
+    expect(cardProblem(valid, valid.length - 1)).toBe(`card is ${valid.length} bytes, over the ${valid.length - 1}-byte limit`);
   });
 
   it('rejects missing, repeated, reordered or extra sections and text before the first one', () => {

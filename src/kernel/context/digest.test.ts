@@ -17,9 +17,7 @@ describe('buildDigest', () => {
           expect(digest).not.toContain(imageBodyMarker(url));
           expect(digest).not.toContain('base64,');
         }
-        expect(digest.split('\n')[0]).toBe(
-          `Digest of ${messages.length} messages; ${urls.length} screenshots counted, not included.`,
-        );
+        expect(digest.split('\n')[0]).toBe(`Digest of ${messages.length} messages; ${urls.length} screenshots counted, not included.`);
       }),
     );
   });
@@ -63,9 +61,7 @@ describe('buildDigest', () => {
       {
         role: 'assistant',
         content: null,
-        tool_calls: [
-          { id: 'call_9', type: 'function', function: { name: 'read_file', arguments: '{"path":"/srv/app.ts"}' } },
-        ],
+        tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'read_file', arguments: '{"path":"/srv/app.ts"}' } }],
       },
     ]);
     expect(digest).toContain('tool call call_9: read_file {"path":"/srv/app.ts"}');

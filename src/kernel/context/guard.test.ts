@@ -96,8 +96,7 @@ describe('guardMessages for the compaction input', () => {
           expect(input.overheadBytes + jsonBytes(everything)).toBeGreaterThan(input.targetBytes);
         }
         result.messages.forEach((message, index) => {
-          if (message.role === 'assistant')
-            expect(message.tool_calls).toEqual((input.messages[index] as typeof message).tool_calls);
+          if (message.role === 'assistant') expect(message.tool_calls).toEqual((input.messages[index] as typeof message).tool_calls);
         });
       }),
     );

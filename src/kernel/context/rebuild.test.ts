@@ -9,8 +9,7 @@ import { rebuildMessages } from './rebuild.ts';
 import { history } from './test-arbitraries.ts';
 import { splitTurnGroups } from './turn-groups.ts';
 
-const CARD =
-  '## Task\nt\n## Decisions\nd\n## Files and artifacts\nf\n## Verified\nv\n## Open questions\no\n## Next step\nn';
+const CARD = '## Task\nt\n## Decisions\nd\n## Files and artifacts\nf\n## Verified\nv\n## Open questions\no\n## Next step\nn';
 
 const rebuildCase = fc.record({
   messages: history({ maxGroups: 14, maxItemBytes: 120_000 }),
@@ -38,21 +37,17 @@ function contiguityProblem(messages: readonly Message[]): string | null {
 function sameButElided(rebuilt: Message, original: Message): boolean {
   if (rebuilt.role !== original.role) return false;
   if (rebuilt.role === 'assistant' && original.role === 'assistant') {
-    const textKept =
-      rebuilt.content === original.content || (rebuilt.content !== null && isPlaceholder(rebuilt.content));
+    const textKept = rebuilt.content === original.content || (rebuilt.content !== null && isPlaceholder(rebuilt.content));
     return textKept && JSON.stringify(rebuilt.tool_calls) === JSON.stringify(original.tool_calls);
   }
   if (rebuilt.role === 'tool' && original.role === 'tool') {
     if (rebuilt.tool_call_id !== original.tool_call_id) return false;
-    if (typeof rebuilt.content === 'string')
-      return rebuilt.content === original.content || isPlaceholder(rebuilt.content);
+    if (typeof rebuilt.content === 'string') return rebuilt.content === original.content || isPlaceholder(rebuilt.content);
     const originalParts = original.content as ContentPart[];
     return (
       rebuilt.content.length === originalParts.length &&
       rebuilt.content.every(
-        (part, i) =>
-          JSON.stringify(part) === JSON.stringify(originalParts[i]) ||
-          (part.type === 'text' && isPlaceholder(part.text)),
+        (part, i) => JSON.stringify(part) === JSON.stringify(originalParts[i]) || (part.type === 'text' && isPlaceholder(part.text)),
       )
     );
   }
@@ -128,13 +123,7 @@ describe('rebuildMessages', () => {
       { role: 'assistant', content: 'a2' },
     ];
     const rebuilt = rebuildMessages(messages, CARD, { tailMaxBytes: 1_000 });
-    expect(rebuilt.messages.map((message) => message.content)).toEqual([
-      'sys',
-      'req',
-      `${CARD_FRAME}\n\n${CARD}`,
-      'a1',
-      'a2',
-    ]);
+    expect(rebuilt.messages.map((message) => message.content)).toEqual(['sys', 'req', `${CARD_FRAME}\n\n${CARD}`, 'a1', 'a2']);
   });
 
   it('in the split-group control, leaves tool results without their assistant message', () => {

@@ -15,14 +15,7 @@ import { TAIL_MAX_GROUPS, TAIL_MIN_GROUPS } from '../../contract/limits.ts';
 import type { Message } from '../../contract/messages.ts';
 import { jsonBytes } from './bytes.ts';
 import { cardMessage } from './card.ts';
-import {
-  type ElidableItem,
-  type ElidableKind,
-  elideItems,
-  largestFirst,
-  listElidableItems,
-  pickUntilFits,
-} from './elision.ts';
+import { type ElidableItem, type ElidableKind, elideItems, largestFirst, listElidableItems, pickUntilFits } from './elision.ts';
 import { splitTurnGroups } from './turn-groups.ts';
 
 export interface RebuildOptions {

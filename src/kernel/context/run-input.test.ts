@@ -28,10 +28,7 @@ describe('checkRunInput', () => {
       [{ maxTurns: 0 }, 'maxTurns must be an integer >= 1, got 0'],
       [{ maxTurns: 2.5 }, 'maxTurns must be an integer >= 1, got 2.5'],
       [{ settings: { agent: { model: ' ' } } }, 'settings.agent.model must be a non-empty string, got " "'],
-      [
-        { settings: { agent: { model: 'm' }, compaction: { model: '' } } },
-        'settings.compaction.model must be a non-empty string, got ""',
-      ],
+      [{ settings: { agent: { model: 'm' }, compaction: { model: '' } } }, 'settings.compaction.model must be a non-empty string, got ""'],
       [{ limits: { blobLimitBytes: -1 } }, 'limits.blobLimitBytes must be a positive integer, got -1'],
       [{ limits: { blobSize: 5 } }, 'limits.blobSize is not a known limit'],
       [{ resume: { messages: [], counters: {}, journal: {} } }, 'resume.messages[0] must be the system prompt'],
@@ -54,8 +51,8 @@ describe('checkRunInput', () => {
     expect(() => checkRunInput({ ...input, resume: { ...resume, journal: { nextSeq: 5, headHash: 'xyz' } } })).toThrow(
       'resume.journal.headHash must be 64 lowercase hex digits',
     );
-    expect(() =>
-      checkRunInput({ ...input, resume: { ...resume, counters: { ...resume.counters, executions: 0 } } }),
-    ).toThrow('resume.counters.executions must be an integer >= 1, got 0');
+    expect(() => checkRunInput({ ...input, resume: { ...resume, counters: { ...resume.counters, executions: 0 } } })).toThrow(
+      'resume.counters.executions must be an integer >= 1, got 0',
+    );
   });
 });

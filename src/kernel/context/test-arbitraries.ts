@@ -33,9 +33,7 @@ const toolOutput = (maxBytes: number): fc.Arbitrary<string | ContentPart[]> =>
       { type: 'text' as const, text: sizedText(caption, seed + 1) },
       { type: 'image_url' as const, image_url: { url: screenshotUrl(bytes, seed) } },
     ]),
-    fc
-      .tuple(fc.nat(maxBytes), fc.nat())
-      .map(([bytes, seed]) => [{ type: 'text' as const, text: sizedText(bytes, seed) }]),
+    fc.tuple(fc.nat(maxBytes), fc.nat()).map(([bytes, seed]) => [{ type: 'text' as const, text: sizedText(bytes, seed) }]),
   );
 
 export interface HistoryShape {
@@ -63,9 +61,7 @@ function turnGroup(index: number, shape: HistoryShape): fc.Arbitrary<Message[]> 
         },
       }));
       const assistant: Message =
-        calls.length > 0
-          ? { role: 'assistant', content: text, tool_calls: calls }
-          : { role: 'assistant', content: text };
+        calls.length > 0 ? { role: 'assistant', content: text, tool_calls: calls } : { role: 'assistant', content: text };
       const results: Message[] = outputs.map((content, i) => ({
         role: 'tool',
         tool_call_id: `call_${index}_${i}`,

@@ -104,8 +104,7 @@ export function journalChainProblem(events: readonly JournalEvent[]): string | n
   let previous = GENESIS_HASH;
   for (const [index, event] of events.entries()) {
     if (event.seq !== index + 1) return `event ${index} has seq ${event.seq}, expected ${index + 1}`;
-    if (event.prevHash !== previous)
-      return `event ${event.seq} (${event.type}) does not name the hash of the one before`;
+    if (event.prevHash !== previous) return `event ${event.seq} (${event.type}) does not name the hash of the one before`;
     previous = journalHash(event);
   }
   return null;
@@ -113,7 +112,5 @@ export function journalChainProblem(events: readonly JournalEvent[]): string | n
 
 function firstPayload<T>(payloads: Payloads): T | undefined {
   const payload = payloads?.payloads?.[0];
-  return payload
-    ? defaultPayloadConverter.fromPayload<T>(payload as Parameters<typeof defaultPayloadConverter.fromPayload>[0])
-    : undefined;
+  return payload ? defaultPayloadConverter.fromPayload<T>(payload as Parameters<typeof defaultPayloadConverter.fromPayload>[0]) : undefined;
 }

@@ -53,15 +53,12 @@ export function scriptedWorld(script: Script): ScriptedWorld {
       };
       if (purpose === 'compaction') {
         world.compactionRequests.push(logged);
-        if (script.compaction === 'http-500')
-          return HttpResponse.json({ error: 'compaction model down' }, { status: 500 });
+        if (script.compaction === 'http-500') return HttpResponse.json({ error: 'compaction model down' }, { status: 500 });
         const card = script.compaction === 'card' ? cardFor(logged.turn) : 'not a card';
         return HttpResponse.json(completion(body.model, card, []));
       }
       world.agentRequests.push(logged);
-      return HttpResponse.json(
-        completion(body.model, logged.turn >= script.turns ? 'done' : null, toolCalls(script, logged.turn)),
-      );
+      return HttpResponse.json(completion(body.model, logged.turn >= script.turns ? 'done' : null, toolCalls(script, logged.turn)));
     }),
     http.post(`${SANDBOX_BASE_URL}/tools/:name`, async ({ request, params }) => {
       const input = (await request.json()) as RunToolInput;

@@ -91,11 +91,7 @@ class AgentRun {
           compactionFailures: 0,
           executions: 1,
         };
-    this.journal = new JournalWriter(
-      input.runId,
-      resume?.journal ?? { nextSeq: 1, headHash: GENESIS_HASH },
-      journalAppend,
-    );
+    this.journal = new JournalWriter(input.runId, resume?.journal ?? { nextSeq: 1, headHash: GENESIS_HASH }, journalAppend);
   }
 
   async run(): Promise<RunResult> {

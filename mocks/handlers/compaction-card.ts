@@ -1,48 +1,36 @@
 /**
  * The compaction model's answer: a state card with exactly the six sections, in order, within
  * the byte limit, carrying verbatim as many of the digest's identifiers (paths, ids, hashes,
- * numbers) as fit, in the order the digest names them.
+ * numbers) as fit, in the order it is given them.
  */
+import { extractIdentifiers as extractContractIdentifiers } from '../../src/contract/identifiers.ts';
 import { CARD_SECTIONS } from '../../src/contract/limits.ts';
 import type { CardSection } from '../faults/fault-profile.ts';
 
-type IdentifierKind = 'url' | 'ticket' | 'uuid' | 'path' | 'id' | 'hash' | 'number';
-
-const IDENTIFIER = new RegExp(
-  [
-    String.raw`(?<url>https?://[^\s"'<>()\]\[\x60]+)`,
-    String.raw`(?<uuid>\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b)`,
-    String.raw`(?<path>(?:[~.]{0,2}/)?(?:[\w.-]+/)+[\w.-]*\w)`,
-    String.raw`(?<ticket>\b[A-Z][A-Z0-9]+-\d+\b)`,
-    String.raw`(?<id>\b[a-z]+_[A-Za-z0-9]{6,}\b)`,
-    String.raw`(?<hash>\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,64}\b)`,
-    String.raw`(?<number>\b\d{3,}(?:\.\d+)?\b)`,
-  ].join('|'),
-  'g',
-);
+type IdentifierKind = 'uuid' | 'hash' | 'path' | 'id' | 'number';
 
 export interface Identifier {
   kind: IdentifierKind;
   text: string;
 }
 
-/** Identifiers in order of first appearance, each once. */
+function kindOf(text: string): IdentifierKind {
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(text)) return 'uuid';
+  if (text.includes('/')) return 'path';
+  if (/^[0-9a-f]+$/i.test(text) && /[a-f]/i.test(text)) return 'hash';
+  if (/^\d+(\.\d+)?$/.test(text)) return 'number';
+  return 'id';
+}
+
+/**
+ * Identifiers in order of first appearance, each once, as the checks define them (the card
+ * must carry them verbatim), with a kind that decides their section.
+ */
 export function extractIdentifiers(text: string): Identifier[] {
-  const seen = new Set<string>();
-  const found: Identifier[] = [];
-  for (const match of text.matchAll(IDENTIFIER)) {
-    const groups = match.groups ?? {};
-    const kind = (Object.keys(groups) as IdentifierKind[]).find((k) => groups[k] !== undefined);
-    if (!kind || seen.has(match[0])) continue;
-    seen.add(match[0]);
-    found.push({ kind, text: match[0] });
-  }
-  return found;
+  return extractContractIdentifiers(text).map((identifier) => ({ kind: kindOf(identifier), text: identifier }));
 }
 
 const SECTION_OF: Record<IdentifierKind, CardSection> = {
-  url: '## Task',
-  ticket: '## Task',
   hash: '## Decisions',
   path: '## Files and artifacts',
   uuid: '## Verified',

@@ -15,7 +15,7 @@ import { verdictStatus } from './verdict.ts';
 export type { CheckContext, ResolvedContext } from './context.ts';
 export { HISTORY_COUNT_LIMIT, resolveContext } from './context.ts';
 export * from './history/index.ts';
-export { extractIdentifiers } from './identifiers.ts';
+export { extractIdentifiers } from '../contract/identifiers.ts';
 export { requiredIdentifiers, sectionProblem } from './invariants/index.ts';
 export { DEFAULT_KERNEL_MAPPING, type KernelMapping, type PayloadPath } from './mapping.ts';
 export * from './verdict.ts';

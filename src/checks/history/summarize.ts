@@ -5,7 +5,7 @@
  */
 import { canonicalJson, journalHash } from '../../contract/journal-hash.ts';
 import type { JournalEvent, KernelLimits } from '../../contract/kernel-api.ts';
-import { extractIdentifiers } from '../identifiers.ts';
+import { extractIdentifiers } from '../../contract/identifiers.ts';
 import { describePath, type KernelMapping, type PayloadPath, pick } from '../mapping.ts';
 import { MessageInterner, messageText, sha256 } from './messages.ts';
 import type { ActivityInput, ActivityResult, JournalEntry, RunInputSummary } from './model.ts';

@@ -21,7 +21,7 @@ import type { ChatRequest, ContentPart, Message, ToolCall } from '../../contract
 import { loadHistory } from '../history/load.ts';
 import { messageText, sha256 } from '../history/messages.ts';
 import type { LoadedHistory } from '../history/model.ts';
-import { extractIdentifiers } from '../identifiers.ts';
+import { extractIdentifiers } from '../../contract/identifiers.ts';
 import { DEFAULT_KERNEL_MAPPING } from '../mapping.ts';
 import { type EventSink, HistoryBuilder, type JsonObject } from './history-builder.ts';
 

@@ -1,5 +1,6 @@
 /**
- * Identifiers a state card must carry verbatim (compaction.md: "paths, ids, hashes, numbers").
+ * Identifiers a state card must carry verbatim (the checks require them, the mock compaction
+ * model keeps them) (compaction.md: "paths, ids, hashes, numbers").
  * Extraction is deliberately conservative so that plain words never count:
  * - UUIDs;
  * - hex hashes of 7+ characters, one case, with at least one digit and one letter a-f;
@@ -16,7 +17,7 @@ const PATTERNS: readonly RegExp[] = [
   /\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b/g,
   /\b(?=[0-9A-F]*[0-9])(?=[0-9A-F]*[A-F])[0-9A-F]{7,}\b/g,
   /\b[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+\b/g,
-  /(?:~|\.{1,2})?\/?(?:[\w.-]+\/)+[\w.-]+/g,
+  /(?:~|\.{1,2})?\/?(?:[\w.-]+\/)+[\w.-]*\w/g,
   /(?<![\w.])\d{4,}(?:\.\d+)?(?![\w])/g,
 ];
 

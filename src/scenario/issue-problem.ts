@@ -95,9 +95,13 @@ function isMissing(issue: Issue, base: FieldPath, data: unknown): boolean {
 
 /** The mocks' parsers report through custom issues with zod's own wording: make it read like the rest. */
 function explainCustom(message: string, path: FieldPath, value: unknown): Problem {
-  const unknown = /^Unrecognized keys?: (.*)$/.exec(message);
-  if (unknown?.[1]) {
-    const keys = [...unknown[1].matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string);
+  if (/^Unrecognized keys?: /.test(message) && isMapping(value)) {
+    // zod quotes the keys without escaping them: find which of the mapping's keys it names.
+    const keys = Object.keys(value)
+      .map((key) => ({ key, at: message.indexOf(`"${key}"`) }))
+      .filter(({ at }) => at >= 0)
+      .sort((a, b) => a.at - b.at)
+      .map(({ key }) => key);
     if (keys.length > 0) return unknownKey(path, keys, []);
   }
   const text = message.replace(/^(Invalid input|Invalid option|Too small|Too big): /, '').replace(/, received \w+$/, '');

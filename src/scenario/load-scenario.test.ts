@@ -42,23 +42,59 @@ describe('parseScenario', () => {
     ['a string for a number', scenario('runs:\n  count: many'), `${FILE}:7:10: runs.count: expected a positive integer, got "many"`],
     ['an unknown key', scenario('runs:\n  concurency: 2'), `${FILE}:7:3: runs: unknown key concurency; did you mean concurrency?`],
     ['an unknown top-level key', scenario('sead: 3'), `${FILE}:6:1: unknown key sead; did you mean seed?`],
-    ['a missing seed', 'name: foo\nexpect:\n  - {on: v1, hold: all}\n', `${FILE}:1:1: seed: missing (expected an integer from 0 to 4294967295)`],
-    ['a seed past 32 bits', scenario().replace('seed: 7', 'seed: 4294967296'), `${FILE}:2:7: seed: expected an integer from 0 to 4294967295, got 4294967296`],
-    ['a bad shape field deep inside', scenario('shape:\n  overrides:\n    turns: lots'), `${FILE}:8:12: shape.overrides.turns: expected number, got "lots"`],
+    [
+      'a missing seed',
+      'name: foo\nexpect:\n  - {on: v1, hold: all}\n',
+      `${FILE}:1:1: seed: missing (expected an integer from 0 to 4294967295)`,
+    ],
+    [
+      'a seed past 32 bits',
+      scenario().replace('seed: 7', 'seed: 4294967296'),
+      `${FILE}:2:7: seed: expected an integer from 0 to 4294967295, got 4294967296`,
+    ],
+    [
+      'a bad shape field deep inside',
+      scenario('shape:\n  overrides:\n    turns: lots'),
+      `${FILE}:8:12: shape.overrides.turns: expected number, got "lots"`,
+    ],
     ['an unknown shape field', scenario('shape:\n  overrides:\n    turn: 3'), `${FILE}:8:5: shape.overrides: unknown key turn`],
     [
       'a bad fault kind',
       scenario('faults:\n  agent:\n    - fault: {kind: http-999}'),
       `${FILE}:8:21: faults.agent[0].fault.kind: Invalid discriminator value. Expected 'http-429' | 'http-500' | 'http-503' | 'latency' | 'timeout' | 'reset' | 'malformed-json' | 'truncated-stream' | 'oversized-card' | 'card-missing-section', got "http-999"`,
     ],
-    ['a card fault on the agent', scenario('faults:\n  agent:\n    - fault: {kind: oversized-card}'), `${FILE}:8:21: faults.agent[0].fault.kind: oversized-card applies to the compaction model only, got "oversized-card"`],
-    ['a bad binary', scenario('target:\n  binaries: [v1, v7]'), `${FILE}:7:18: target.binaries[1]: expected one of v0, v1, ungated, can-while-pending, split-group, guard-ignores-screenshots, trigger-late, compaction-fatal, got "v7"; did you mean v0?`],
+    [
+      'a card fault on the agent',
+      scenario('faults:\n  agent:\n    - fault: {kind: oversized-card}'),
+      `${FILE}:8:21: faults.agent[0].fault.kind: oversized-card applies to the compaction model only, got "oversized-card"`,
+    ],
+    [
+      'a bad binary',
+      scenario('target:\n  binaries: [v1, v7]'),
+      `${FILE}:7:18: target.binaries[1]: expected one of v0, v1, ungated, can-while-pending, split-group, guard-ignores-screenshots, trigger-late, compaction-fatal, got "v7"; did you mean v0?`,
+    ],
     ['an empty target', scenario('target: {}'), `${FILE}:6:9: target: needs one of binaries, external`],
-    ['a bad duration', scenario('runs:\n  timeout: 10 minutes'), `${FILE}:7:12: runs.timeout: expected a duration like 500ms, 90s, 10m or 1h, got "10 minutes"`],
-    ['a duration of the wrong type', scenario('runs:\n  timeout: [1]'), `${FILE}:7:12: runs.timeout: expected a duration like 500ms, 90s, 10m or 1h, or a number of milliseconds, got a list`],
-    ['a bad name', scenario().replace('name: foo', 'name: Foo_Bar'), `${FILE}:1:7: name: expected lower-case letters, digits and dashes, got "Foo_Bar"`],
+    [
+      'a bad duration',
+      scenario('runs:\n  timeout: 10 minutes'),
+      `${FILE}:7:12: runs.timeout: expected a duration like 500ms, 90s, 10m or 1h, got "10 minutes"`,
+    ],
+    [
+      'a duration of the wrong type',
+      scenario('runs:\n  timeout: [1]'),
+      `${FILE}:7:12: runs.timeout: expected a duration like 500ms, 90s, 10m or 1h, or a number of milliseconds, got a list`,
+    ],
+    [
+      'a bad name',
+      scenario().replace('name: foo', 'name: Foo_Bar'),
+      `${FILE}:1:7: name: expected lower-case letters, digits and dashes, got "Foo_Bar"`,
+    ],
     ['no expectations', 'name: foo\nseed: 1\nexpect: []\n', `${FILE}:3:9: expect: expected a non-empty list, got an empty list`],
-    ['a dynamic config value of the wrong type', scenario('server:\n  dynamicConfig:\n    limit.blobSize.error: {a: 1}'), `${FILE}:8:27: server.dynamicConfig["limit.blobSize.error"]: expected a string, a number or a boolean, got a mapping`],
+    [
+      'a dynamic config value of the wrong type',
+      scenario('server:\n  dynamicConfig:\n    limit.blobSize.error: {a: 1}'),
+      `${FILE}:8:27: server.dynamicConfig["limit.blobSize.error"]: expected a string, a number or a boolean, got a mapping`,
+    ],
   ])('points at %s', (_, text, message) => {
     expect(errorOf(text).message).toBe(message);
   });
@@ -68,7 +104,9 @@ describe('parseScenario', () => {
     expect(errorOf(text).message).toBe(
       `${FILE}:5:16: expect[0].violates[0]: expected one of payload.ceiling, wft.no-retry-loop, history.no-termination, history.continue-as-new, can.clean-boundary, can.carry-over, compaction.trigger, compaction.failure-continues, compaction.card, rebuild.contract, journal.chain, replay.cross-version, got "payload.celing"; did you mean payload.ceiling?`,
     );
-    expect(errorOf('name: foo\nseed: 1\nexpect:\n  - on: v0\n').message).toBe(`${FILE}:4:5: expect[0]: needs one of hold, reproduces, violates`);
+    expect(errorOf('name: foo\nseed: 1\nexpect:\n  - on: v0\n').message).toBe(
+      `${FILE}:4:5: expect[0]: needs one of hold, reproduces, violates`,
+    );
     expect(errorOf('name: foo\nseed: 1\nexpect:\n  - {on: v0, hold: everything}\n').message).toMatch(
       /^scenarios\/foo\.yaml:4:20: expect\[0\]\.hold: expected "all" or a non-empty list of payload\.ceiling, .*, got "everything"$/,
     );
@@ -84,10 +122,21 @@ describe('parseScenario', () => {
     ['a duplicate key', 'name: foo\nname: bar\nseed: 1\n', /^scenarios\/foo\.yaml:2:1: Map keys must be unique$/],
     ['bad indentation', 'name: foo\n  seed: 1\n', /^scenarios\/foo\.yaml:1:7: Nested mappings are not allowed in compact mappings$/],
     ['two documents', 'name: foo\n---\nname: bar\n', /^scenarios\/foo\.yaml:2:1: /],
-    ['an alias bomb', `a: &a [x, x, x, x, x, x, x, x, x, x]\n${Array.from({ length: 6 }, (_, i) => `${'b'.repeat(i + 1)}: &${'b'.repeat(i + 1)} [${(i === 0 ? '*a, ' : `*${'b'.repeat(i)}, `).repeat(10).slice(0, -2)}]`).join('\n')}\n`, /^scenarios\/foo\.yaml:1:1: not a readable YAML document: /],
+    [
+      'an alias bomb',
+      `a: &a [x, x, x, x, x, x, x, x, x, x]\n${Array.from({ length: 6 }, (_, i) => `${'b'.repeat(i + 1)}: &${'b'.repeat(i + 1)} [${(i === 0 ? '*a, ' : `*${'b'.repeat(i)}, `).repeat(10).slice(0, -2)}]`).join('\n')}\n`,
+      /^scenarios\/foo\.yaml:1:1: not a readable YAML document: /,
+    ],
   ])('reports YAML syntax on one line: %s', (_, text, pattern) => {
     const message = errorOf(text).message;
     expect(message).toMatch(pattern);
+    expect(message).not.toContain('\n');
+  });
+
+  it('reports nesting too deep for the parser on one line', () => {
+    const depth = 20_000;
+    const message = errorOf(`name: foo\nseed: ${'['.repeat(depth)}${']'.repeat(depth)}\n`).message;
+    expect(message).toMatch(/^scenarios\/foo\.yaml:2:\d+: /);
     expect(message).not.toContain('\n');
   });
 

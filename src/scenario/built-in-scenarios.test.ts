@@ -1,0 +1,175 @@
+/**
+ * The built-in scenarios load, say what they are, and their numbers do what their comments
+ * claim: the planned runs (mocks' planRun, before any kernel acts on them) cross the scaled
+ * limits that each incident needs, and stay clear of those they must not reach.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { planContextBytes, planRun, type RunPlan, type RunShapeInput, toolContentWireBytes } from '../../mocks/index.ts';
+import { BYTES_PER_TOKEN } from '../contract/limits.ts';
+import { bigItemThresholdBytes, buildAgentRequest, guardTargetBytes, jsonBytes, resolveLimits } from '../kernel/index.ts';
+import { loadScenarioFile } from './load-scenario.ts';
+import { listScenarios, resolveScenario, SCENARIOS_DIR, scenarioFiles, scenarioName } from './registry.ts';
+import type { Scenario } from './scenario-schema.ts';
+
+const BUILT_IN_NAMES = [
+  'compaction-failure',
+  'cross-version-replay',
+  'history-size',
+  'nightly-soak',
+  'screenshot-storm',
+  'seed-distribution',
+  'smoke',
+  'tmprl1103',
+];
+
+describe('the built-in scenarios', () => {
+  it('include the eight of the design', () => {
+    expect(scenarioFiles().map(scenarioName)).toEqual(expect.arrayContaining(BUILT_IN_NAMES));
+  });
+
+  it.each(BUILT_IN_NAMES)('%s loads, is named after its file and starts with the schema comment and a header', (name) => {
+    const file = join(SCENARIOS_DIR, `${name}.yaml`);
+    const scenario = loadScenarioFile(file);
+    expect(scenario.name).toBe(scenarioName(file));
+    expect(scenario.description.length).toBeGreaterThan(20);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    expect(lines[0]).toBe('# yaml-language-server: $schema=./schema/scenario.schema.json');
+    const header = lines
+      .slice(
+        1,
+        lines.findIndex((line) => line.startsWith('name:')),
+      )
+      .join('\n');
+    expect(header).toContain(`# ${scenario.name}: `);
+    expect(header).toMatch(/# Takes: /);
+  });
+
+  it('are listed with their descriptions', () => {
+    const listed = listScenarios().filter((entry) => BUILT_IN_NAMES.includes(entry.name));
+    expect(listed.map((entry) => entry.name)).toEqual(BUILT_IN_NAMES);
+    for (const entry of listed) {
+      expect(entry.error).toBeUndefined();
+      expect(entry.description).toBe((parse(readFileSync(entry.file, 'utf8')) as { description: string }).description);
+    }
+  });
+});
+
+/** The request of every turn of an uncompacted run (what v0 sends), in bytes. */
+function requestBytesByTurn(plan: RunPlan): number[] {
+  const envelope = jsonBytes(buildAgentRequest({ runId: plan.runId, turn: plan.turns.length, model: 'agent', messages: [] })) - 2;
+  return plan.turns.map((_, i) => envelope + planContextBytes({ ...plan, turns: plan.turns.slice(0, i) }));
+}
+
+/** The runs the scenario plans (the first few), with their uncompacted requests. */
+function plannedRuns(scenario: Scenario, runs = 3) {
+  return Array.from({ length: runs }, (_, index) => {
+    const plan = planRun({ seed: scenario.seed, runId: `${scenario.name}-${index}`, shape: scenario.shape as RunShapeInput, index });
+    return { plan, requests: requestBytesByTurn(plan) };
+  });
+}
+
+/** 1-based turn at which `values` first passes `limit`, or null. */
+function firstTurnOver(values: readonly number[], limit: number): number | null {
+  const index = values.findIndex((v) => v > limit);
+  return index < 0 ? null : index + 1;
+}
+
+function cumulative(values: readonly number[]): number[] {
+  let sum = 0;
+  return values.map((v) => (sum += v));
+}
+
+function largestToolOutput(plan: RunPlan): number {
+  return Math.max(...plan.turns.flatMap((t) => t.calls.map((c) => toolContentWireBytes(c.tool, c.args) - 2)));
+}
+
+const dynamicConfig = (scenario: Scenario, key: string) => scenario.server.dynamicConfig[key];
+
+describe('the incident scenarios cross the limits they claim to', () => {
+  it('tmprl1103: requests pass the blob limit on v0 with no item big enough for its guard, and the trigger well before', () => {
+    const { scenario } = resolveScenario('tmprl1103');
+    const limits = resolveLimits(scenario.limits);
+    expect(dynamicConfig(scenario, 'limit.blobSize.error')).toBe(limits.blobLimitBytes);
+    for (const { plan, requests } of plannedRuns(scenario)) {
+      const overBlob = firstTurnOver(requests, limits.blobLimitBytes);
+      const overTrigger = firstTurnOver(requests, limits.compactionTriggerBytes);
+      expect(overBlob).not.toBeNull();
+      expect(overBlob).toBeLessThan(plan.turns.length);
+      expect(overTrigger).toBeLessThan((overBlob as number) - 5);
+      expect(largestToolOutput(plan)).toBeLessThan(bigItemThresholdBytes(limits));
+    }
+  });
+
+  it('history-size: the requests alone pass limit.historySize.error on v0; v1 continues as new well below it', () => {
+    const { scenario } = resolveScenario('history-size');
+    const limits = resolveLimits(scenario.limits);
+    const historyLimit = dynamicConfig(scenario, 'limit.historySize.error') as number;
+    const warn = dynamicConfig(scenario, 'limit.historySize.warn') as number;
+    expect(limits.continueAsNewBytes).toBeLessThan(warn);
+    expect(warn).toBeLessThan(historyLimit);
+    for (const { plan, requests } of plannedRuns(scenario)) {
+      expect(firstTurnOver(cumulative(requests), historyLimit)).toBeLessThan(plan.turns.length);
+      // An execution holds its carried dialog, its budget and the request that passes it: under the limit with room.
+      const largest = Math.max(...requests);
+      expect(2 * largest + limits.continueAsNewBytes).toBeLessThan(historyLimit * 0.75);
+      expect(firstTurnOver(requests, limits.compactionTriggerBytes)).toBeNull();
+      expect(largest).toBeLessThan(guardTargetBytes(limits));
+    }
+  });
+
+  it('compaction-failure: requests pass the trigger early enough for many failed compactions', () => {
+    const { scenario } = resolveScenario('compaction-failure');
+    const limits = resolveLimits(scenario.limits);
+    expect(scenario.faults).toEqual({ compaction: [{ fault: { kind: 'http-500' } }] });
+    for (const { plan, requests } of plannedRuns(scenario)) {
+      expect(plan.turns.length - (firstTurnOver(requests, limits.compactionTriggerBytes) as number)).toBeGreaterThanOrEqual(10);
+    }
+  });
+
+  it('cross-version-replay: v0 crosses the trigger and ends under the guard target', () => {
+    const { scenario } = resolveScenario('cross-version-replay');
+    const limits = resolveLimits(scenario.limits);
+    for (const { plan, requests } of plannedRuns(scenario)) {
+      expect(firstTurnOver(requests, limits.compactionTriggerBytes)).toBeLessThan(plan.turns.length - 3);
+      expect(Math.max(...requests)).toBeLessThan(guardTargetBytes(limits));
+    }
+  });
+
+  it('screenshot-storm: every screenshot is a big item, and the requests pass the trigger and the guard target', () => {
+    const { scenario } = resolveScenario('screenshot-storm');
+    const limits = resolveLimits(scenario.limits);
+    for (const { plan, requests } of plannedRuns(scenario)) {
+      const screenshots = plan.turns.flatMap((t) => t.calls.filter((c) => c.tool === 'screenshot'));
+      expect(screenshots).toHaveLength(plan.turns.length - 1);
+      for (const shot of screenshots) expect(toolContentWireBytes('screenshot', shot.args)).toBeGreaterThan(bigItemThresholdBytes(limits));
+      expect(firstTurnOver(requests, limits.compactionTriggerBytes)).toBeLessThanOrEqual(6);
+      expect(firstTurnOver(requests, guardTargetBytes(limits))).toBeLessThanOrEqual(10);
+    }
+  });
+
+  it('smoke: each run passes both the ContinueAsNew budget and the trigger', () => {
+    const { scenario } = resolveScenario('smoke');
+    const limits = resolveLimits(scenario.limits);
+    for (const { plan, requests } of plannedRuns(scenario, scenario.runs.count)) {
+      expect(firstTurnOver(cumulative(requests), limits.continueAsNewBytes)).toBeLessThan(plan.turns.length - 2);
+      expect(firstTurnOver(requests, limits.compactionTriggerBytes)).toBeLessThan(plan.turns.length - 2);
+    }
+  });
+
+  it('seed-distribution: production-sized runs shrunk by the scale, the largest past the scaled trigger', () => {
+    const { scenario } = resolveScenario('seed-distribution');
+    const limits = resolveLimits(scenario.limits);
+    const scale = (scenario.shape as { scale: number }).scale;
+    // Index 0-999 cover every stratum once: the largest planned run is the curve's top.
+    const sizes = Array.from({ length: scenario.runs.count }, (_, index) =>
+      planRun({ seed: scenario.seed, runId: `${scenario.name}-${index}`, shape: scenario.shape as RunShapeInput, index }),
+    ).map((plan) => plan.targetTokens);
+    expect(Math.max(...sizes)).toBeGreaterThan(680_000);
+    const top = Math.max(...sizes) * BYTES_PER_TOKEN * scale;
+    expect(top).toBeGreaterThan(limits.compactionTriggerBytes);
+    expect(dynamicConfig(scenario, 'limit.blobSize.error')).toBe(limits.blobLimitBytes);
+  });
+});

@@ -23,6 +23,12 @@ export const CARD_SECTIONS = [
   '## Open questions',
   '## Next step',
 ] as const;
+/**
+ * The compaction model reads a digest in which every message is capped to its head and tail:
+ * the identifiers a card must keep verbatim are those the digest shows.
+ */
+export const DIGEST_MESSAGE_HEAD_BYTES = 1024;
+export const DIGEST_MESSAGE_TAIL_BYTES = 1024;
 /** The verbatim tail after a rebuild: 2 to 8 whole turn groups, at most 256 KB. */
 export const TAIL_MIN_GROUPS = 2;
 export const TAIL_MAX_GROUPS = 8;

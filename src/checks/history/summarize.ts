@@ -3,9 +3,11 @@
  * summaries. Each function throws a one-line reason when the payload does not hold what the
  * contract says; the caller records it as unreadable.
  */
+
+import { extractIdentifiers } from '../../contract/identifiers.ts';
 import { canonicalJson, journalHash } from '../../contract/journal-hash.ts';
 import type { JournalEvent, KernelLimits } from '../../contract/kernel-api.ts';
-import { extractIdentifiers } from '../../contract/identifiers.ts';
+import { DIGEST_MESSAGE_HEAD_BYTES, DIGEST_MESSAGE_TAIL_BYTES } from '../../contract/limits.ts';
 import { describePath, type KernelMapping, type PayloadPath, pick } from '../mapping.ts';
 import { MessageInterner, messageText, sha256 } from './messages.ts';
 import type { ActivityInput, ActivityResult, JournalEntry, RunInputSummary } from './model.ts';
@@ -154,7 +156,20 @@ function recentToolIdentifiers(messages: readonly unknown[]): string[][] {
   const recent: string[][] = [];
   for (let i = messages.length - 1; i >= 0 && recent.length < RECENT_TOOL_OUTPUTS_KEPT; i--) {
     const message = messages[i];
-    if (isRecord(message) && message.role === 'tool') recent.push(extractIdentifiers(messageText(message)));
+    if (isRecord(message) && message.role === 'tool') recent.push(digestVisible(messageText(message)).flatMap(extractIdentifiers));
   }
   return recent;
+}
+
+/**
+ * The parts of a message the compaction model sees: the digest caps each message to its head
+ * and tail. A token cut at either edge is left out: only whole identifiers can be kept verbatim.
+ */
+function digestVisible(text: string): string[] {
+  const bytes = Buffer.from(text);
+  if (bytes.length <= DIGEST_MESSAGE_HEAD_BYTES + DIGEST_MESSAGE_TAIL_BYTES) return [text];
+  const head = bytes.subarray(0, DIGEST_MESSAGE_HEAD_BYTES).toString();
+  const tail = bytes.subarray(bytes.length - DIGEST_MESSAGE_TAIL_BYTES).toString();
+  const tailStart = tail.search(/\s/);
+  return [head.slice(0, Math.max(0, head.search(/\s\S*$/))), tailStart < 0 ? '' : tail.slice(tailStart + 1)];
 }

@@ -3,6 +3,7 @@
  * whole capped to its head and tail messages, screenshots counted and never embedded (their
  * bytes would cost the cheap model a fortune and tell it nothing it can keep verbatim).
  */
+import { DIGEST_MESSAGE_HEAD_BYTES, DIGEST_MESSAGE_TAIL_BYTES } from '../../contract/limits.ts';
 import type { ContentPart, Message } from '../../contract/messages.ts';
 import { formatCount, utf8Bytes, utf8Head, utf8Tail } from './bytes.ts';
 
@@ -17,8 +18,8 @@ export interface DigestOptions {
 }
 
 export const DIGEST_DEFAULTS: DigestOptions = {
-  messageHeadBytes: 1024,
-  messageTailBytes: 1024,
+  messageHeadBytes: DIGEST_MESSAGE_HEAD_BYTES,
+  messageTailBytes: DIGEST_MESSAGE_TAIL_BYTES,
   argumentBytes: 256,
   maxBytes: 96 * 1024,
 };

@@ -9,6 +9,7 @@ export {
   clusterSettingsFromEnv,
   describeCluster,
 } from './existing-cluster.ts';
+export type { GoBinary } from './go-program.ts';
 export { installRuntime } from './runtime.ts';
 export {
   resolveTemporalBinary,
@@ -22,3 +23,4 @@ export {
   freeLoopbackPort,
   startEnvironment,
 } from './test-environment.ts';
+export { resolveToxiproxyBinary, ToxiproxyBinaryError } from './toxiproxy-binary.ts';

@@ -16,6 +16,9 @@ export interface EnvironmentOptions {
   dynamicConfig?: DynamicConfig;
   /** SQLite file for a server that must survive restarts; in memory when absent. */
   dbFilename?: string;
+  /** The embedded server's gRPC and HTTP ports (default: free ones); a restart reuses them. */
+  port?: number;
+  httpPort?: number;
   /** An existing cluster; default: from TEMPORAL_ADDRESS, else the embedded server. */
   cluster?: ClusterSettings;
   /** The embedded server's log level (default: LONGRUN_SERVER_LOG_LEVEL, else 'never'). */
@@ -110,7 +113,7 @@ async function startEmbedded(options: EnvironmentOptions): Promise<Environment> 
     ...PRODUCTION_DYNAMIC_CONFIG,
     ...options.dynamicConfig,
   };
-  const httpPort = await freeLoopbackPort();
+  const httpPort = options.httpPort ?? (await freeLoopbackPort());
   let testEnv: TestWorkflowEnvironment;
   try {
     testEnv = await TestWorkflowEnvironment.createLocal({
@@ -119,6 +122,7 @@ async function startEmbedded(options: EnvironmentOptions): Promise<Environment> 
         ip: '127.0.0.1',
         namespace: 'default',
         ...(options.dbFilename ? { dbFilename: options.dbFilename } : {}),
+        ...(options.port ? { port: options.port } : {}),
         log: {
           format: 'json',
           level: options.logLevel ?? process.env.LONGRUN_SERVER_LOG_LEVEL ?? 'never',

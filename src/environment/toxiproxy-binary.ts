@@ -1,0 +1,27 @@
+/**
+ * The Toxiproxy binary that longrun's network faults run through: LONGRUN_TOXIPROXY_BIN (any
+ * toxiproxy-server that takes `--host` and `--port`), else the cached build of tools/toxiproxy,
+ * else a build now with Go.
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type GoBinary, type GoProgram, type ResolveOptions, resolveGoProgram } from './go-program.ts';
+
+export class ToxiproxyBinaryError extends Error {
+  override name = 'ToxiproxyBinaryError';
+}
+
+const TOXIPROXY: GoProgram = {
+  title: 'Toxiproxy',
+  name: 'toxiproxy',
+  sourceDir: resolve(fileURLToPath(import.meta.url), '../../../tools/toxiproxy'),
+  envVar: 'LONGRUN_TOXIPROXY_BIN',
+  buildCost: 'about a minute',
+  buildCommand: 'node --import tsx tools/toxiproxy/build.ts',
+  alternative: 'or set LONGRUN_TOXIPROXY_BIN to a toxiproxy-server binary',
+  errorClass: ToxiproxyBinaryError,
+};
+
+export function resolveToxiproxyBinary(options: ResolveOptions = {}): Promise<GoBinary> {
+  return resolveGoProgram(TOXIPROXY, options);
+}

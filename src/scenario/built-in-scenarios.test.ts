@@ -63,10 +63,13 @@ function requestBytesByTurn(plan: RunPlan): number[] {
   return plan.turns.map((_, i) => envelope + planContextBytes({ ...plan, turns: plan.turns.slice(0, i) }));
 }
 
+/** As the runner names runs: the trailing number is the run's index, which stratifies sizes. */
+const runIdOf = (scenario: Scenario, index: number) => `${scenario.name}-run-${String(index).padStart(4, '0')}`;
+
 /** The runs the scenario plans (the first few), with their uncompacted requests. */
 function plannedRuns(scenario: Scenario, runs = 3) {
   return Array.from({ length: runs }, (_, index) => {
-    const plan = planRun({ seed: scenario.seed, runId: `${scenario.name}-${index}`, shape: scenario.shape as RunShapeInput, index });
+    const plan = planRun({ seed: scenario.seed, runId: runIdOf(scenario, index), shape: scenario.shape as RunShapeInput, index });
     return { plan, requests: requestBytesByTurn(plan) };
   });
 }
@@ -165,7 +168,7 @@ describe('the incident scenarios cross the limits they claim to', () => {
     const scale = (scenario.shape as { scale: number }).scale;
     // Index 0-999 cover every stratum once: the largest planned run is the curve's top.
     const sizes = Array.from({ length: scenario.runs.count }, (_, index) =>
-      planRun({ seed: scenario.seed, runId: `${scenario.name}-${index}`, shape: scenario.shape as RunShapeInput, index }),
+      planRun({ seed: scenario.seed, runId: runIdOf(scenario, index), shape: scenario.shape as RunShapeInput, index }),
     ).map((plan) => plan.targetTokens);
     expect(Math.max(...sizes)).toBeGreaterThan(680_000);
     const top = Math.max(...sizes) * BYTES_PER_TOKEN * scale;

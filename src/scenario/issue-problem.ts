@@ -1,7 +1,7 @@
 /**
  * One zod issue of a scenario, turned into what an author needs: the field path, where it sits
  * in the file, and the problem in words. Unions are resolved to the branch the author
- * evidently meant (the one that knows every key given and fails deepest), so that a typo in
+ * evidently meant (the one of the right kind that knows every key given and misses the fewest), so that a typo in
  * `expect[0].hold` is reported there and not as "invalid input" on the whole expectation.
  */
 import type { z } from 'zod';
@@ -54,8 +54,9 @@ function explainUnion(issue: Extract<Issue, { code: 'invalid_union' }>, path: Fi
   if (branches.length === 0 || branches.every((b) => b.fit.wrongShape)) {
     return { kind: 'value', path, message: `expected ${expected()}, got ${show(value)}` };
   }
-  if (branches.every((b) => b.fit.onlyMissing.length > 0 && b.fit.onlyMissing.length === b.errors.length)) {
-    const keys = [...new Set(branches.flatMap((b) => b.fit.onlyMissing))];
+  // Every branch lacks only its own key (`hold`, `reproduces` or `violates`): name them all.
+  if (branches.every((b) => b.fit.missingKeys.length > 0 && b.fit.missingKeys.length === b.errors.length)) {
+    const keys = [...new Set(branches.flatMap((b) => b.fit.missingKeys))];
     return { kind: 'value', path, message: `needs ${keys.length > 1 ? 'one of ' : ''}${keys.join(', ')}` };
   }
   const best = branches.reduce((a, b) => (compareFit(b.fit, a.fit) < 0 ? b : a));
@@ -68,8 +69,9 @@ interface BranchFit {
   wrongShape: boolean;
   /** Keys given that this branch does not know. */
   unknownKeys: number;
-  /** Keys this branch needs that are absent; as long as `errors` when nothing else is wrong. */
-  onlyMissing: string[];
+  /** Keys of this mapping that the branch needs and the file leaves out. */
+  missingKeys: string[];
+  /** Missing fields at any depth. */
   missing: number;
 }
 
@@ -78,7 +80,7 @@ function branchFit(errors: readonly Issue[], path: FieldPath, data: unknown): Br
   return {
     wrongShape: errors.some((e) => e.path.length === 0 && e.code !== 'unrecognized_keys'),
     unknownKeys: errors.reduce((n, e) => n + (e.code === 'unrecognized_keys' && e.path.length === 0 ? e.keys.length : 0), 0),
-    onlyMissing: missing.filter((e) => e.path.length === 1).map((e) => String(e.path[0])),
+    missingKeys: missing.filter((e) => e.path.length === 1).map((e) => String(e.path[0])),
     missing: missing.length,
   };
 }
@@ -117,7 +119,7 @@ function unknownKey(path: FieldPath, keys: readonly string[], known: readonly st
   return { kind: 'unknown-key', path, key, message: `unknown key ${showKey(key)}${hint}${others}` };
 }
 
-export function valueAt(data: unknown, path: FieldPath): unknown {
+function valueAt(data: unknown, path: FieldPath): unknown {
   let current = data;
   for (const segment of path) {
     if (current === null || typeof current !== 'object') return undefined;
@@ -132,7 +134,7 @@ function isMapping(value: unknown): value is Record<string, unknown> {
 }
 
 /** A value as the author wrote it, short. */
-export function show(value: unknown): string {
+function show(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'an empty value';
   if (Array.isArray(value)) return value.length === 0 ? 'an empty list' : 'a list';

@@ -177,8 +177,8 @@ describe('the scenario loader under fuzzing', () => {
     });
 
   run('random YAML-ish text', randomText, 1500, 1103);
-  run('mutated built-in scenarios', mutatedBuiltIn, 2000, 1109);
-  run('built-in scenarios with a field replaced', replacedField, 1500, 42);
+  run('mutated built-in scenarios', mutatedBuiltIn, 1500, 1109);
+  run('built-in scenarios with a field replaced', replacedField, 1200, 42);
 
   it('reaches both outcomes on mutated built-ins', () => {
     const outcomes = new Set(fc.sample(mutatedBuiltIn, { seed: 7, numRuns: 300 }).map(checkLoad));

@@ -1,0 +1,174 @@
+/**
+ * What a scenario file says, as a zod schema: the one source of the TypeScript type, the
+ * validation with field-naming errors, and the JSON Schema editors use.
+ */
+import { z } from 'zod';
+import { parseFaultProfile, resolveShape } from '../../mocks/index.ts';
+import { CHAOS_ACTIONS, chaosStepProblems, NETWORK_FAULTS, NETWORK_LINKS } from '../chaos/chaos-step-rules.ts';
+import { BINARY_IDS } from '../kernel/index.ts';
+
+export const INCIDENTS = ['tmprl1103', 'history-size'] as const;
+export type Incident = (typeof INCIDENTS)[number];
+
+const INVARIANT_ID_LIST = [
+  'payload.ceiling',
+  'wft.no-retry-loop',
+  'history.no-termination',
+  'history.continue-as-new',
+  'can.clean-boundary',
+  'can.carry-over',
+  'compaction.trigger',
+  'compaction.failure-continues',
+  'compaction.card',
+  'rebuild.contract',
+  'journal.chain',
+  'replay.cross-version',
+] as const;
+
+/** "90s", "10m", "1h", "500ms" or a number of milliseconds. */
+export const durationSchema = z
+  .union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?(ms|s|m|h)$/, 'a duration like 500ms, 90s, 10m or 1h')])
+  .describe('a duration like 500ms, 90s, 10m or 1h, or a number of milliseconds');
+
+export function durationMs(value: z.infer<typeof durationSchema>): number {
+  if (typeof value === 'number') return value;
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(value);
+  if (!match) throw new Error(`not a duration: ${value}`);
+  const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[match[2] as 'ms' | 's' | 'm' | 'h'];
+  return Math.round(Number(match[1]) * unit);
+}
+
+/** Validated by the mocks' own parser, so the rules live in one place. */
+const shapeSchema = z
+  .record(z.string(), z.unknown())
+  .superRefine((value, ctx) => checkWith(() => resolveShape(value as never), 'shape', ctx))
+  .describe('The shape of synthetic runs (mocks/synthetic/run-shape.ts): tokens, scale, turns, screenshots, toolOutputs, overrides');
+
+const faultsSchema = z
+  .record(z.string(), z.unknown())
+  .superRefine((value, ctx) => checkWith(() => parseFaultProfile(value), 'faults', ctx))
+  .describe('Fault profile of the mocks (mocks/faults/fault-profile.ts): agent, compaction and sandbox rules');
+
+function checkWith(parse: () => unknown, root: string, ctx: z.RefinementCtx): void {
+  try {
+    parse();
+  } catch (error) {
+    const message = (error as Error).message;
+    // The mocks' parsers say "root.a.b: message": keep the path so the error can name the line.
+    const match = new RegExp(`^${root}((?:\\.[^:\\s]+)*): (.*)$`).exec(message);
+    const path = match?.[1] ? match[1].slice(1).split('.') : [];
+    ctx.addIssue({ code: 'custom', message: match?.[2] ?? message, path: path.map((p) => (/^\d+$/.test(p) ? Number(p) : p)) });
+  }
+}
+
+const binarySchema = z.enum(BINARY_IDS as unknown as [string, ...string[]]);
+
+const targetSchema = z.union([
+  z.strictObject({
+    /** Kernel binaries to run the scenario on; every run is made on each. */
+    binaries: z.array(binarySchema).min(1),
+  }),
+  z.strictObject({
+    /** Another worker's workflow (black box): longrun starts runs and judges histories. */
+    external: z.strictObject({
+      taskQueue: z.string().min(1),
+      workflowType: z.string().min(1).default('agentRun'),
+      /** Base URL the external worker's model client is pointed at (longrun serves the mocks there). */
+      mockServerPort: z.number().int().min(1).max(65535).optional(),
+    }),
+  }),
+]);
+
+const limitsSchema = z.strictObject({
+  blobLimitBytes: z.number().int().positive().optional(),
+  compactionTriggerBytes: z.number().int().positive().optional(),
+  continueAsNewBytes: z.number().int().positive().optional(),
+  cardMaxBytes: z.number().int().positive().optional(),
+  tailMaxBytes: z.number().int().positive().optional(),
+});
+
+const runsSchema = z
+  .strictObject({
+    /** Runs per binary (closed model: `concurrency` at once). */
+    count: z.number().int().positive().default(1),
+    concurrency: z.number().int().positive().default(1),
+    /** Open model: runs started per second, instead of a fixed concurrency. */
+    arrivalRate: z.number().positive().optional(),
+    /** Keep starting runs for this long (soak); `count` then caps nothing. */
+    duration: durationSchema.optional(),
+    maxTurns: z.number().int().positive().default(200),
+    /** A run still open after this is stopped and reported as such. */
+    timeout: durationSchema.default('2m'),
+  })
+  .default({ count: 1, concurrency: 1, maxTurns: 200, timeout: '2m' });
+
+const expectationSchema = z.union([
+  z.strictObject({
+    on: binarySchema,
+    /** Every listed invariant (or all) holds on every run. */
+    hold: z.union([z.literal('all'), z.array(z.enum(INVARIANT_ID_LIST)).min(1)]),
+  }),
+  z.strictObject({
+    on: binarySchema,
+    /** At least one run shows the incident. */
+    reproduces: z.enum(INCIDENTS),
+  }),
+  z.strictObject({
+    on: binarySchema,
+    /** At least one run violates each listed invariant (a broken control is caught). */
+    violates: z.array(z.enum(INVARIANT_ID_LIST)).min(1),
+  }),
+]);
+
+/** A fault the harness injects while runs go on (src/chaos); which fields apply to which action: chaos-step-rules.ts. */
+const chaosStepSchema = z
+  .strictObject({
+    action: z
+      .enum(CHAOS_ACTIONS)
+      .describe('kill-worker (SIGKILL, restart), upgrade-worker (rolling, to a binary), restart-server, network (Toxiproxy), force-replay'),
+    after: durationSchema.optional().describe('strike once, this long after the first run starts'),
+    atTurn: z.number().int().positive().optional().describe('strike once, when any run starts this turn'),
+    probability: z.number().gt(0).max(1).optional().describe('strike at the start of each turn of each run with this probability (seeded)'),
+    times: z.number().int().positive().optional().describe('with probability: strike at most this many times (default 1)'),
+    binary: binarySchema.optional().describe('kill-worker, upgrade-worker: the task queue of this binary (default: every one)'),
+    to: binarySchema.optional().describe('upgrade-worker: the binary that takes over; kill-worker: the binary it restarts as (default: the same)'),
+    overlap: durationSchema.optional().describe('upgrade-worker: how long old and new workers serve side by side (default 2s)'),
+    downFor: durationSchema.optional().describe('restart-server: how long the server stays down (default 1s)'),
+    link: z.enum(NETWORK_LINKS).optional().describe('network: worker-temporal (gRPC to the frontend) or activities-model (HTTP to the model)'),
+    fault: z.enum(NETWORK_FAULTS).optional().describe('network: latency, bandwidth, timeout (data stops, then the connection closes), reset_peer, down'),
+    for: durationSchema.optional().describe('network: how long the fault lasts'),
+    latencyMs: z.number().int().positive().optional().describe('latency: added delay, ms'),
+    jitterMs: z.number().int().min(0).optional().describe('latency: plus or minus, ms'),
+    rateKBps: z.number().int().positive().optional().describe('bandwidth: KB per second'),
+    timeoutMs: z.number().int().min(0).optional().describe('timeout: ms before the connection closes (0: never); reset_peer: ms before the reset'),
+    stream: z.enum(['upstream', 'downstream']).optional().describe('network: the direction (default downstream, server to client)'),
+    toxicity: z.number().min(0).max(1).optional().describe('network: share of connections affected (default 1)'),
+  })
+  .superRefine((step, ctx) => {
+    for (const problem of chaosStepProblems(step)) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+  });
+
+export const scenarioSchema = z.strictObject({
+  $schema: z.string().optional(),
+  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and dashes'),
+  description: z.string().default(''),
+  /** The generator's seeds are 32-bit (planRun). */
+  seed: z.number().int().min(0).max(0xffff_ffff),
+  target: targetSchema.default({ binaries: ['v1'] }),
+  /** Dynamic config of the embedded server, over the production-like defaults. */
+  server: z
+    .strictObject({ dynamicConfig: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}) })
+    .default({ dynamicConfig: {} }),
+  /** The kernel's thresholds for these runs (RunInput.limits), scaled down to reproduce in seconds. */
+  limits: limitsSchema.default({}),
+  runs: runsSchema,
+  shape: shapeSchema.default({}),
+  faults: faultsSchema.default({}),
+  chaos: z.array(chaosStepSchema).default([]),
+  expect: z.array(expectationSchema).min(1),
+});
+
+export type Scenario = z.infer<typeof scenarioSchema>;
+export type ScenarioInput = z.input<typeof scenarioSchema>;
+export type Expectation = z.infer<typeof expectationSchema>;
+export type ChaosStep = z.infer<typeof chaosStepSchema>;

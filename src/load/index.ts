@@ -1,0 +1,23 @@
+/**
+ * Load and soak: metrics of a run under load (throughput, turn latency, history bytes, memory
+ * and CPU of the worker and the server over time), ramps of the arrival rate, and the soak
+ * verdict against a scenario's thresholds.
+ */
+export { leastSquaresSlope, type Point } from './least-squares.ts';
+export {
+  computeLoadMetrics,
+  type LatencyPercentiles,
+  type LoadCounters,
+  type LoadMetrics,
+  type LoadMetricsInput,
+  type ProcessMetrics,
+  type ResourceSample,
+  type RunLoad,
+  type StageLoad,
+} from './load-metrics.ts';
+export { MetricsSampler, type MetricsSamplerOptions } from './metrics-sampler.ts';
+export { ownUsage, type ProcessUsage, parseProcStat, parseVmRssBytes, readProcessUsage } from './process-usage.ts';
+export { type ArrivalSchedule, arrivalSchedule, checkRamp, type Ramp, type RampStage } from './ramp.ts';
+export { findEmbeddedServerPid, findProcessByCommand, isDevServerOnPort, serverPidFinder } from './server-process.ts';
+export { type RampInput, rampOf, rampSchemaWith, type SoakThresholds, soakSchema } from './soak-schema.ts';
+export { soakVerdict } from './soak-verdict.ts';

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import type { RunRecord } from '../report/summary.ts';
+import { computeLoadMetrics, type ResourceSample } from './load-metrics.ts';
+
+const T0 = Date.parse('2026-11-30T00:00:00.000Z');
+const MIB = 1024 * 1024;
+
+function run(id: string, options: { startMs: number; durationMs: number; latencies: number[]; historyBytes: number[] }): RunRecord {
+  return {
+    runId: id,
+    workflowId: `${id}-v1`,
+    binary: 'v1',
+    outcome: 'completed',
+    startedAt: new Date(T0 + options.startMs).toISOString(),
+    durationMs: options.durationMs,
+    executions: options.historyBytes.map((bytes, i) => ({
+      temporalRunId: `${id}-${i}`,
+      historyBytes: bytes,
+      events: 10,
+      closedBy: i === options.historyBytes.length - 1 ? 'completed' : 'continued-as-new',
+    })),
+    turns: options.latencies.map((latencyMs, i) => ({ turn: i + 1, execution: 1, requestBytes: 1000, latencyMs })),
+    compactions: [],
+    workflowTaskFailures: 0,
+    incidents: [],
+    invariants: [],
+    historyFiles: [],
+  };
+}
+
+function sample(atMs: number, worker: [number, number, number], server?: [number, number, number], turns?: number): ResourceSample {
+  const usage = ([pid, rssBytes, cpuSeconds]: [number, number, number]) => ({ pid, rssBytes, cpuSeconds });
+  return {
+    atMs,
+    worker: usage(worker),
+    ...(server ? { server: usage(server) } : {}),
+    ...(turns !== undefined ? { counters: { runsStarted: 0, runsDone: 0, turns } } : {}),
+  };
+}
+
+describe('computeLoadMetrics', () => {
+  const runs = [
+    run('a', { startMs: 0, durationMs: 4000, latencies: [100, 200, 300, 400], historyBytes: [30_000, 10_000] }),
+    run('b', { startMs: 1000, durationMs: 2000, latencies: [1000, 2000], historyBytes: [8000] }),
+  ];
+  const samples = [0, 1, 2, 3, 4, 5].map((s) => sample(s * 1000, [7, 100 * MIB + s * MIB, s * 0.5], [9, 50 * MIB, s * 0.25]));
+
+  it('gives overall throughput over the window and latency over every turn', () => {
+    const metrics = computeLoadMetrics({ startedAt: T0, windowMs: 5000, runs, samples });
+    expect(metrics.overall).toEqual({
+      runs: 2,
+      turns: 6,
+      runsPerSecond: 0.4,
+      turnsPerSecond: 1.2,
+      historyBytes: 48_000,
+      historyBytesPerSecond: 9600,
+      // Nearest rank over [100, 200, 300, 400, 1000, 2000].
+      latencyMs: { p50: 300, p95: 2000, p99: 2000 },
+    });
+  });
+
+  it('gives each run its own rates over its own duration', () => {
+    const [a, b] = computeLoadMetrics({ startedAt: T0, windowMs: 5000, runs, samples }).runs;
+    expect(a).toEqual({
+      workflowId: 'a-v1',
+      binary: 'v1',
+      startedAtMs: 0,
+      durationMs: 4000,
+      turns: 4,
+      turnsPerSecond: 1,
+      historyBytes: 40_000,
+      historyBytesPerSecond: 10_000,
+      latencyMs: { p50: 200, p95: 400, p99: 400 },
+    });
+    expect(b).toMatchObject({ startedAtMs: 1000, turnsPerSecond: 1, historyBytesPerSecond: 4000, latencyMs: { p50: 1000, p99: 2000 } });
+  });
+
+  it('gives RSS growth per hour and CPU share of worker and server', () => {
+    const metrics = computeLoadMetrics({ startedAt: T0, windowMs: 5000, runs, samples });
+    // +1 MiB a second is 3600 MiB an hour; 0.5 s of CPU a second is 50 %.
+    expect(metrics.worker.rssGrowthMbPerHour).toBeCloseTo(3600, 9);
+    expect(metrics.worker.cpuPercent).toEqual({ mean: 50, max: 50 });
+    expect(metrics.worker.rssBytes).toEqual({ first: 100 * MIB, last: 105 * MIB, max: 105 * MIB });
+    expect(metrics.server?.rssGrowthMbPerHour).toBe(0);
+    expect(metrics.server?.cpuPercent).toEqual({ mean: 25, max: 25 });
+    expect(metrics.samples).toHaveLength(6);
+  });
+
+  it('judges a restarted server on its longest life and keeps CPU per process', () => {
+    const restarted = [
+      sample(0, [7, MIB, 0], [9, 80 * MIB, 0]),
+      sample(1000, [7, MIB, 0], [9, 90 * MIB, 1]),
+      sample(2000, [7, MIB, 0]), // the old one is gone, the new one not up yet
+      sample(3000, [7, MIB, 0], [11, 20 * MIB, 0.1]),
+      sample(4000, [7, MIB, 0], [11, 20 * MIB, 0.2]),
+      sample(5000, [7, MIB, 0], [11, 20 * MIB, 0.3]),
+    ];
+    const server = computeLoadMetrics({ startedAt: T0, windowMs: 5000, runs: [], samples: restarted }).server;
+    expect(server?.pids).toEqual([9, 11]);
+    expect(server?.samples).toBe(5);
+    // Pid 11 lived 2 s, flat; pid 9's 1 s of +10 MiB is not the slope.
+    expect(server?.rssGrowthMbPerHour).toBe(0);
+    // CPU 1 + 0.2 s over 1 + 2 s of wall time; busiest interval 100 %.
+    expect(server?.cpuPercent?.mean).toBeCloseTo(40, 9);
+    expect(server?.cpuPercent?.max).toBeCloseTo(100, 9);
+  });
+
+  it('leaves out what it cannot know: no server, no slope from one sample', () => {
+    const metrics = computeLoadMetrics({ startedAt: T0, windowMs: 0, runs: [], samples: [sample(0, [7, MIB, 0])] });
+    expect(metrics.server).toBeUndefined();
+    expect(metrics.worker.rssGrowthMbPerHour).toBeUndefined();
+    expect(metrics.worker.cpuPercent).toBeUndefined();
+    expect(metrics.overall.turnsPerSecond).toBe(0);
+    expect(() => computeLoadMetrics({ startedAt: T0, windowMs: 0, runs: [], samples: [] })).toThrow('samples is empty');
+  });
+
+  it('splits a ramp into stages: runs started, their latency, turns per second from the counters', () => {
+    const ramp = {
+      startRate: 1,
+      stages: [
+        { durationMs: 2000, target: 1 },
+        { durationMs: 2000, target: 3 },
+      ],
+    };
+    const counted = [0, 1, 2, 3, 4].map((s) => sample(s * 1000, [7, MIB, 0], undefined, [0, 2, 4, 10, 16][s]));
+    const rampRuns = [
+      run('r0', { startMs: 0, durationMs: 1000, latencies: [10], historyBytes: [1] }),
+      run('r1', { startMs: 1000, durationMs: 1000, latencies: [20], historyBytes: [1] }),
+      run('r2', { startMs: 2000, durationMs: 1000, latencies: [300], historyBytes: [1] }),
+      run('r3', { startMs: 2700, durationMs: 1000, latencies: [400], historyBytes: [1] }),
+      run('r4', { startMs: 3300, durationMs: 1000, latencies: [500], historyBytes: [1] }),
+    ];
+    const { stages } = computeLoadMetrics({ startedAt: T0, windowMs: 4000, runs: rampRuns, samples: counted, ramp });
+    expect(stages).toEqual([
+      {
+        stage: 0,
+        fromMs: 0,
+        toMs: 2000,
+        rate: { from: 1, to: 1 },
+        runsStarted: 2,
+        runsStartedPerSecond: 1,
+        turnsPerSecond: 2,
+        latencyMs: { p50: 10, p95: 20, p99: 20 },
+      },
+      {
+        stage: 1,
+        fromMs: 2000,
+        toMs: 4000,
+        rate: { from: 1, to: 3 },
+        runsStarted: 3,
+        runsStartedPerSecond: 1.5,
+        turnsPerSecond: 6,
+        latencyMs: { p50: 400, p95: 500, p99: 500 },
+      },
+    ]);
+  });
+});

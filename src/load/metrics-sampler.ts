@@ -1,0 +1,88 @@
+/**
+ * Samples memory and CPU of this process (the in-process worker) and of the Temporal server
+ * every `everyMs` while runs are in flight, collects the finished runs' records, and computes
+ * the load metrics when stopped. The runner calls start(), addRun() per finished run, stop().
+ */
+import type { RunRecord } from '../report/summary.ts';
+import { computeLoadMetrics, type LoadCounters, type LoadMetrics, type ResourceSample } from './load-metrics.ts';
+import { ownUsage, type ProcessUsage, readProcessUsage } from './process-usage.ts';
+import type { Ramp } from './ramp.ts';
+
+export interface MetricsSamplerOptions {
+  /** Between samples, ms (default 1000). */
+  everyMs?: number;
+  /**
+   * Finds the server's pid; asked again whenever the last pid stops answering (a restarted
+   * server is another process). Absent: the server is not sampled.
+   */
+  serverPid?: () => number | undefined;
+  /** The runner's counters, read at each sample: throughput over time and per ramp stage. */
+  counters?: () => LoadCounters;
+  /** The ramp the runs were started on: metrics per stage. */
+  ramp?: Ramp;
+}
+
+const DEFAULT_EVERY_MS = 1000;
+
+export class MetricsSampler {
+  private readonly samples: ResourceSample[] = [];
+  private readonly runs: RunRecord[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private startedAt = 0;
+  private serverPid: number | undefined;
+
+  constructor(private readonly options: MetricsSamplerOptions = {}) {
+    const everyMs = options.everyMs ?? DEFAULT_EVERY_MS;
+    if (!Number.isFinite(everyMs) || everyMs <= 0)
+      throw new Error(`MetricsSampler: everyMs must be a positive number of ms, got ${everyMs}`);
+  }
+
+  /** Takes the first sample now and then one every `everyMs`. */
+  start(): void {
+    if (this.timer) throw new Error('MetricsSampler: already started');
+    this.startedAt = Date.now();
+    this.sample();
+    this.timer = setInterval(() => this.sample(), this.options.everyMs ?? DEFAULT_EVERY_MS);
+    // Sampling alone must never keep the process alive.
+    this.timer.unref();
+  }
+
+  /** A finished run, for throughput and latency. */
+  addRun(run: RunRecord): void {
+    this.runs.push(run);
+  }
+
+  /** Takes a last sample and computes the metrics over the window since start(). */
+  stop(): LoadMetrics {
+    if (!this.timer) throw new Error('MetricsSampler: stop() before start()');
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.sample();
+    return computeLoadMetrics({
+      startedAt: this.startedAt,
+      windowMs: Date.now() - this.startedAt,
+      runs: this.runs,
+      samples: this.samples,
+      ...(this.options.ramp ? { ramp: this.options.ramp } : {}),
+    });
+  }
+
+  private sample(): void {
+    const server = this.readServer();
+    const counters = this.options.counters?.();
+    this.samples.push({
+      atMs: Date.now() - this.startedAt,
+      worker: ownUsage(),
+      ...(server ? { server } : {}),
+      ...(counters ? { counters: { runsStarted: counters.runsStarted, runsDone: counters.runsDone, turns: counters.turns } } : {}),
+    });
+  }
+
+  private readServer(): ProcessUsage | undefined {
+    if (!this.options.serverPid) return undefined;
+    const known = this.serverPid !== undefined ? readProcessUsage(this.serverPid) : undefined;
+    if (known) return known;
+    this.serverPid = this.options.serverPid();
+    return this.serverPid !== undefined ? readProcessUsage(this.serverPid) : undefined;
+  }
+}

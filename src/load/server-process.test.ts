@@ -1,0 +1,70 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { findEmbeddedServerPid, findProcessByCommand, isDevServerOnPort, serverPidFinder } from './server-process.ts';
+
+describe('isDevServerOnPort', () => {
+  const args = ['/cache/temporal-server', 'server', 'start-dev', '--port', '45811', '--http-port', '40001', ''];
+
+  it('knows the dev server on its gRPC port, not on its HTTP port', () => {
+    expect(isDevServerOnPort(args, 45811)).toBe(true);
+    expect(isDevServerOnPort(args, 40001)).toBe(false);
+    expect(isDevServerOnPort(['temporal', 'server', 'start-dev', '--port=7233'], 7233)).toBe(true);
+  });
+
+  it('ignores anything that is not `server start-dev`', () => {
+    expect(isDevServerOnPort(['temporal', 'workflow', 'start-dev', '--port', '45811'], 45811)).toBe(false);
+    expect(isDevServerOnPort(['node', 'tool.js', '--port', '45811'], 45811)).toBe(false);
+  });
+});
+
+describe('finding processes', () => {
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const child of children.splice(0)) child.kill();
+  });
+  async function started(command: string, args: string[]): Promise<ChildProcess> {
+    const child = spawn(command, args, { stdio: 'ignore' });
+    children.push(child);
+    await new Promise((resolve) => child.once('spawn', resolve));
+    return child;
+  }
+
+  it('finds a child started as `server start-dev --port N`, and only by its port', async () => {
+    // A stand-in with the dev server's arguments after node's own.
+    const child = await started(process.execPath, ['-e', 'setTimeout(() => {}, 30_000)', 'server', 'start-dev', '--port', '39999']);
+    expect(findEmbeddedServerPid('127.0.0.1:39999')).toBe(child.pid);
+    expect(findEmbeddedServerPid('127.0.0.1:39998')).toBeUndefined();
+    expect(findEmbeddedServerPid('127.0.0.1:39999', process.ppid)).toBeUndefined();
+    expect(serverPidFinder({ kind: 'embedded', address: '127.0.0.1:39999' })?.()).toBe(child.pid);
+  });
+
+  it('finds one process by its command name and refuses to guess between several', async () => {
+    // The command name is the executable's file name: a link to sleep with a name of our own.
+    const dir = mkdtempSync(join(tmpdir(), 'longrun-load-'));
+    const name = `lr-${process.pid}`;
+    symlinkSync('/bin/sleep', join(dir, name));
+    try {
+      expect(findProcessByCommand(name)).toBeUndefined();
+      const first = await started(join(dir, name), ['30']);
+      expect(findProcessByCommand(name)).toBe(first.pid);
+      const second = await started(join(dir, name), ['30']);
+      expect(() => findProcessByCommand(name)).toThrow(
+        `findProcessByCommand: 2 processes named ${name} (pids ${first.pid}, ${second.pid})`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
+  });
+
+  it('finds no server on an existing cluster unless told its command name', () => {
+    expect(serverPidFinder({ kind: 'existing', address: 'temporal:7233' }, undefined)).toBeUndefined();
+    expect(serverPidFinder({ kind: 'existing', address: 'temporal:7233' }, 'no-such-command')?.()).toBeUndefined();
+  });
+
+  it('says so when the address has no port', () => {
+    expect(() => findEmbeddedServerPid('localhost')).toThrow('findEmbeddedServerPid: address "localhost" has no port');
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * Finds the Temporal server's process, to sample its memory and CPU: the embedded server is
+ * a child of this process started with `server start-dev --port <its gRPC port>`; a server in
+ * another container is found by its command name when the PID namespace is shared with it
+ * (docker compose `pid: service:temporal`).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { parseProcStat } from './process-usage.ts';
+
+interface ProcEntry {
+  pid: number;
+  command: string;
+  parentPid: number;
+}
+
+function processes(): ProcEntry[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((name) => {
+      try {
+        const stat = parseProcStat(readFileSync(`/proc/${name}/stat`, 'utf8'));
+        return [{ pid: Number(name), command: stat.command, parentPid: stat.parentPid }];
+      } catch {
+        return []; // exited while we looked
+      }
+    });
+}
+
+function argv(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return [];
+  }
+}
+
+/** True when the arguments start a dev server (`server start-dev`) on this gRPC port. */
+export function isDevServerOnPort(args: readonly string[], port: number): boolean {
+  const at = args.indexOf('start-dev');
+  if (at < 1 || args[at - 1] !== 'server') return false;
+  return args.some((arg, i) => (arg === '--port' && args[i + 1] === String(port)) || arg === `--port=${port}`);
+}
+
+/** The pid of the embedded server listening on `address` (host:port) started by `parentPid`. */
+export function findEmbeddedServerPid(address: string, parentPid: number = process.pid): number | undefined {
+  const port = Number(address.slice(address.lastIndexOf(':') + 1));
+  if (!Number.isInteger(port) || port <= 0) throw new Error(`findEmbeddedServerPid: address ${JSON.stringify(address)} has no port`);
+  return processes().find((p) => p.parentPid === parentPid && isDevServerOnPort(argv(p.pid), port))?.pid;
+}
+
+/** The pid of the one process with this command name (/proc/<pid>/comm, 15 characters at most). */
+export function findProcessByCommand(command: string): number | undefined {
+  const found = processes().filter((p) => p.command === command.slice(0, 15));
+  if (found.length > 1)
+    throw new Error(`findProcessByCommand: ${found.length} processes named ${command} (pids ${found.map((p) => p.pid).join(', ')})`);
+  return found[0]?.pid;
+}
+
+/**
+ * How the sampler finds the server of an environment: the embedded server by its port; on an
+ * existing cluster the process named by LONGRUN_SERVER_PROCESS (e.g. temporal-server, with the
+ * PID namespace shared), else none.
+ */
+export function serverPidFinder(
+  env: { kind: 'embedded' | 'existing'; address: string },
+  command: string | undefined = process.env.LONGRUN_SERVER_PROCESS,
+): (() => number | undefined) | undefined {
+  if (env.kind === 'embedded') return () => findEmbeddedServerPid(env.address);
+  return command ? () => findProcessByCommand(command) : undefined;
+}

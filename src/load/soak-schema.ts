@@ -1,0 +1,58 @@
+/**
+ * The scenario fields of load and soak runs, for scenario-schema.ts to plug in:
+ *   runs: { ..., ramp: rampSchemaWith(durationSchema).optional() }   (instead of arrivalRate)
+ *   soak: soakSchema.optional()                                        (at the top level)
+ * The ramp takes the scenario's duration schema as an argument rather than importing it, so
+ * that scenario-schema.ts can import this file without an import cycle.
+ */
+import { z } from 'zod';
+import type { Ramp } from './ramp.ts';
+
+const rate = z.number().nonnegative().describe('runs started per second');
+
+export function rampSchemaWith<Duration extends z.ZodType<string | number>>(duration: Duration) {
+  return z
+    .strictObject({
+      startRate: rate.default(0),
+      stages: z
+        .array(
+          z.strictObject({
+            duration,
+            /** Runs per second at the end of the stage, reached linearly from the rate before it. */
+            target: rate,
+          }),
+        )
+        .min(1),
+    })
+    .describe(
+      'Open model on a ramp, as k6 ramping-arrival-rate: from startRate, each stage moves the arrival rate linearly to its target over its duration; the ramp replaces arrivalRate and duration',
+    );
+}
+
+const rssGrowth = z.number().nonnegative().describe('MiB per hour, least-squares slope of RSS over the soak');
+
+export const soakSchema = z
+  .strictObject({
+    /** Turns completed per second over the whole soak, at least. */
+    minTurnsPerSecond: z.number().positive().optional(),
+    /** p99 of turn latency (call_model scheduled to completed), at most, ms. */
+    maxP99LatencyMs: z.number().positive().optional(),
+    /** RSS growth per hour, at most: one number for the worker and the server, or each. */
+    maxRssGrowthMbPerHour: z.union([rssGrowth, z.strictObject({ worker: rssGrowth.optional(), server: rssGrowth.optional() })]).optional(),
+  })
+  .describe('Soak thresholds: each stated one becomes an expectation of the run (turns/s, p99 latency, RSS growth)');
+
+export type SoakThresholds = z.infer<typeof soakSchema>;
+
+export interface RampInput<Duration = string | number> {
+  startRate: number;
+  stages: { duration: Duration; target: number }[];
+}
+
+/** A parsed ramp with its durations in ms (the scenario's durationMs), for arrivalSchedule() and the sampler. */
+export function rampOf<Duration>(input: RampInput<Duration>, toMs: (duration: Duration) => number): Ramp {
+  return {
+    startRate: input.startRate,
+    stages: input.stages.map((stage) => ({ durationMs: toMs(stage.duration), target: stage.target })),
+  };
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import type { LoadMetrics, ProcessMetrics } from './load-metrics.ts';
+import { soakVerdict } from './soak-verdict.ts';
+
+const MIB = 1024 * 1024;
+
+function processMetrics(growth: number | undefined, pids = [7]): ProcessMetrics {
+  return {
+    samples: 600,
+    pids,
+    rssBytes: { first: 200 * MIB, last: 210 * MIB, max: 215 * MIB },
+    ...(growth !== undefined ? { rssGrowthMbPerHour: growth } : {}),
+    cpuPercent: { mean: 40, max: 90 },
+  };
+}
+
+function metrics(
+  overrides: { turns?: number; turnsPerSecond?: number; p99?: number; worker?: ProcessMetrics; server?: ProcessMetrics | null } = {},
+): LoadMetrics {
+  const server = overrides.server === undefined ? processMetrics(12) : overrides.server;
+  return {
+    windowMs: 600_000,
+    overall: {
+      runs: 40,
+      turns: overrides.turns ?? 3000,
+      runsPerSecond: 40 / 600,
+      turnsPerSecond: overrides.turnsPerSecond ?? 5,
+      historyBytes: 1e9,
+      historyBytesPerSecond: 1e9 / 600,
+      latencyMs: { p50: 120, p95: 800, p99: overrides.p99 ?? 1500 },
+    },
+    runs: [],
+    worker: overrides.worker ?? processMetrics(30),
+    ...(server ? { server } : {}),
+    samples: [],
+  };
+}
+
+describe('soakVerdict', () => {
+  it('states nothing when the scenario states no threshold', () => {
+    expect(soakVerdict({}, metrics())).toEqual([]);
+  });
+
+  it('meets every threshold within bounds, one record each, with the measured values', () => {
+    const records = soakVerdict({ minTurnsPerSecond: 4, maxP99LatencyMs: 2000, maxRssGrowthMbPerHour: 50 }, metrics());
+    expect(records).toEqual([
+      { description: 'at least 4 turns/s', met: true, detail: '5 turns/s: 3000 turns in 600 s' },
+      { description: 'p99 turn latency at most 2000 ms', met: true, detail: 'p99 1500 ms (p50 120, p95 800) over 3000 turns' },
+      {
+        description: 'worker RSS growth at most 50 MiB/h',
+        met: true,
+        detail: '30 MiB/h over 600 samples (RSS 200 -> 210 MiB, max 215 MiB)',
+      },
+      {
+        description: 'server RSS growth at most 50 MiB/h',
+        met: true,
+        detail: '12 MiB/h over 600 samples (RSS 200 -> 210 MiB, max 215 MiB)',
+      },
+    ]);
+  });
+
+  it('fails each threshold that is crossed, and only that one', () => {
+    const met = (m: LoadMetrics, t: Parameters<typeof soakVerdict>[0]) => soakVerdict(t, m).map((r) => r.met);
+    expect(met(metrics({ turnsPerSecond: 3.99 }), { minTurnsPerSecond: 4, maxP99LatencyMs: 2000 })).toEqual([false, true]);
+    expect(met(metrics({ p99: 2001 }), { minTurnsPerSecond: 4, maxP99LatencyMs: 2000 })).toEqual([true, false]);
+    expect(met(metrics({ worker: processMetrics(51) }), { maxRssGrowthMbPerHour: 50 })).toEqual([false, true]);
+    expect(met(metrics({ server: processMetrics(60) }), { maxRssGrowthMbPerHour: { worker: 50, server: 80 } })).toEqual([true, true]);
+    expect(met(metrics({ server: processMetrics(60) }), { maxRssGrowthMbPerHour: { server: 40 } })).toEqual([false]);
+  });
+
+  it('does not pass what it could not measure', () => {
+    expect(soakVerdict({ maxP99LatencyMs: 2000 }, metrics({ turns: 0, p99: 0 }))).toEqual([
+      { description: 'p99 turn latency at most 2000 ms', met: false, detail: 'no turn completed: nothing to measure' },
+    ]);
+    const [, server] = soakVerdict({ maxRssGrowthMbPerHour: 50 }, metrics({ server: null }));
+    expect(server).toMatchObject({ description: 'server RSS growth at most 50 MiB/h', met: false });
+    expect(server?.detail).toContain('the server process was not sampled');
+    const [worker] = soakVerdict({ maxRssGrowthMbPerHour: { worker: 50 } }, metrics({ worker: processMetrics(undefined) }));
+    expect(worker).toMatchObject({ met: false, detail: '600 sample(s) of one worker process: too few for a slope' });
+  });
+
+  it('says when the server was restarted', () => {
+    const [record] = soakVerdict({ maxRssGrowthMbPerHour: { server: 50 } }, metrics({ server: processMetrics(10, [9, 11]) }));
+    expect(record?.detail).toContain('restarted (pids 9, 11), slope over its longest life');
+  });
+});

@@ -59,11 +59,18 @@ describe('longrun', () => {
     expect(result.code, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout);
     const byBinary = (b: string) => summary.runs.filter((r: { binary: string }) => r.binary === b);
-    for (const run of byBinary('v0')) expect(run.incidents).toContain('history-size');
+    const status = (run: { invariants: { id: string; status: string }[] }, id: string) => run.invariants.find((i) => i.id === id)?.status;
+    for (const run of byBinary('v0')) {
+      expect(run.incidents).toContain('history-size');
+      expect(status(run, 'history.no-termination')).toBe('fail');
+      expect(status(run, 'history.continue-as-new')).toBe('fail');
+    }
     for (const run of byBinary('v1')) {
       expect(run.outcome).toBe('completed');
       expect(run.executions.length).toBeGreaterThan(1);
       expect(run.executions.slice(0, -1).every((e: { closedBy: string }) => e.closedBy === 'continued-as-new')).toBe(true);
+      expect(status(run, 'history.no-termination')).toBe('pass');
+      expect(status(run, 'history.continue-as-new')).toBe('pass');
     }
   });
 

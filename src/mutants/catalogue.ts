@@ -15,7 +15,7 @@ export interface Mutant {
 /** Limits scaled ~8x down: runs cross the trigger in ~17 turns and the blob limit in ~29 on v0. */
 export const MUTANT_SERVER = { 'limit.blobSize.error': 262_144, 'limit.blobSize.warn': 65_536 };
 const LIMITS = { blobLimitBytes: 262_144, compactionTriggerBytes: 150_000, tailMaxBytes: 32_768 };
-const TEXT_RUN = { overrides: { turns: 40, bytesPerTurn: 8_000 } };
+const TEXT_RUN = { screenshots: { share: 0 }, overrides: { turns: 40, bytesPerTurn: 8_000 } };
 
 function mutant(binary: BinaryId, catches: Mutant['catches'], input: Partial<ScenarioInput>, on: BinaryId = binary): Mutant {
   const scenario = scenarioSchema.parse({
@@ -37,9 +37,12 @@ export const MUTANTS: readonly Mutant[] = [
   mutant('ungated', ['replay.cross-version'], { target: { binaries: ['v0', 'ungated'] } }, 'v0'),
   mutant('can-while-pending', ['can.clean-boundary'], { limits: { ...LIMITS, continueAsNewBytes: 1_500_000 } }),
   mutant('split-group', ['rebuild.contract'], {}),
-  mutant('guard-ignores-screenshots', ['wft.no-retry-loop'], {
-    shape: { overrides: { turns: 12, bytesPerTurn: 2_000, screenshotEvery: 3, screenshotBytes: 300_000 } },
+  // The server takes 2 MiB; the kernel's own budget is 256 KiB: the unguarded screenshots land in history.
+  mutant('guard-ignores-screenshots', ['payload.ceiling'], {
+    server: { dynamicConfig: { 'limit.blobSize.error': 2_097_152 } },
+    shape: { screenshots: { share: 0 }, overrides: { turns: 12, bytesPerTurn: 2_000, screenshotEvery: 3, screenshotBytes: 300_000 } },
   }),
   mutant('trigger-late', ['compaction.trigger'], {}),
   mutant('compaction-fatal', ['compaction.failure-continues'], { faults: { compaction: [{ fault: { kind: 'http-500' } }] } }),
+  mutant('card-unchecked', ['compaction.card'], { faults: { compaction: [{ fault: { kind: 'oversized-card', bytes: 12_000 } }] } }),
 ];

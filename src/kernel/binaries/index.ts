@@ -13,6 +13,7 @@ export const BINARY_IDS = [
   'guard-ignores-screenshots',
   'trigger-late',
   'compaction-fatal',
+  'card-unchecked',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
 
@@ -59,6 +60,10 @@ const DESCRIPTIONS: Record<BinaryId, { description: string; broken: boolean }> =
   'compaction-fatal': {
     broken: true,
     description: 'a failed compaction ends the run',
+  },
+  'card-unchecked': {
+    broken: true,
+    description: 'the card is checked against four times its limit: oversized cards replace the history',
   },
 };
 

@@ -276,7 +276,7 @@ class AgentRun {
       turn,
       messages: [],
       settings: this.input.settings,
-      cardMaxBytes: this.limits.cardMaxBytes,
+      cardMaxBytes: this.limits.cardMaxBytes * this.options.cardLimitFactor,
     };
     const guarded = this.guard(turn, 'compaction', overheadBytes(input), { elidesAssistantText: true });
     if (guarded.blocked) throw new Error(`the compaction input is ${guarded.blocked.bytesAfter} bytes, over the limit`);

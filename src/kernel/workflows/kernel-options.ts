@@ -20,6 +20,8 @@ export interface KernelOptions {
   triggerBoundaries: number;
   /** A failed compaction ends the run (true only in compaction-fatal). */
   compactionFailureEndsRun: boolean;
+  /** The card limit the activity validates against, as a multiple of the real one (4 in card-unchecked). */
+  cardLimitFactor: number;
 }
 
 export const CURRENT_KERNEL: KernelOptions = {
@@ -29,4 +31,5 @@ export const CURRENT_KERNEL: KernelOptions = {
   guardCountsScreenshots: true,
   triggerBoundaries: 1,
   compactionFailureEndsRun: false,
+  cardLimitFactor: 1,
 };

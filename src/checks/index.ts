@@ -12,12 +12,21 @@ import { buildRunView } from './run/run-view.ts';
 import type { HistoryInvariant, InvariantId, InvariantResult, RunVerdict } from './verdict.ts';
 import { verdictStatus } from './verdict.ts';
 
+export { extractIdentifiers } from '../contract/identifiers.ts';
 export type { CheckContext, ResolvedContext } from './context.ts';
 export { HISTORY_COUNT_LIMIT, resolveContext } from './context.ts';
 export * from './history/index.ts';
-export { extractIdentifiers } from '../contract/identifiers.ts';
 export { requiredIdentifiers, sectionProblem } from './invariants/index.ts';
 export { DEFAULT_KERNEL_MAPPING, type KernelMapping, type PayloadPath } from './mapping.ts';
+export {
+  type Activity,
+  buildRunView,
+  type Execution,
+  type GateMode,
+  type JournaledEvent,
+  type RunView,
+  type Turn,
+} from './run/run-view.ts';
 export * from './verdict.ts';
 
 export type InvariantEntry =

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HistoryFileShapeError, streamHistoryEvents } from './event-stream.ts';
 
@@ -33,6 +34,19 @@ describe('streaming the events of a history file', () => {
     const path = join(dir, `tricky-${chunk}.json`);
     await writeFile(path, JSON.stringify(tricky, null, 2));
     expect(await collect(path, chunk)).toEqual(tricky.events);
+  });
+
+  it('yields exactly what JSON.parse reads, whatever the strings hold and wherever chunks split', async () => {
+    const path = join(dir, 'property.json');
+    const text = fc.string({ unit: fc.constantFrom('a', '"', '\\', '{', '}', '[', ']', ',', ':', 'é', '\n', ' ') });
+    const event = fc.dictionary(fc.constantFrom('eventId', 'x', 'events'), fc.oneof(text, fc.array(text, { maxLength: 3 })));
+    await fc.assert(
+      fc.asyncProperty(fc.array(event, { maxLength: 5 }), fc.integer({ min: 1, max: 40 }), async (events, chunk) => {
+        await writeFile(path, JSON.stringify({ a: 'x"}]\\', events, z: ['"]}'] }));
+        expect(await collect(path, chunk)).toEqual(events);
+      }),
+      { numRuns: 200, seed: 2026 },
+    );
   });
 
   it('refuses what is not a history, naming the byte', async () => {

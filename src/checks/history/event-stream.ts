@@ -7,6 +7,8 @@
  * JSON.parse, which validates it. Structural characters are ASCII, so UTF-8 needs no decoding.
  */
 import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream';
+import { createGunzip } from 'node:zlib';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -24,11 +26,13 @@ function isSpace(byte: number): boolean {
 /** Why a file is not a history, with the byte offset where that showed. */
 export class HistoryFileShapeError extends Error {}
 
-/** Yields the parsed events of the file; throws HistoryFileShapeError or a JSON.parse SyntaxError. */
+/** Yields the parsed events of the file (gunzipped when its name ends in .gz); throws HistoryFileShapeError. */
 export async function* streamHistoryEvents(path: string, chunkBytes = 1 << 20): AsyncGenerator<unknown> {
   const scanner = new EventScanner();
+  const file = createReadStream(path, { highWaterMark: chunkBytes });
+  const bytes = path.endsWith('.gz') ? pipeline(file, createGunzip({ chunkSize: chunkBytes }), () => {}) : file;
   let offset = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: chunkBytes })) {
+  for await (const chunk of bytes) {
     yield* scanner.push(chunk as Buffer, offset);
     offset += (chunk as Buffer).length;
   }
@@ -56,6 +60,19 @@ class EventScanner {
 
   *push(chunk: Buffer, offset: number): Generator<unknown> {
     for (let i = 0; i < chunk.length; i++) {
+      if (this.inString && !this.escaped && !this.keyBytes) {
+        // Fast path through string contents (base64 payloads are most of the file): jump to the
+        // closing quote unless a backslash comes first, which the byte path below handles.
+        const quote = chunk.indexOf(QUOTE, i);
+        const backslash = chunk.subarray(i, quote < 0 ? chunk.length : quote).indexOf(BACKSLASH);
+        if (backslash >= 0) i += backslash;
+        else if (quote < 0) break;
+        else {
+          this.inString = false;
+          i = quote;
+          continue;
+        }
+      }
       const byte = chunk[i] as number;
       if (this.inString) {
         if (this.escaped) this.escaped = false;

@@ -1,5 +1,4 @@
 export { HistoryLoadError } from './errors.ts';
 export { type HistoryInput, type LoadOptions, loadHistory, loadHistoryFile } from './load.ts';
-export { jsonArrayBytes, messageText } from './messages.ts';
 export type * from './model.ts';
 export { RECENT_TOOL_OUTPUTS_KEPT } from './summarize.ts';

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentRun } from '../testing/agent-run.ts';
 import { HistoryBuilder } from '../testing/history-builder.ts';
@@ -67,6 +68,16 @@ describe('loading the three forms of a history', () => {
     const fromFile = await loadHistoryFile(path);
     expect({ ...fromFile, source: 'x' }).toEqual(fromCli);
     expect(fromFile.source).toBe(path);
+  });
+
+  it('reads a gzipped file to the same model, and refuses one that is not gzip', async () => {
+    const path = join(dir, 'execution-1.json.gz');
+    await writeFile(path, gzipSync(JSON.stringify(json)));
+    expect({ ...(await loadHistoryFile(path)), source: 'x' }).toEqual(fromCli);
+    const fake = join(dir, 'fake.json.gz');
+    await writeFile(fake, JSON.stringify(json));
+    const error = await loadError(() => loadHistoryFile(fake));
+    expect(error.message).toMatch(new RegExp(`^${fake}: not gzip data \\(incorrect header check\\)$`));
   });
 
   it('accepts legacy PascalCase event types and numeric enums', () => {

@@ -1,5 +1,5 @@
 /**
- * Loading a history in any of its three forms into the normalized model:
+ * Loading a history in any of its three forms into the normalized model (files may be gzipped):
  * - SDK objects (`temporal.api.history.v1.IHistory`, e.g. `await handle.fetchHistory()`);
  * - the JSON of `fetchHistory()` (`JSON.stringify` of it, or `historyToJSON`);
  * - the JSON of `temporal workflow show --output json` (proto3 JSON).
@@ -54,6 +54,8 @@ export async function loadHistoryFile(path: string, options: Omit<LoadOptions, '
     for await (const event of streamHistoryEvents(path)) normalizer.add(event);
   } catch (error) {
     if (error instanceof HistoryFileShapeError) throw new HistoryLoadError(path, `not a history: ${error.message}`);
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (code.startsWith('Z_')) throw new HistoryLoadError(path, `not gzip data (${(error as Error).message})`);
     throw error;
   }
   return normalizer.finish();

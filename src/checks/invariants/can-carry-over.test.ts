@@ -92,6 +92,19 @@ describe('can.carry-over', () => {
     ]);
   });
 
+  it('judges a dialog compacted just before ContinueAsNew by the rebuild contract', () => {
+    const rebuilt = new AgentRun({ limits: SMALL_LIMITS }).turns(4).compact().continueAsNew().turn();
+    expect(resultOf(rebuilt, 'can.carry-over').status).toBe('pass');
+    const stale = new AgentRun({ limits: SMALL_LIMITS }).turns(4);
+    const before = stale.dialog;
+    stale.compact().continueAsNew({ resume: (r) => ({ ...r, messages: before }) });
+    expect(resultOf(stale, 'can.carry-over').evidence).toContainEqual(
+      expect.stringMatching(
+        /resume\.messages after compaction: system messages after the user request at \[\]; exactly one card message at \[2\] expected$/,
+      ),
+    );
+  });
+
   it('is not applicable without ContinueAsNew', () => {
     expect(resultOf(new AgentRun().turn().complete(), 'can.carry-over').status).toBe('not-applicable');
   });

@@ -122,6 +122,7 @@ export const canCarryOver: HistoryInvariant = {
         notes.push(`${where}: carried ${carried.resume?.messages.length} messages after ${calls} call_model`);
       }
     });
+    if (!exercised) notes.push('no ContinueAsNew');
     return judge(this.id, failures, notes, exercised);
   },
 };

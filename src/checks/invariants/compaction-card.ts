@@ -1,6 +1,6 @@
+import { extractIdentifiers } from '../../contract/identifiers.ts';
 import { CARD_SECTIONS } from '../../contract/limits.ts';
 import type { ResolvedContext } from '../context.ts';
-import { extractIdentifiers } from '../../contract/identifiers.ts';
 import { cardOf, journalOf } from '../run/compactions.ts';
 import type { Activity, RunView } from '../run/run-view.ts';
 import { bytes, type HistoryInvariant, judge } from '../verdict.ts';

@@ -4,6 +4,8 @@
  * compaction with rebuild, ContinueAsNew with resume. A correct run by default; every step takes
  * options to break exactly one rule, so that each invariant can be shown to fail.
  */
+
+import { extractIdentifiers } from '../../contract/identifiers.ts';
 import { journalHash } from '../../contract/journal-hash.ts';
 import {
   ACTIVITY,
@@ -21,7 +23,6 @@ import type { ChatRequest, ContentPart, Message, ToolCall } from '../../contract
 import { loadHistory } from '../history/load.ts';
 import { messageText, sha256 } from '../history/messages.ts';
 import type { LoadedHistory } from '../history/model.ts';
-import { extractIdentifiers } from '../../contract/identifiers.ts';
 import { DEFAULT_KERNEL_MAPPING } from '../mapping.ts';
 import { type EventSink, HistoryBuilder, type JsonObject } from './history-builder.ts';
 

@@ -1,6 +1,7 @@
 /**
  * The k6 request module starts a real run through the embedded server's HTTP API: the kernel
- * (binary v1) runs it on an in-process worker against the mocks and completes it.
+ * (binary v1) runs it on an in-process worker against the mocks and completes it. The compose
+ * file's worker health check is run against the same server.
  */
 import { http, passthrough } from 'msw';
 import { setupServer } from 'msw/node';
@@ -17,6 +18,7 @@ import {
 import type { RunResult } from '../contract/kernel-api.ts';
 import { type Environment, startEnvironment } from '../environment/index.ts';
 import { type KernelWorkers, startKernelWorkers } from '../runner/kernel-workers.ts';
+import { argvOf, flagOf, readComposeFile, runNodeHealthcheck } from './testing/compose-file.ts';
 
 let env: Environment;
 let mocks: MockProvider;
@@ -88,5 +90,18 @@ describe('scenarios/k6/lib/start-run.js against the embedded server', () => {
     expect(result.counters.turns).toBeGreaterThan(0);
     const agentCalls = mocks.recorder.records().filter((r) => r.target === 'agent' && r.runId === runId && r.status === 200);
     expect(agentCalls.length).toBe(result.counters.turns);
+  });
+});
+
+describe("docker-compose.yml's worker health check against the embedded server", () => {
+  it('passes once a worker polls the task queue, fails on a queue nobody polls', async () => {
+    const worker = readComposeFile().services.worker ?? {};
+    const queue = flagOf(argvOf(worker), 'task-queue') as string;
+    const check = (taskQueue: string) =>
+      runNodeHealthcheck(worker, (arg) =>
+        arg.replace('http://temporal:7243', env.httpUrl as string).replace(`/task-queues/${queue}?`, `/task-queues/${taskQueue}?`),
+      );
+    await vi.waitFor(async () => expect(await check(workers.taskQueue('v1'))).toBe(0), { timeout: 30_000, interval: 500 });
+    expect(await check('nobody-polls-this-queue')).toBe(1);
   });
 });

@@ -22,7 +22,7 @@ export function acceptedCard(run: RunView, compaction: Activity): string | undef
   return journalOf(run, 'context.compacted').some((entry) => cardOf(entry) === card) ? card : undefined;
 }
 
-/** The accepted compaction at the boundary before `turn`, with its card. */
+/** The accepted compaction among those of one boundary (the last one), with its card. */
 export function acceptedAt(run: RunView, compactions: readonly Activity[]): { compaction: Activity; card: string } | undefined {
   for (const compaction of [...compactions].reverse()) {
     const card = acceptedCard(run, compaction);
@@ -45,6 +45,7 @@ export function elidedAround(run: RunView, turn: Turn): boolean {
   );
 }
 
+/** The dialog before `turn`, established on demand. */
 export function turnDialog(run: RunView, turn: Turn): () => ExpectedMessage[] | null {
   return () => dialogBefore(run, turn);
 }

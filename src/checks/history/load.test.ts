@@ -2,10 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentRun } from '../testing/agent-run.ts';
 import { HistoryBuilder } from '../testing/history-builder.ts';
-import { sdkHistoryFromJson } from '../testing/sdk-history.ts';
 import { HistoryLoadError, loadHistory, loadHistoryFile } from './index.ts';
 
 let dir: string;
@@ -53,11 +53,11 @@ describe('loading the three forms of a history', () => {
   });
 
   it('reads SDK objects (IHistory) to the same model', () => {
-    expect(loadHistory(sdkHistoryFromJson(json), { source: 'x' })).toEqual(fromCli);
+    expect(loadHistory(historyFromJSON(json), { source: 'x' })).toEqual(fromCli);
   });
 
   it('reads the JSON of fetchHistory() (JSON.stringify of the SDK objects) to the same model', () => {
-    const text = JSON.stringify(sdkHistoryFromJson(json));
+    const text = JSON.stringify(historyFromJSON(json));
     expect(text).toContain('"eventTime":{"seconds"');
     expect(loadHistory(text, { source: 'x' })).toEqual(fromCli);
   });

@@ -1,7 +1,7 @@
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import proto from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import { jsonPayloads } from '../testing/history-builder.ts';
-import { sdkHistoryFromJson } from '../testing/sdk-history.ts';
 import { decodePayloads, payloadFields, payloadsSize } from './payloads.ts';
 
 const { Payloads } = proto.temporal.api.common.v1;
@@ -9,7 +9,7 @@ const { Payloads } = proto.temporal.api.common.v1;
 describe('payload sizes', () => {
   it.each([0, 1, 127, 128, 16_383, 16_384, 2_097_152])('equal the protobuf encoding of Payloads (%i data bytes)', (size) => {
     const json = jsonPayloads('x'.repeat(size), { small: true });
-    const sdk = sdkHistoryFromJson({
+    const sdk = historyFromJSON({
       events: [
         { eventId: '1', eventType: 'EVENT_TYPE_WORKFLOW_EXECUTION_STARTED', workflowExecutionStartedEventAttributes: { input: json } },
       ],

@@ -1,4 +1,3 @@
 export * from './agent-run.ts';
 export * from './history-builder.ts';
 export { resultOf } from './results.ts';
-export { sdkHistoryFromJson } from './sdk-history.ts';

@@ -105,6 +105,25 @@ describe('computeLoadMetrics', () => {
     expect(server?.cpuPercent?.max).toBeCloseTo(100, 9);
   });
 
+  it('leaves the warm-up out of the RSS slope, and only out of it', () => {
+    // Start-up climbs 100 MiB in 2 s, then memory is flat.
+    const rss = [100, 150, 200, 200, 200, 200].map((mib) => mib * MIB);
+    const warming = rss.map((bytes, s) => sample(s * 1000, [7, bytes, s * 0.5]));
+    const all = computeLoadMetrics({ startedAt: T0, windowMs: 5000, runs: [], samples: warming });
+    expect(all.warmupMs).toBe(0);
+    expect(all.worker.rssGrowthMbPerHour).toBeGreaterThan(50_000);
+    const warm = computeLoadMetrics({ startedAt: T0, windowMs: 5000, runs: [], samples: warming, warmupMs: 2000 });
+    expect(warm.warmupMs).toBe(2000);
+    expect(warm.worker.rssGrowthMbPerHour).toBe(0);
+    // Only the slope: RSS, CPU and the samples still cover the whole window.
+    expect(warm.worker.rssBytes.first).toBe(100 * MIB);
+    expect(warm.worker.cpuPercent).toEqual(all.worker.cpuPercent);
+    expect(warm.samples).toHaveLength(6);
+    expect(
+      computeLoadMetrics({ startedAt: T0, windowMs: 5000, runs: [], samples: warming, warmupMs: 5000 }).worker.rssGrowthMbPerHour,
+    ).toBeUndefined();
+  });
+
   it('leaves out what it cannot know: no server, no slope from one sample', () => {
     const metrics = computeLoadMetrics({ startedAt: T0, windowMs: 0, runs: [], samples: [sample(0, [7, MIB, 0])] });
     expect(metrics.server).toBeUndefined();

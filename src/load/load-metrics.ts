@@ -58,7 +58,7 @@ export interface ProcessMetrics {
   rssBytes: { first: number; last: number; max: number };
   /**
    * Least-squares slope of RSS over time, MiB per hour, on the longest stretch of one process
-   * (a restart resets memory); absent with fewer than two samples of one process.
+   * (a restart resets memory) after the warm-up; absent with fewer than two such samples.
    */
   rssGrowthMbPerHour?: number;
   /** CPU time over wall time, percent of one core: over the window, and the busiest interval. */
@@ -82,6 +82,8 @@ export interface StageLoad {
 export interface LoadMetrics {
   /** From the sampler's start to its stop, ms: the denominator of every overall rate. */
   windowMs: number;
+  /** Samples before this (ms after the start) are left out of the RSS slopes. */
+  warmupMs: number;
   overall: {
     runs: number;
     turns: number;
@@ -106,6 +108,8 @@ export interface LoadMetricsInput {
   runs: readonly RunRecord[];
   samples: readonly ResourceSample[];
   ramp?: Ramp;
+  /** Leaves the first samples (start-up, JIT, caches filling) out of the RSS slopes; default 0. */
+  warmupMs?: number;
 }
 
 export function computeLoadMetrics(input: LoadMetricsInput): LoadMetrics {
@@ -113,11 +117,19 @@ export function computeLoadMetrics(input: LoadMetricsInput): LoadMetrics {
   const turns = runs.reduce((n, r) => n + r.turns, 0);
   const historyBytes = runs.reduce((n, r) => n + r.historyBytes, 0);
   const seconds = input.windowMs / 1000;
-  const worker = processMetrics(input.samples.map((s) => ({ atMs: s.atMs, usage: s.worker })));
+  const warmupMs = input.warmupMs ?? 0;
+  const worker = processMetrics(
+    input.samples.map((s) => ({ atMs: s.atMs, usage: s.worker })),
+    warmupMs,
+  );
   if (!worker) throw new Error('computeLoadMetrics: samples is empty; the sampler takes one at start and one at stop');
-  const server = processMetrics(input.samples.flatMap((s) => (s.server ? [{ atMs: s.atMs, usage: s.server }] : [])));
+  const server = processMetrics(
+    input.samples.flatMap((s) => (s.server ? [{ atMs: s.atMs, usage: s.server }] : [])),
+    warmupMs,
+  );
   return {
     windowMs: input.windowMs,
+    warmupMs,
     overall: {
       runs: runs.length,
       turns,
@@ -176,13 +188,14 @@ function stretches(readings: readonly Reading[]): Reading[][] {
   return out;
 }
 
-function processMetrics(readings: readonly Reading[]): ProcessMetrics | undefined {
+function processMetrics(readings: readonly Reading[], warmupMs: number): ProcessMetrics | undefined {
   const first = readings[0];
   const last = readings.at(-1);
   if (!first || !last) return undefined;
   const runs = stretches(readings);
   const span = (s: Reading[]) => (s.at(-1)?.atMs ?? 0) - (s[0]?.atMs ?? 0);
-  const longest = runs.reduce((a, b) => (span(b) > span(a) ? b : a));
+  const warm = runs.map((stretch) => stretch.filter((r) => r.atMs >= warmupMs)).filter((stretch) => stretch.length > 0);
+  const longest = warm.reduce<Reading[]>((a, b) => (span(b) > span(a) ? b : a), []);
   const slope = leastSquaresSlope(longest.map((r) => ({ x: r.atMs, y: r.usage.rssBytes })));
   let cpu = 0;
   let wall = 0;

@@ -12,14 +12,16 @@ export interface MetricsSamplerOptions {
   /** Between samples, ms (default 1000). */
   everyMs?: number;
   /**
-   * Finds the server's pid; asked again whenever the last pid stops answering (a restarted
-   * server is another process). Absent: the server is not sampled.
+   * Finds the server's pid, asked at every sample: a restarted server is another process, and
+   * its old pid may already belong to someone else. Absent: the server is not sampled.
    */
   serverPid?: () => number | undefined;
   /** The runner's counters, read at each sample: throughput over time and per ramp stage. */
   counters?: () => LoadCounters;
   /** The ramp the runs were started on: metrics per stage. */
   ramp?: Ramp;
+  /** Samples before this (ms after start) are left out of the RSS growth slopes. */
+  warmupMs?: number;
 }
 
 const DEFAULT_EVERY_MS = 1000;
@@ -29,7 +31,6 @@ export class MetricsSampler {
   private readonly runs: RunRecord[] = [];
   private timer: NodeJS.Timeout | undefined;
   private startedAt = 0;
-  private serverPid: number | undefined;
 
   constructor(private readonly options: MetricsSamplerOptions = {}) {
     const everyMs = options.everyMs ?? DEFAULT_EVERY_MS;
@@ -64,6 +65,7 @@ export class MetricsSampler {
       runs: this.runs,
       samples: this.samples,
       ...(this.options.ramp ? { ramp: this.options.ramp } : {}),
+      ...(this.options.warmupMs !== undefined ? { warmupMs: this.options.warmupMs } : {}),
     });
   }
 
@@ -79,10 +81,7 @@ export class MetricsSampler {
   }
 
   private readServer(): ProcessUsage | undefined {
-    if (!this.options.serverPid) return undefined;
-    const known = this.serverPid !== undefined ? readProcessUsage(this.serverPid) : undefined;
-    if (known) return known;
-    this.serverPid = this.options.serverPid();
-    return this.serverPid !== undefined ? readProcessUsage(this.serverPid) : undefined;
+    const pid = this.options.serverPid?.();
+    return pid !== undefined ? readProcessUsage(pid) : undefined;
   }
 }

@@ -52,7 +52,12 @@ export function findEmbeddedServerPid(address: string, parentPid: number = proce
 export function findProcessByCommand(command: string): number | undefined {
   const found = processes().filter((p) => p.command === command.slice(0, 15));
   if (found.length > 1)
-    throw new Error(`findProcessByCommand: ${found.length} processes named ${command} (pids ${found.map((p) => p.pid).join(', ')})`);
+    throw new Error(
+      `findProcessByCommand: ${found.length} processes named ${command} (pids ${found
+        .map((p) => p.pid)
+        .sort((a, b) => a - b)
+        .join(', ')})`,
+    );
   return found[0]?.pid;
 }
 

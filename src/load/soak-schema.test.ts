@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { durationMs, durationSchema } from '../scenario/scenario-schema.ts';
 import { arrivalSchedule } from './ramp.ts';
-import { rampOf, rampSchemaWith, soakSchema } from './soak-schema.ts';
+import { rampOf, rampSchemaWith, soakSchemaWith } from './soak-schema.ts';
 
 /** As scenario-schema.ts would plug them in. */
 const scenarioPart = z.strictObject({
   runs: z.strictObject({ ramp: rampSchemaWith(durationSchema).optional() }),
-  soak: soakSchema.optional(),
+  soak: soakSchemaWith(durationSchema).optional(),
 });
 
 function firstIssue(value: unknown): string {
@@ -29,9 +29,14 @@ describe('the soak and ramp schema fragments', () => {
           ],
         },
       },
-      soak: { minTurnsPerSecond: 3, maxP99LatencyMs: 4000, maxRssGrowthMbPerHour: { worker: 50, server: 100 } },
+      soak: { minTurnsPerSecond: 3, maxP99LatencyMs: 4000, maxRssGrowthMbPerHour: { worker: 50, server: 100 }, warmup: '2m' },
     });
-    expect(parsed.soak).toEqual({ minTurnsPerSecond: 3, maxP99LatencyMs: 4000, maxRssGrowthMbPerHour: { worker: 50, server: 100 } });
+    expect(parsed.soak).toEqual({
+      minTurnsPerSecond: 3,
+      maxP99LatencyMs: 4000,
+      maxRssGrowthMbPerHour: { worker: 50, server: 100 },
+      warmup: '2m',
+    });
     const ramp = rampOf(parsed.runs.ramp ?? { startRate: 0, stages: [] }, durationMs);
     expect(ramp).toEqual({
       startRate: 0,
@@ -55,6 +60,7 @@ describe('the soak and ramp schema fragments', () => {
     expect(firstIssue({ runs: {}, soak: { minTurnsPerSecond: 0 } })).toMatch(/^soak\.minTurnsPerSecond: /);
     expect(firstIssue({ runs: {}, soak: { maxP99: 10 } })).toMatch(/^soak: .*maxP99/);
     expect(firstIssue({ runs: {}, soak: { maxRssGrowthMbPerHour: { workers: 1 } } })).toMatch(/^soak\.maxRssGrowthMbPerHour/);
+    expect(firstIssue({ runs: {}, soak: { warmup: 'soon' } })).toBe('soak.warmup: a duration like 500ms, 90s, 10m or 1h');
   });
 
   it('turn into JSON Schema for editors, descriptions included', () => {

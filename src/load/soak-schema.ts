@@ -1,9 +1,9 @@
 /**
  * The scenario fields of load and soak runs, for scenario-schema.ts to plug in:
  *   runs: { ..., ramp: rampSchemaWith(durationSchema).optional() }   (instead of arrivalRate)
- *   soak: soakSchema.optional()                                        (at the top level)
- * The ramp takes the scenario's duration schema as an argument rather than importing it, so
- * that scenario-schema.ts can import this file without an import cycle.
+ *   soak: soakSchemaWith(durationSchema).optional()                    (at the top level)
+ * Both take the scenario's duration schema as an argument rather than importing it, so that
+ * scenario-schema.ts can import this file without an import cycle.
  */
 import { z } from 'zod';
 import type { Ramp } from './ramp.ts';
@@ -31,18 +31,24 @@ export function rampSchemaWith<Duration extends z.ZodType<string | number>>(dura
 
 const rssGrowth = z.number().nonnegative().describe('MiB per hour, least-squares slope of RSS over the soak');
 
-export const soakSchema = z
-  .strictObject({
-    /** Turns completed per second over the whole soak, at least. */
-    minTurnsPerSecond: z.number().positive().optional(),
-    /** p99 of turn latency (call_model scheduled to completed), at most, ms. */
-    maxP99LatencyMs: z.number().positive().optional(),
-    /** RSS growth per hour, at most: one number for the worker and the server, or each. */
-    maxRssGrowthMbPerHour: z.union([rssGrowth, z.strictObject({ worker: rssGrowth.optional(), server: rssGrowth.optional() })]).optional(),
-  })
-  .describe('Soak thresholds: each stated one becomes an expectation of the run (turns/s, p99 latency, RSS growth)');
+export function soakSchemaWith<Duration extends z.ZodType<string | number>>(duration: Duration) {
+  return z
+    .strictObject({
+      /** Turns completed per second over the whole soak, at least. */
+      minTurnsPerSecond: z.number().positive().optional(),
+      /** p99 of turn latency (call_model scheduled to completed), at most, ms. */
+      maxP99LatencyMs: z.number().positive().optional(),
+      /** RSS growth per hour, at most: one number for the worker and the server, or each. */
+      maxRssGrowthMbPerHour: z
+        .union([rssGrowth, z.strictObject({ worker: rssGrowth.optional(), server: rssGrowth.optional() })])
+        .optional(),
+      /** Start-up (JIT, caches, connection pools) left out of the RSS growth slopes. */
+      warmup: duration.optional(),
+    })
+    .describe('Soak thresholds: each stated one becomes an expectation of the run (turns/s, p99 latency, RSS growth after the warm-up)');
+}
 
-export type SoakThresholds = z.infer<typeof soakSchema>;
+export type SoakThresholds = z.infer<ReturnType<typeof soakSchemaWith<z.ZodType<string | number>>>>;
 
 export interface RampInput<Duration = string | number> {
   startRate: number;

@@ -15,11 +15,19 @@ function processMetrics(growth: number | undefined, pids = [7]): ProcessMetrics 
 }
 
 function metrics(
-  overrides: { turns?: number; turnsPerSecond?: number; p99?: number; worker?: ProcessMetrics; server?: ProcessMetrics | null } = {},
+  overrides: {
+    turns?: number;
+    turnsPerSecond?: number;
+    p99?: number;
+    worker?: ProcessMetrics;
+    server?: ProcessMetrics | null;
+    warmupMs?: number;
+  } = {},
 ): LoadMetrics {
   const server = overrides.server === undefined ? processMetrics(12) : overrides.server;
   return {
     windowMs: 600_000,
+    warmupMs: overrides.warmupMs ?? 0,
     overall: {
       runs: 40,
       turns: overrides.turns ?? 3000,
@@ -76,7 +84,17 @@ describe('soakVerdict', () => {
     expect(server).toMatchObject({ description: 'server RSS growth at most 50 MiB/h', met: false });
     expect(server?.detail).toContain('the server process was not sampled');
     const [worker] = soakVerdict({ maxRssGrowthMbPerHour: { worker: 50 } }, metrics({ worker: processMetrics(undefined) }));
-    expect(worker).toMatchObject({ met: false, detail: '600 sample(s) of one worker process: too few for a slope' });
+    expect(worker).toMatchObject({ met: false, detail: 'fewer than two samples of one worker process: no slope' });
+    const [late] = soakVerdict(
+      { maxRssGrowthMbPerHour: { worker: 50 } },
+      metrics({ worker: processMetrics(undefined), warmupMs: 700_000 }),
+    );
+    expect(late?.detail).toBe('fewer than two samples of one worker process after the 700 s warm-up: no slope');
+  });
+
+  it('says when the slope leaves out a warm-up', () => {
+    const [record] = soakVerdict({ maxRssGrowthMbPerHour: { worker: 50 } }, metrics({ warmupMs: 120_000 }));
+    expect(record?.detail).toBe('30 MiB/h over 600 samples (RSS 200 -> 210 MiB, max 215 MiB); slope after a 120 s warm-up');
   });
 
   it('says when the server was restarted', () => {

@@ -35,13 +35,18 @@ export function soakVerdict(thresholds: SoakThresholds, metrics: LoadMetrics): E
   const growth = thresholds.maxRssGrowthMbPerHour;
   if (growth !== undefined) {
     const limits = typeof growth === 'number' ? { worker: growth, server: growth } : growth;
-    if (limits.worker !== undefined) records.push(rssGrowthRecord('worker', limits.worker, metrics.worker));
-    if (limits.server !== undefined) records.push(rssGrowthRecord('server', limits.server, metrics.server));
+    if (limits.worker !== undefined) records.push(rssGrowthRecord('worker', limits.worker, metrics.worker, metrics.warmupMs));
+    if (limits.server !== undefined) records.push(rssGrowthRecord('server', limits.server, metrics.server, metrics.warmupMs));
   }
   return records;
 }
 
-function rssGrowthRecord(role: 'worker' | 'server', limit: number, process: ProcessMetrics | undefined): ExpectationRecord {
+function rssGrowthRecord(
+  role: 'worker' | 'server',
+  limit: number,
+  process: ProcessMetrics | undefined,
+  warmupMs: number,
+): ExpectationRecord {
   const description = `${role} RSS growth at most ${fixed(limit)} MiB/h`;
   if (!process) {
     return {
@@ -51,13 +56,15 @@ function rssGrowthRecord(role: 'worker' | 'server', limit: number, process: Proc
     };
   }
   if (process.rssGrowthMbPerHour === undefined) {
-    return { description, met: false, detail: `${process.samples} sample(s) of one ${role} process: too few for a slope` };
+    const after = warmupMs > 0 ? ` after the ${fixed(warmupMs / 1000, 1)} s warm-up` : '';
+    return { description, met: false, detail: `fewer than two samples of one ${role} process${after}: no slope` };
   }
   const mib = (bytes: number) => fixed(bytes / (1024 * 1024), 1);
   const restarted = process.pids.length > 1 ? `; restarted (pids ${process.pids.join(', ')}), slope over its longest life` : '';
+  const warmup = warmupMs > 0 ? `; slope after a ${fixed(warmupMs / 1000, 1)} s warm-up` : '';
   return {
     description,
     met: process.rssGrowthMbPerHour <= limit,
-    detail: `${fixed(process.rssGrowthMbPerHour)} MiB/h over ${process.samples} samples (RSS ${mib(process.rssBytes.first)} -> ${mib(process.rssBytes.last)} MiB, max ${mib(process.rssBytes.max)} MiB)${restarted}`,
+    detail: `${fixed(process.rssGrowthMbPerHour)} MiB/h over ${process.samples} samples (RSS ${mib(process.rssBytes.first)} -> ${mib(process.rssBytes.last)} MiB, max ${mib(process.rssBytes.max)} MiB)${restarted}${warmup}`,
   };
 }

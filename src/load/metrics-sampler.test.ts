@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { fixtureRun } from '../report/testing/index.ts';
+import { MetricsSampler } from './metrics-sampler.ts';
+
+describe('MetricsSampler', () => {
+  it('samples this process from start to stop and counts the runs it is given', () => {
+    const counters = { runsStarted: 1, runsDone: 0, turns: 0 };
+    const sampler = new MetricsSampler({ counters: () => counters, serverPid: () => undefined });
+    sampler.start();
+    const run = fixtureRun({ runId: 'run-0001', turns: 12, growthBytes: 10_000, compaction: 'none' });
+    counters.runsDone = 1;
+    counters.turns = 12;
+    sampler.addRun(run);
+    const metrics = sampler.stop();
+    expect(metrics.samples.map((s) => s.counters)).toEqual([
+      { runsStarted: 1, runsDone: 0, turns: 0 },
+      { runsStarted: 1, runsDone: 1, turns: 12 },
+    ]);
+    expect(metrics.samples.every((s) => s.worker.pid === process.pid && s.server === undefined)).toBe(true);
+    expect(metrics.server).toBeUndefined();
+    expect(metrics.overall).toMatchObject({ runs: 1, turns: 12 });
+    expect(metrics.runs.map((r) => r.workflowId)).toEqual([run.workflowId]);
+  });
+
+  it('refuses to be misused, saying how', () => {
+    expect(() => new MetricsSampler({ everyMs: 0 })).toThrow('MetricsSampler: everyMs must be a positive number of ms, got 0');
+    const sampler = new MetricsSampler();
+    expect(() => sampler.stop()).toThrow('MetricsSampler: stop() before start()');
+    sampler.start();
+    expect(() => sampler.start()).toThrow('MetricsSampler: already started');
+    sampler.stop();
+  });
+});

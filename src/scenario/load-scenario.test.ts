@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BINARY_IDS } from '../kernel/index.ts';
 import { loadScenarioFile, parseScenario } from './load-scenario.ts';
 import { ScenarioError } from './scenario-error.ts';
 
@@ -71,7 +72,7 @@ describe('parseScenario', () => {
     [
       'a bad binary',
       scenario('target:\n  binaries: [v1, v7]'),
-      `${FILE}:7:18: target.binaries[1]: expected one of v0, v1, ungated, can-while-pending, split-group, guard-ignores-screenshots, trigger-late, compaction-fatal, got "v7"; did you mean v0?`,
+      `${FILE}:7:18: target.binaries[1]: expected one of ${BINARY_IDS.join(', ')}, got "v7"; did you mean v0?`,
     ],
     ['an empty target', scenario('target: {}'), `${FILE}:6:9: target: needs one of binaries, external`],
     [

@@ -5,6 +5,7 @@ import { mutantsCommand } from './commands/mutants.ts';
 import { replayCommand } from './commands/replay.ts';
 import { reproCommand, runCommand, soakCommand } from './commands/run.ts';
 import { scenarioCommand } from './commands/scenario.ts';
+import { workerCommand } from './commands/worker.ts';
 
 export interface Command {
   usage: string;
@@ -23,4 +24,5 @@ export const COMMANDS: Record<string, Command> = {
   mutants: mutantsCommand,
   scenario: scenarioCommand,
   'mock-server': mockServerCommand,
+  worker: workerCommand,
 };

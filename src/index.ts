@@ -1,0 +1,12 @@
+/**
+ * longrun's programmatic API, for vitest users and scripts:
+ *   const { scenario } = resolveScenario('smoke');
+ *   const summary = await runScenario(scenario);
+ */
+export { type CheckContext, checkRun, INVARIANTS, loadHistory, loadHistoryFile, type RunVerdict } from './checks/index.ts';
+export { type Environment, type EnvironmentOptions, startEnvironment } from './environment/index.ts';
+export { BINARIES, type BinaryId, CURRENT_BINARY } from './kernel/index.ts';
+export { renderText, writeReport } from './report/index.ts';
+export type { RunRecord, Summary } from './report/summary.ts';
+export { type Progress, type RunScenarioOptions, runScenario } from './runner/run-scenario.ts';
+export { listScenarios, parseScenario, resolveScenario, type Scenario, type ScenarioInput, scenarioSchema } from './scenario/index.ts';

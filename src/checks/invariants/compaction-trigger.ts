@@ -10,12 +10,7 @@ import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
  * metadata: its bytes minus its messages' bytes). When the turn has no compaction, that is the
  * request it sent. Sizes are UTF-8 bytes of JSON serialization.
  */
-function boundaryBytes(
-  run: RunView,
-  compaction: Activity,
-  envelope: number,
-  fallback: () => ReturnType<typeof dialogAtEnd>,
-): number | null {
+function boundaryBytes(compaction: Activity, envelope: number, fallback: () => ReturnType<typeof dialogAtEnd>): number | null {
   const dialog = dialogBeforeCompaction(compaction, fallback);
   const size = dialog ? dialogBytes(dialog) : null;
   return size === null ? null : envelope + size;
@@ -45,7 +40,7 @@ export const compactionTrigger: HistoryInvariant = {
           continue;
         }
         exercised = true;
-        const size = boundaryBytes(run, compaction, envelope, fallback);
+        const size = boundaryBytes(compaction, envelope, fallback);
         if (size === null) notes.push(`${where}: the request at the boundary cannot be established`);
         else if (size <= trigger) failures.push(`${where} when the request was ${bytes(size)} bytes <= trigger ${bytes(trigger)}`);
       }

@@ -1,6 +1,6 @@
 import { acceptedAt, dialogBeforeCompaction, turnDialog, turnLabel } from '../run/compactions.ts';
 import { dialogAtEnd, dialogBytes } from '../run/dialog.ts';
-import { type Activity, callRequest, type Execution, gateOpenAt, type RunView } from '../run/run-view.ts';
+import { type Activity, callRequest, type Execution, gateOpenAt } from '../run/run-view.ts';
 import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
 
 /**

@@ -131,16 +131,35 @@ const chaosStepSchema = z
     probability: z.number().gt(0).max(1).optional().describe('strike at the start of each turn of each run with this probability (seeded)'),
     times: z.number().int().positive().optional().describe('with probability: strike at most this many times (default 1)'),
     binary: binarySchema.optional().describe('kill-worker, upgrade-worker: the task queue of this binary (default: every one)'),
-    to: binarySchema.optional().describe('upgrade-worker: the binary that takes over; kill-worker: the binary it restarts as (default: the same)'),
+    to: binarySchema
+      .optional()
+      .describe('upgrade-worker: the binary that takes over; kill-worker: the binary it restarts as (default: the same)'),
+    part: z
+      .enum(['workflows', 'activities', 'both'])
+      .optional()
+      .describe(
+        'kill-worker: the workflow worker (default), the activity worker (its activities in flight wait for their timeouts) or both',
+      ),
     overlap: durationSchema.optional().describe('upgrade-worker: how long old and new workers serve side by side (default 2s)'),
     downFor: durationSchema.optional().describe('restart-server: how long the server stays down (default 1s)'),
-    link: z.enum(NETWORK_LINKS).optional().describe('network: worker-temporal (gRPC to the frontend) or activities-model (HTTP to the model)'),
-    fault: z.enum(NETWORK_FAULTS).optional().describe('network: latency, bandwidth, timeout (data stops, then the connection closes), reset_peer, down'),
+    link: z
+      .enum(NETWORK_LINKS)
+      .optional()
+      .describe('network: worker-temporal (gRPC to the frontend) or activities-model (HTTP to the model)'),
+    fault: z
+      .enum(NETWORK_FAULTS)
+      .optional()
+      .describe('network: latency, bandwidth, timeout (data stops, then the connection closes), reset_peer, down'),
     for: durationSchema.optional().describe('network: how long the fault lasts'),
     latencyMs: z.number().int().positive().optional().describe('latency: added delay, ms'),
     jitterMs: z.number().int().min(0).optional().describe('latency: plus or minus, ms'),
     rateKBps: z.number().int().positive().optional().describe('bandwidth: KB per second'),
-    timeoutMs: z.number().int().min(0).optional().describe('timeout: ms before the connection closes (0: never); reset_peer: ms before the reset'),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('timeout: ms before the connection closes (0: never); reset_peer: ms before the reset'),
     stream: z.enum(['upstream', 'downstream']).optional().describe('network: the direction (default downstream, server to client)'),
     toxicity: z.number().min(0).max(1).optional().describe('network: share of connections affected (default 1)'),
   })

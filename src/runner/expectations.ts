@@ -65,3 +65,26 @@ function describe(expectation: Expectation): string {
   if ('reproduces' in expectation) return `on ${expectation.on}: ${expectation.reproduces} reproduces`;
   return `on ${expectation.on}: ${expectation.violates.join(', ')} catch it`;
 }
+
+export interface StoppedRun {
+  runId: string;
+  /** The binary the run is judged as (the one that ran it last). */
+  binary: string;
+  why: string;
+}
+
+/**
+ * Under chaos, every run of a binary expected to hold must end by itself: a run that longrun had
+ * to stop (a retry loop, its timeout) was lost to the chaos, whatever its histories say.
+ */
+export function evaluateRunEnds(expectations: readonly Expectation[], stopped: readonly StoppedRun[]): ExpectationRecord[] {
+  const holding = [...new Set(expectations.flatMap((e) => ('hold' in e ? [e.on] : [])))];
+  return holding.map((binary) => {
+    const lost = stopped.filter((run) => run.binary === binary);
+    return {
+      description: `chaos: every run on ${binary} ended by itself`,
+      met: lost.length === 0,
+      detail: lost.length === 0 ? 'no run had to be stopped' : lost.map((run) => `${run.runId}: ${run.why}`).join('; '),
+    };
+  });
+}

@@ -1,27 +1,33 @@
 /**
- * The runner: starts the environment, the mocks and a worker per binary in play; launches runs
- * as the scenario says; watches them (a PAYLOADS_TOO_LARGE retry loop or a run past its
- * timeout is stopped and said so); fetches every history along ContinueAsNew chains; judges
- * them; and returns the summary the reports render.
+ * The runner: starts the environment, the mocks and a worker per binary in play (in worker
+ * processes, with the chaos controller, when the scenario has chaos steps); launches runs as the
+ * scenario says; watches them (a PAYLOADS_TOO_LARGE retry loop or a run past its timeout is
+ * stopped and said so); fetches every history along ContinueAsNew chains; judges them; and
+ * returns the summary the reports render. No process it starts outlives it, SIGTERM included.
  */
-import type { Client } from '@temporalio/client';
+import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
-import { startInProcessMocks } from '../../mocks/index.ts';
+import { planChaos } from '../chaos/chaos-plan.ts';
+import type { ChaosEvent } from '../chaos/chaos-session.ts';
+import { killAllChildren } from '../chaos/child-processes.ts';
 import { type CheckContext, checkRun, type InvariantResult, type LoadedHistory, loadHistory } from '../checks/index.ts';
+import { buildRunView } from '../checks/run/run-view.ts';
 import { type RunInput, WORKFLOW_TYPE } from '../contract/kernel-api.ts';
 import { BLOB_LIMIT_BYTES, COMPACTION_TRIGGER_BYTES, CONTINUE_AS_NEW_BYTES, HISTORY_SIZE_LIMIT_BYTES } from '../contract/limits.ts';
-import { type Environment, startEnvironment } from '../environment/index.ts';
+import type { Environment } from '../environment/index.ts';
 import type { BinaryId } from '../kernel/index.ts';
-import type { RunRecord, Summary } from '../report/summary.ts';
+import type { ExpectationRecord, RunRecord, Summary } from '../report/summary.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
 import { durationMs } from '../scenario/scenario-schema.ts';
-import { evaluateExpectations } from './expectations.ts';
+import { evaluateExpectations, evaluateRunEnds, type StoppedRun } from './expectations.ts';
 import { fetchRunHistories } from './history-chain.ts';
-import { startKernelWorkers } from './kernel-workers.ts';
 import { replayHistories, replayTargets, replayVerdict } from './replay.ts';
 import { drive, sleep } from './run-driver.ts';
+import { type RunHarness, startChaosHarness, startInProcessHarness } from './run-harness.ts';
 import { buildRunRecord } from './run-record.ts';
+import { whileServerDown } from './server-retry.ts';
 import { percentile } from './stats.ts';
+import { withTurnContinuity } from './turn-continuity.ts';
 
 export interface Progress {
   runsDone: number;
@@ -46,37 +52,49 @@ export interface RunScenarioOptions {
   /** Overrides runs.duration (the `soak --duration` flag). */
   durationMs?: number;
   scenarioFile?: string;
+  /** Chaos scenarios: every process started (with its pid) and every strike, as they happen. */
+  onChaosEvent?: (event: ChaosEvent) => void;
 }
 
 /** Consecutive failed attempts of one workflow task that make a retry loop longrun stops. */
 const RETRY_LOOP_ATTEMPTS = 3;
 const WATCH_EVERY_MS = 250;
 const MODELS = { agent: { model: 'longrun-agent' }, compaction: { model: 'longrun-compactor' } };
+/** How long a call waits for a server that is down (a chaos restart takes seconds). */
+const SERVER_DOWN_TOLERANCE_MS = 60_000;
+const TERMINATION_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 export async function runScenario(scenario: Scenario, options: RunScenarioOptions = {}): Promise<Summary> {
   if (!('binaries' in scenario.target)) {
     throw new Error(`scenario ${scenario.name}: external targets are judged with \`longrun check\`; runScenario drives kernel binaries`);
   }
-  const binaries = scenario.target.binaries as BinaryId[];
-  const signal = options.signal ?? new AbortController().signal;
+  const targetBinaries = scenario.target.binaries as BinaryId[];
+  const chaos = scenario.chaos.length > 0 ? planChaos(scenario) : undefined;
+  const inPlay = chaos?.binaries ?? targetBinaries;
+  const interrupt = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, interrupt.signal]) : interrupt.signal;
   const startedAt = new Date();
-  const env = options.environment ?? (await startEnvironment({ dynamicConfig: scenario.server.dynamicConfig }));
-  const mocks = startInProcessMocks({ seed: scenario.seed, shape: scenario.shape as never, faults: scenario.faults as never });
+  const queuePrefix = `longrun-${scenario.name}-${startedAt.getTime().toString(36)}`;
+  const signals = chaos ? watchTerminationSignals(interrupt) : undefined;
   const records: RunRecord[] = [];
+  const stopped: StoppedRun[] = [];
+  let chaosVerdict: ExpectationRecord[] = [];
   let runsStarted = 0;
   let progressTimer: NodeJS.Timeout | undefined;
+  let harness: RunHarness | undefined;
+  let finished = false;
   try {
-    const queuePrefix = `longrun-${scenario.name}-${startedAt.getTime().toString(36)}`;
-    const workers = await startKernelWorkers(
-      env,
-      binaries,
-      { modelBaseUrl: mocks.modelBaseUrl, sandboxBaseUrl: mocks.sandboxBaseUrl },
-      queuePrefix,
-    );
+    harness = chaos
+      ? await startChaosHarness(scenario, chaos, queuePrefix, {
+          ...(options.environment ? { environment: options.environment } : {}),
+          ...(options.onChaosEvent ? { onEvent: options.onChaosEvent } : {}),
+        })
+      : await startInProcessHarness(scenario, targetBinaries, queuePrefix, options.environment);
+    const { env, mocks, workers, failed, servedBy } = harness;
     const checkContext = checkContextOf(scenario, env);
     const runTimeoutMs = durationMs(scenario.runs.timeout);
     const runDurationMs = options.durationMs ?? (scenario.runs.duration !== undefined ? durationMs(scenario.runs.duration) : undefined);
-    const runsTotal = runDurationMs === undefined ? scenario.runs.count * binaries.length : undefined;
+    const runsTotal = runDurationMs === undefined ? scenario.runs.count * targetBinaries.length : undefined;
 
     const report = () =>
       options.onProgress?.({
@@ -104,30 +122,28 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
       };
       const workflowId = `${runId}-${binary}-${startedAt.getTime().toString(36)}`;
       const runStarted = new Date();
-      const handle = await env.client.workflow.start(WORKFLOW_TYPE, {
+      const firstRunId = await startRun(env.client, workflowId, {
         taskQueue: workers.taskQueue(binary),
         workflowId,
         args: [input],
         workflowExecutionTimeout: runTimeoutMs * 2,
       });
-      const stoppedBecause = await watchRun(env.client, workflowId, runTimeoutMs, signal, workers.failed);
-      const fetched = await fetchRunHistories(env.client, workflowId, handle.firstExecutionRunId);
-      const loaded: LoadedHistory[] = fetched.map((f, i) => loadHistory(f.history, { source: `${workflowId} execution ${i + 1}` }));
-      const verdict = checkRun(loaded, checkContext);
-      const invariants: InvariantResult[] = [...verdict.results];
-      const outcomes = await Promise.all(
-        replayTargets(binary, binaries).map((target) =>
-          replayHistories(
-            target,
-            workflowId,
-            fetched.map((f) => f.history),
-          ),
-        ),
-      );
+      const stoppedBecause = await watchRun(env.client, workflowId, runTimeoutMs, signal, failed);
+      const fetched = await whileServerDown(() => fetchRunHistories(env.client, workflowId, firstRunId), SERVER_DOWN_TOLERANCE_MS);
+      const histories = fetched.map((f) => f.history);
+      const loaded: LoadedHistory[] = histories.map((history, i) => loadHistory(history, { source: `${workflowId} execution ${i + 1}` }));
+      // A run that a newer binary took over is judged as that binary's, with the gate opening where it took over.
+      const served = servedBy(binary, histories);
+      const ranOn = served.at(-1) ?? binary;
+      const tookOver = served.length > 1 || ranOn !== binary;
+      const verdict = checkRun(loaded, tookOver ? { ...checkContext, gateOpens: 'at-marker' } : checkContext);
+      const invariants: InvariantResult[] = withTurnContinuity(verdict.results, buildRunView(loaded));
+      const targets = tookOver ? [ranOn] : replayTargets(binary, inPlay);
+      const outcomes = await Promise.all(targets.map((target) => replayHistories(target, workflowId, histories)));
       invariants.push(replayVerdict(outcomes));
       const record = buildRunRecord({
         workflowId,
-        binary,
+        binary: ranOn,
         startedAt: runStarted,
         finishedAt: new Date(),
         histories: loaded,
@@ -137,14 +153,13 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
         ...(stoppedBecause ? { stoppedBecause } : {}),
       });
       records.push(record);
-      await options.onHistories?.(
-        record,
-        fetched.map((f) => f.history),
-      );
+      if (stoppedBecause) stopped.push({ runId, binary: ranOn, why: stoppedBecause });
+      await options.onHistories?.(record, histories);
     };
 
+    harness.startChaos();
     await Promise.all(
-      binaries.map((binary) =>
+      targetBinaries.map((binary) =>
         drive(
           {
             count: scenario.runs.count,
@@ -157,14 +172,54 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
         ),
       ),
     );
+    chaosVerdict = [...(await harness.stopChaos()), ...(chaos ? evaluateRunEnds(scenario.expect, stopped) : [])];
     report();
-    await workers.stop();
+    finished = !signal.aborted;
   } finally {
     if (progressTimer) clearInterval(progressTimer);
-    mocks.close();
-    if (!options.environment) await env.teardown();
+    await harness?.close(finished);
+    signals?.release();
   }
-  return summarize(scenario, records, env, startedAt, signal.aborted, options.scenarioFile);
+  return summarize(scenario, records, chaosVerdict, harness.env, startedAt, signal.aborted, options.scenarioFile);
+}
+
+/**
+ * While chaos processes run, SIGTERM and SIGINT kill them at once and interrupt the scenario.
+ * Where nobody else listens for the signal, it is raised again once the runner has cleaned up,
+ * so the process still ends as the signal's default says.
+ */
+function watchTerminationSignals(interrupt: AbortController): { release(): void } {
+  let raise: NodeJS.Signals | undefined;
+  const listeners = TERMINATION_SIGNALS.map((name) => {
+    const alone = process.listenerCount(name) === 0;
+    const listener = () => {
+      killAllChildren();
+      interrupt.abort();
+      if (alone) raise = name;
+    };
+    process.on(name, listener);
+    return { name, listener };
+  });
+  return {
+    release() {
+      for (const { name, listener } of listeners) process.off(name, listener);
+      if (raise) process.kill(process.pid, raise);
+    },
+  };
+}
+
+/** Starts a run, through a server that may be down for a moment; the id of its first execution. */
+async function startRun(client: Client, workflowId: string, options: Parameters<Client['workflow']['start']>[1]): Promise<string> {
+  try {
+    return await whileServerDown(
+      async () => (await client.workflow.start(WORKFLOW_TYPE, options)).firstExecutionRunId,
+      SERVER_DOWN_TOLERANCE_MS,
+    );
+  } catch (error) {
+    // The server took a start whose answer was lost on the way back.
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    return (await client.workflow.getHandle(workflowId).describe()).runId;
+  }
 }
 
 /** Waits for the run to close; stops it (and says why) on a retry loop, a timeout or an abort. */
@@ -180,7 +235,7 @@ async function watchRun(
   let workerError: Error | undefined;
   workerFailed.catch((error: Error) => (workerError = error));
   for (;;) {
-    const description = await handle.describe();
+    const description = await whileServerDown(() => handle.describe(), SERVER_DOWN_TOLERANCE_MS);
     if (description.status.name !== 'RUNNING') return undefined;
     const attempt = description.raw.pendingWorkflowTask?.attempt ?? 0;
     const why =
@@ -194,7 +249,7 @@ async function watchRun(
               ? `longrun's worker died: ${workerError.message}`
               : undefined;
     if (why) {
-      await handle.terminate(why).catch(() => {});
+      await whileServerDown(() => handle.terminate(why), SERVER_DOWN_TOLERANCE_MS).catch(() => {});
       return why;
     }
     await sleep(WATCH_EVERY_MS, signal.aborted ? undefined : signal);
@@ -212,6 +267,7 @@ function checkContextOf(scenario: Scenario, env: Environment): CheckContext {
 function summarize(
   scenario: Scenario,
   runs: RunRecord[],
+  chaosVerdict: ExpectationRecord[],
   env: Environment,
   startedAt: Date,
   partial: boolean,
@@ -219,7 +275,7 @@ function summarize(
 ): Summary {
   const finishedAt = new Date();
   const latencies = runs.flatMap((r) => r.turns.flatMap((t) => (t.latencyMs !== undefined ? [t.latencyMs] : [])));
-  const expectations = evaluateExpectations(scenario.expect, runs);
+  const expectations = [...evaluateExpectations(scenario.expect, runs), ...chaosVerdict];
   const violations = runs.reduce((n, r) => n + r.invariants.filter((i) => i.status === 'fail').length, 0);
   return {
     scenario: scenario.name,

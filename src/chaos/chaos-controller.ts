@@ -1,0 +1,202 @@
+/**
+ * Strikes a scenario's chaos steps while its runs go on: at a time, when any run reaches a turn,
+ * or at each turn by a seeded probability. Strikes happen one at a time. Each step's outcome
+ * becomes part of the verdict: a chaos scenario whose chaos never struck proved nothing.
+ */
+import type { BinaryId } from '../kernel/index.ts';
+import type { ExpectationRecord } from '../report/summary.ts';
+import { sleep } from '../runner/run-driver.ts';
+import type { ChaosPlan, NetworkLink, PlannedStep } from './chaos-plan.ts';
+import { stepDurationMs, strikesAt } from './chaos-plan.ts';
+import type { RestartableServer } from './restartable-server.ts';
+import type { Toxic, Toxiproxy } from './toxiproxy.ts';
+import type { ActivityReport } from './worker-messages.ts';
+import type { WorkerPool } from './worker-pool.ts';
+
+export interface ChaosTargets {
+  pool: WorkerPool;
+  server?: RestartableServer;
+  network?: { toxiproxy: Toxiproxy; proxies: Record<NetworkLink, string | undefined> };
+}
+
+export interface ChaosStrike {
+  step: number;
+  label: string;
+  /** Since the controller started. */
+  atMs: number;
+  tookMs: number;
+  detail: string;
+}
+
+const DEFAULT_OVERLAP_MS = 2_000;
+const DEFAULT_DOWN_MS = 1_000;
+
+export class ChaosController {
+  private readonly strikes: ChaosStrike[] = [];
+  private readonly errors = new Map<number, string>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly turnsSeen = new Set<string>();
+  private readonly pending = new Set<number>();
+  private queue: Promise<void> = Promise.resolve();
+  private startedAt = 0;
+  private stopped = false;
+  private unsubscribe: () => void = () => {};
+  private rejectFailed: (error: Error) => void = () => {};
+  /** Rejects when a strike fails (a worker that does not come back, a server that does not restart). */
+  readonly failed: Promise<never>;
+
+  constructor(
+    private readonly plan: ChaosPlan,
+    private readonly targets: ChaosTargets,
+    private readonly seed: number,
+    private readonly onStrike: (strike: ChaosStrike) => void = () => {},
+  ) {
+    this.failed = new Promise<never>((_, reject) => {
+      this.rejectFailed = reject;
+    });
+    this.failed.catch(() => {});
+  }
+
+  start(): void {
+    this.startedAt = Date.now();
+    for (const planned of this.plan.steps) {
+      if (planned.step.after !== undefined) {
+        this.timers.push(setTimeout(() => this.fire(planned), stepDurationMs(planned.step.after, 0)));
+      }
+    }
+    this.unsubscribe = this.targets.pool.onActivityStarted((report) => this.onActivity(report));
+  }
+
+  /** No more strikes; waits for the one under way (a network fault is lifted when its time is up). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe();
+    for (const timer of this.timers) clearTimeout(timer);
+    await this.queue;
+  }
+
+  /** One record per step: whether it struck, and how. */
+  verdict(): ExpectationRecord[] {
+    return this.plan.steps.map((planned) => {
+      const struck = this.strikes.filter((s) => s.step === planned.index);
+      const error = this.errors.get(planned.index);
+      const detail = error
+        ? `failed: ${error}`
+        : struck.length === 0
+          ? 'never struck (the runs ended first)'
+          : struck.map((s) => `at ${(s.atMs / 1000).toFixed(1)} s (${s.tookMs} ms): ${s.detail}`).join('; ');
+      return { description: `chaos: ${planned.label}`, met: struck.length > 0 && !error, detail };
+    });
+  }
+
+  private onActivity(report: ActivityReport): void {
+    if (report.activityType !== 'call_model' || report.attempt !== 1 || report.runId === undefined || report.turn === undefined) return;
+    const key = `${report.runId}:${report.turn}`;
+    if (this.turnsSeen.has(key)) return;
+    this.turnsSeen.add(key);
+    for (const planned of this.plan.steps) {
+      const { atTurn, probability } = planned.step;
+      const strikesSoFar = this.strikes.filter((s) => s.step === planned.index).length + (this.pending.has(planned.index) ? 1 : 0);
+      if (atTurn !== undefined && report.turn >= atTurn && strikesSoFar === 0) this.fire(planned);
+      if (
+        probability !== undefined &&
+        strikesSoFar < (planned.step.times ?? 1) &&
+        strikesAt(this.seed, planned, report.runId, report.turn)
+      ) {
+        this.fire(planned);
+      }
+    }
+  }
+
+  private fire(planned: PlannedStep): void {
+    if (this.stopped || this.errors.has(planned.index)) return;
+    this.pending.add(planned.index);
+    const firedAt = Date.now();
+    this.queue = this.queue.then(async () => {
+      if (this.stopped) return;
+      try {
+        const detail = await this.strike(planned);
+        const strike = { step: planned.index, label: planned.label, atMs: firedAt - this.startedAt, tookMs: Date.now() - firedAt, detail };
+        this.strikes.push(strike);
+        this.onStrike(strike);
+      } catch (error) {
+        const message = (error as Error).message.split('\n')[0] ?? '';
+        this.errors.set(planned.index, message);
+        this.rejectFailed(new Error(`chaos step ${planned.label} failed: ${message}`));
+      } finally {
+        this.pending.delete(planned.index);
+      }
+    });
+  }
+
+  private async strike(planned: PlannedStep): Promise<string> {
+    const { step } = planned;
+    const { pool } = this.targets;
+    switch (step.action) {
+      case 'kill-worker': {
+        const reports = [];
+        for (const queue of planned.queues)
+          reports.push(...(await pool.crash(queue, step.part ?? 'workflows', step.to as BinaryId | undefined)));
+        return reports
+          .map((r) => {
+            const lost = r.lost.length > 0 ? `, lost ${r.lost.map((a) => a.activityType).join(', ')} in flight` : '';
+            return `SIGKILL ${r.killed}${lost}; ${r.replacement} polling ${r.downMs} ms later`;
+          })
+          .join('; ');
+      }
+      case 'upgrade-worker': {
+        const overlapMs = stepDurationMs(step.overlap, DEFAULT_OVERLAP_MS);
+        const reports = [];
+        for (const queue of planned.queues) reports.push(await pool.upgrade(queue, step.to as BinaryId, overlapMs));
+        return reports.map((r) => `${r.to} joined ${r.from.join(', ')}, which then shut down`).join('; ');
+      }
+      case 'restart-server': {
+        if (!this.targets.server) throw new Error('no restartable server');
+        const downMs = stepDurationMs(step.downFor, DEFAULT_DOWN_MS);
+        const started = Date.now();
+        await this.targets.server.restart(downMs);
+        return `server down for ${downMs} ms, answering again ${Date.now() - started} ms after the stop`;
+      }
+      case 'network':
+        return this.networkFault(planned);
+      case 'force-replay':
+        return 'every task replays';
+    }
+  }
+
+  private async networkFault(planned: PlannedStep): Promise<string> {
+    const { step } = planned;
+    const network = this.targets.network;
+    const proxy = step.link ? network?.proxies[step.link] : undefined;
+    if (!network || !proxy) throw new Error(`no proxy on ${step.link}`);
+    const forMs = stepDurationMs(step.for, 0);
+    if (step.fault === 'down') {
+      await network.toxiproxy.setEnabled(proxy, false);
+      await sleep(forMs);
+      await network.toxiproxy.setEnabled(proxy, true);
+      return `${step.link} down for ${forMs} ms`;
+    }
+    const toxic = toxicOf(planned, this.strikes.length);
+    await network.toxiproxy.addToxic(proxy, toxic);
+    await sleep(forMs);
+    await network.toxiproxy.removeToxic(proxy, toxic.name);
+    return `${toxic.type} ${JSON.stringify(toxic.attributes)} on ${step.link} (${toxic.stream ?? 'downstream'}) for ${forMs} ms`;
+  }
+}
+
+function toxicOf(planned: PlannedStep, serial: number): Toxic {
+  const { step } = planned;
+  const attributes: Record<string, number> =
+    step.fault === 'latency'
+      ? { latency: step.latencyMs ?? 0, jitter: step.jitterMs ?? 0 }
+      : step.fault === 'bandwidth'
+        ? { rate: step.rateKBps ?? 0 }
+        : { timeout: step.timeoutMs ?? 0 };
+  return {
+    name: `chaos-${planned.index}-${serial}`,
+    type: step.fault as Toxic['type'],
+    ...(step.stream ? { stream: step.stream } : {}),
+    ...(step.toxicity !== undefined ? { toxicity: step.toxicity } : {}),
+    attributes,
+  };
+}

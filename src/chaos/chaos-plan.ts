@@ -1,0 +1,110 @@
+/**
+ * A scenario's chaos steps, checked against the scenario (the binaries they name must be in
+ * play) and resolved: which task queues each step acts on, what the harness must set up (child
+ * workers always; Toxiproxy on the links named; a restartable server), and a label per step.
+ */
+import { createHash } from 'node:crypto';
+import type { BinaryId } from '../kernel/index.ts';
+import type { ChaosStep, Scenario } from '../scenario/scenario-schema.ts';
+import { durationMs } from '../scenario/scenario-schema.ts';
+import { NETWORK_LINKS } from './chaos-step-rules.ts';
+import type { QueueWorker } from './worker-pool.ts';
+
+export type NetworkLink = (typeof NETWORK_LINKS)[number];
+
+export interface PlannedStep {
+  index: number;
+  step: ChaosStep;
+  /** "kill-worker at turn 5", for logs and the verdict. */
+  label: string;
+  /** The task queues (named by the binary they started with) a worker action acts on. */
+  queues: BinaryId[];
+}
+
+export interface ChaosPlan {
+  /** The steps that strike (force-replay is a setting, not a strike). */
+  steps: PlannedStep[];
+  /** Every worker caches no workflow: each task replays the history. */
+  forceReplay: boolean;
+  links: NetworkLink[];
+  restartsServer: boolean;
+  /** One task queue per target binary, each named after it. */
+  queues: BinaryId[];
+  /** The workers strikes will start: restarts (as the queue's binaries, or as `to`) and upgrades. */
+  standbys: QueueWorker[];
+  /** The binaries in play: the target's, then those chaos brings in (upgrades, restarts as). */
+  binaries: BinaryId[];
+}
+
+export function planChaos(scenario: Scenario): ChaosPlan {
+  if (!('binaries' in scenario.target)) throw new Error('chaos: chaos steps need kernel binaries in target.binaries');
+  const target = scenario.target.binaries as BinaryId[];
+  const binaries = [...target];
+  const steps: PlannedStep[] = [];
+  scenario.chaos.forEach((step, index) => {
+    if (step.binary && !target.includes(step.binary as BinaryId)) {
+      throw new Error(`chaos.${index}.binary: ${step.binary} is not among target.binaries (${target.join(', ')})`);
+    }
+    if (step.to && !binaries.includes(step.to as BinaryId)) binaries.push(step.to as BinaryId);
+    if (step.action === 'force-replay') return;
+    steps.push({ index, step, label: labelOf(step), queues: step.binary ? [step.binary as BinaryId] : target });
+  });
+  const links = NETWORK_LINKS.filter((link) => scenario.chaos.some((step) => step.link === link));
+  const standbys = new Map<string, QueueWorker>();
+  const needs = (queue: BinaryId, runs: QueueWorker['runs']) => standbys.set(`${queue}>${runs}`, { queue, runs });
+  for (const { step, queues } of steps) {
+    for (const queue of queues) {
+      if (step.action === 'upgrade-worker') needs(queue, step.to as BinaryId);
+      if (step.action !== 'kill-worker') continue;
+      if (step.part !== 'workflows' && step.part !== undefined) needs(queue, 'activities');
+      if (step.part === 'activities') continue;
+      if (step.to) {
+        needs(queue, step.to as BinaryId);
+        continue;
+      }
+      // Crashed workflows restart as the binary they ran: the queue's own, or one an upgrade brought in.
+      needs(queue, queue);
+      for (const other of steps) {
+        if (other.step.action === 'upgrade-worker' && other.queues.includes(queue)) needs(queue, other.step.to as BinaryId);
+      }
+    }
+  }
+  return {
+    steps,
+    forceReplay: scenario.chaos.some((step) => step.action === 'force-replay'),
+    links,
+    restartsServer: scenario.chaos.some((step) => step.action === 'restart-server'),
+    queues: target,
+    standbys: [...standbys.values()],
+    binaries,
+  };
+}
+
+function labelOf(step: ChaosStep): string {
+  const what =
+    step.action === 'network'
+      ? `network ${step.fault} on ${step.link} for ${step.for}`
+      : step.action === 'upgrade-worker'
+        ? `upgrade-worker${step.binary ? ` ${step.binary}` : ''} to ${step.to}`
+        : step.action === 'kill-worker'
+          ? `kill-worker${step.binary ? ` ${step.binary}` : ''} (${step.part ?? 'workflows'}${step.to ? `, restart as ${step.to}` : ''})`
+          : step.action;
+  const when =
+    step.after !== undefined
+      ? `after ${step.after}`
+      : step.atTurn !== undefined
+        ? `at turn ${step.atTurn}`
+        : `with probability ${step.probability} per turn${(step.times ?? 1) > 1 ? `, up to ${step.times} times` : ''}`;
+  return `${what} ${when}`;
+}
+
+/** Whether a probability step strikes at this turn of this run: seeded, so every run of the scenario agrees. */
+export function strikesAt(seed: number, step: PlannedStep, runId: string, turn: number): boolean {
+  const probability = step.step.probability ?? 0;
+  const digest = createHash('sha256').update(`${seed}:${step.index}:${runId}:${turn}`).digest();
+  return digest.readUInt32BE(0) / 0x1_0000_0000 < probability;
+}
+
+export function stepDurationMs(value: ChaosStep['after'], fallbackMs: number): number {
+  return value === undefined ? fallbackMs : durationMs(value);
+}

@@ -1,0 +1,110 @@
+/**
+ * Everything a chaos scenario runs on: the Temporal server (restartable when a step restarts
+ * it), the mocks as an HTTP server on loopback (worker processes cannot see in-process MSW),
+ * Toxiproxy on the links that network steps name, the worker processes, and the controller
+ * that strikes. `close` ends all of it; nothing it started outlives it.
+ */
+import { type MockServer, startMockServer } from '../../mocks/index.ts';
+import { type Environment, startEnvironment } from '../environment/index.ts';
+import type { Scenario } from '../scenario/scenario-schema.ts';
+import { ChaosController, type ChaosStrike, type ChaosTargets } from './chaos-controller.ts';
+import type { ChaosPlan, NetworkLink } from './chaos-plan.ts';
+import { type RestartableServer, startRestartableServer } from './restartable-server.ts';
+import { startToxiproxy } from './toxiproxy.ts';
+import { WorkerPool } from './worker-pool.ts';
+
+export type ChaosEvent = { type: 'process'; pid: number; what: string } | ({ type: 'strike' } & ChaosStrike);
+
+export interface ChaosSessionOptions {
+  /** A server to use instead of starting one (it is not torn down); not with restart-server. */
+  environment?: Environment;
+  queuePrefix: string;
+  onEvent?: (event: ChaosEvent) => void;
+}
+
+export interface ChaosSession {
+  environment: Environment;
+  mocks: MockServer;
+  workers: WorkerPool;
+  controller: ChaosController;
+  /** Ends the workers (gracefully, or at once after a failure or an abort), the proxies, the mocks and the server. */
+  close(graceful: boolean): Promise<void>;
+}
+
+export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, options: ChaosSessionOptions): Promise<ChaosSession> {
+  if (plan.restartsServer && options.environment) {
+    throw new Error(`scenario ${scenario.name}: restart-server restarts the embedded server longrun starts, not a given environment`);
+  }
+  const onEvent = options.onEvent ?? (() => {});
+  const closers: (() => Promise<void>)[] = [];
+  const closeAll = async () => {
+    for (const close of closers.reverse()) await close().catch(() => {});
+  };
+  try {
+    let server: RestartableServer | undefined;
+    let environment: Environment;
+    if (plan.restartsServer) {
+      server = await startRestartableServer(scenario.server.dynamicConfig);
+      environment = server.environment;
+    } else {
+      environment = options.environment ?? (await startEnvironment({ dynamicConfig: scenario.server.dynamicConfig }));
+    }
+    if (!options.environment) closers.push(() => environment.teardown());
+
+    const mocks = await startMockServer({ seed: scenario.seed, shape: scenario.shape as never, faults: scenario.faults as never });
+    closers.push(() => mocks.close());
+
+    let network: ChaosTargets['network'];
+    let workerAddress = environment.address;
+    let modelBaseUrl = mocks.modelBaseUrl;
+    if (plan.links.length > 0) {
+      const toxiproxy = await startToxiproxy();
+      closers.push(() => toxiproxy.close());
+      onEvent({ type: 'process', pid: toxiproxy.pid, what: 'toxiproxy' });
+      const proxies: Record<NetworkLink, string | undefined> = { 'worker-temporal': undefined, 'activities-model': undefined };
+      if (plan.links.includes('worker-temporal')) {
+        workerAddress = await toxiproxy.proxy('temporal', environment.address);
+        proxies['worker-temporal'] = 'temporal';
+      }
+      if (plan.links.includes('activities-model')) {
+        modelBaseUrl = `http://${await toxiproxy.proxy('model', new URL(mocks.url).host)}/v1`;
+        proxies['activities-model'] = 'model';
+      }
+      network = { toxiproxy, proxies };
+    }
+
+    const workers = await WorkerPool.start({
+      address: workerAddress,
+      namespace: environment.namespace,
+      binaries: plan.queues,
+      standbys: plan.standbys,
+      activities: { modelBaseUrl, sandboxBaseUrl: mocks.sandboxBaseUrl },
+      queuePrefix: options.queuePrefix,
+      ...(plan.forceReplay ? { maxCachedWorkflows: 0 } : {}),
+      onWorkerStarted: (worker) => onEvent({ type: 'process', pid: worker.pid, what: `worker ${worker.describe()}` }),
+    });
+    let graceful = true;
+    closers.push(() => (graceful ? workers.stop() : workers.kill()));
+
+    const controller = new ChaosController(
+      plan,
+      { pool: workers, ...(server ? { server } : {}), ...(network ? { network } : {}) },
+      scenario.seed,
+      (strike) => onEvent({ type: 'strike', ...strike }),
+    );
+    closers.push(() => controller.stop());
+    return {
+      environment,
+      mocks,
+      workers,
+      controller,
+      async close(asked) {
+        graceful = asked;
+        await closeAll();
+      },
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}

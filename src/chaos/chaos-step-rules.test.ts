@@ -1,0 +1,68 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadScenarioFile } from '../scenario/index.ts';
+import { chaosStepProblems } from './chaos-step-rules.ts';
+
+describe('chaosStepProblems', () => {
+  it('accepts each action with one trigger and its own fields', () => {
+    expect(chaosStepProblems({ action: 'kill-worker', atTurn: 5, part: 'both', to: 'v1' })).toEqual([]);
+    expect(chaosStepProblems({ action: 'upgrade-worker', after: '3s', to: 'v1', binary: 'v0', overlap: '1s' })).toEqual([]);
+    expect(chaosStepProblems({ action: 'restart-server', probability: 0.1, times: 2, downFor: '2s' })).toEqual([]);
+    expect(
+      chaosStepProblems({ action: 'network', atTurn: 2, link: 'worker-temporal', fault: 'latency', latencyMs: 100, for: '1s' }),
+    ).toEqual([]);
+    expect(chaosStepProblems({ action: 'network', atTurn: 2, link: 'activities-model', fault: 'down', for: '1s' })).toEqual([]);
+    expect(chaosStepProblems({ action: 'force-replay' })).toEqual([]);
+  });
+
+  it('names the field of each mistake', () => {
+    expect(chaosStepProblems({ action: 'kill-worker' })).toEqual([
+      { path: [], message: 'kill-worker needs a trigger: after (a duration), atTurn (a turn) or probability (per turn)' },
+    ]);
+    expect(chaosStepProblems({ action: 'kill-worker', after: '1s', atTurn: 3 })).toEqual([
+      { path: ['atTurn'], message: 'one trigger per step: after and atTurn are both set' },
+    ]);
+    expect(chaosStepProblems({ action: 'force-replay', atTurn: 3 })).toEqual([
+      { path: ['atTurn'], message: 'force-replay holds for the whole scenario: it takes no after, atTurn or probability' },
+    ]);
+    expect(chaosStepProblems({ action: 'kill-worker', atTurn: 3, times: 2 })).toEqual([
+      { path: ['times'], message: 'times counts strikes of a probability trigger' },
+    ]);
+    expect(chaosStepProblems({ action: 'upgrade-worker', atTurn: 3 })).toEqual([{ path: ['to'], message: 'upgrade-worker needs to' }]);
+    expect(chaosStepProblems({ action: 'restart-server', atTurn: 3, link: 'worker-temporal' })).toEqual([
+      { path: ['link'], message: 'link does not apply to restart-server' },
+    ]);
+    expect(
+      chaosStepProblems({ action: 'network', atTurn: 3, link: 'worker-temporal', fault: 'bandwidth', for: '1s', latencyMs: 5 }),
+    ).toEqual([
+      { path: ['rateKBps'], message: 'a bandwidth fault needs rateKBps' },
+      { path: ['latencyMs'], message: 'latencyMs does not apply to a bandwidth fault' },
+    ]);
+    expect(chaosStepProblems({ action: 'network', atTurn: 3, link: 'worker-temporal', fault: 'down', for: '1s', toxicity: 0.5 })).toEqual([
+      { path: ['toxicity'], message: 'toxicity does not apply to a down fault' },
+    ]);
+  });
+
+  it('reach the scenario file as one line naming the step and its field', () => {
+    const file = join(tmpdir(), `longrun-chaos-${process.pid}.yaml`);
+    writeFileSync(
+      file,
+      [
+        'name: bad-chaos',
+        'seed: 1',
+        'chaos:',
+        '  - action: network',
+        '    atTurn: 2',
+        '    link: worker-temporal',
+        '    fault: latency',
+        '    for: 2s',
+        'expect:',
+        '  - { on: v1, hold: all }',
+        '',
+      ].join('\n'),
+    );
+    expect(() => loadScenarioFile(file)).toThrow(`${file}:4:5: chaos[0].latencyMs: a latency fault needs latencyMs`);
+  });
+});

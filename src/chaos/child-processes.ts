@@ -1,0 +1,66 @@
+/**
+ * Every process chaos starts (workers, Toxiproxy), so that none outlives the harness: they are
+ * SIGKILLed when this process exits, and on demand from a signal handler. Each child also dies
+ * by itself when its parent does (workers when their IPC channel closes, Toxiproxy when its
+ * stdin does), which covers a parent that is SIGKILLed.
+ */
+import type { ChildProcess } from 'node:child_process';
+
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+export function trackChild(child: ChildProcess): void {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  if (!exitHookInstalled) {
+    process.on('exit', killAllChildren);
+    exitHookInstalled = true;
+  }
+}
+
+/** SIGKILLs every live child now; synchronous, so it works in 'exit' and signal handlers. */
+export function killAllChildren(): void {
+  for (const child of live) if (isRunning(child)) child.kill('SIGKILL');
+}
+
+/** Pids of the tracked children still running. */
+export function liveChildPids(): number[] {
+  return [...live].filter(isRunning).flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
+}
+
+export function isRunning(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null;
+}
+
+export interface ExitStatus {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** Resolves when the child has exited (at once if it already has). */
+export function exitOf(child: ChildProcess): Promise<ExitStatus> {
+  if (!isRunning(child)) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+}
+
+/** SIGTERM, then SIGKILL if the child has not exited after `graceMs`. */
+export async function stopChild(child: ChildProcess, graceMs: number): Promise<ExitStatus> {
+  const exited = exitOf(child);
+  if (!isRunning(child)) return exited;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => isRunning(child) && child.kill('SIGKILL'), graceMs);
+  try {
+    return await exited;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Keeps the last `maxBytes` of a stream, for the error message of a child that failed. */
+export function tailOf(stream: NodeJS.ReadableStream | null, maxBytes = 4_000): () => string {
+  let tail = '';
+  stream?.on('data', (chunk: Buffer) => {
+    tail = (tail + chunk.toString()).slice(-maxBytes);
+  });
+  return () => tail.trim();
+}

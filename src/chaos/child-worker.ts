@@ -1,0 +1,146 @@
+/**
+ * The harness's side of one worker process: starts it, waits until it polls (or, for a standby,
+ * until it is ready to), tells a standby to go, follows the
+ * activities it has in flight (from its IPC reports) and ends it, by SIGKILL (a crash) or by
+ * SIGTERM (a graceful shutdown that lets its activities finish).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { BinaryId } from '../kernel/index.ts';
+import { type ExitStatus, exitOf, isRunning, stopChild, tailOf, trackChild } from './child-processes.ts';
+import type { ActivityReport, WorkerCommand, WorkerMessage, WorkerProcessConfig } from './worker-messages.ts';
+
+const ENTRY = fileURLToPath(new URL('./worker-process.ts', import.meta.url));
+const TSX_LOADER = createRequire(import.meta.url).resolve('tsx');
+/** Starting node, tsx and a worker takes a few seconds; a loaded machine, more. */
+const READY_TIMEOUT_MS = 60_000;
+/** A graceful shutdown waits for activities in flight (the worker's grace is 10 s). */
+const STOP_GRACE_MS = 15_000;
+
+export type ActivityListener = (report: ActivityReport, worker: ChildWorker) => void;
+
+export class ChildWorker {
+  private readonly inFlight = new Map<string, ActivityReport>();
+  private readonly listeners = new Set<ActivityListener>();
+  private idleSince = Date.now();
+  private ending = false;
+  /** Rejects if the process ends without being told to. */
+  readonly died: Promise<never>;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly config: WorkerProcessConfig,
+    private readonly stderrTail: () => string,
+  ) {
+    child.on('message', (message: WorkerMessage) => this.onMessage(message));
+    this.died = exitOf(child).then(({ code, signal }) => {
+      if (this.ending) return new Promise<never>(() => {});
+      throw new Error(`worker ${this.describe()} exited (${signal ?? `code ${code}`}): ${this.stderrTail() || 'no output'}`);
+    });
+    this.died.catch(() => {});
+  }
+
+  static async start(config: WorkerProcessConfig): Promise<ChildWorker> {
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, ENTRY, JSON.stringify(config)], {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    trackChild(child);
+    const worker = new ChildWorker(child, config, tailOf(child.stderr));
+    const ready = new Promise<void>((resolve) => child.on('message', (m: WorkerMessage) => m.type === 'ready' && resolve()));
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`worker ${worker.describe()} not ready after ${READY_TIMEOUT_MS / 1000} s`)),
+        READY_TIMEOUT_MS,
+      );
+    });
+    try {
+      await Promise.race([ready, worker.died, timeout]);
+    } catch (error) {
+      await worker.kill();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+    return worker;
+  }
+
+  get pid(): number {
+    return this.child.pid as number;
+  }
+
+  get running(): boolean {
+    return isRunning(this.child);
+  }
+
+  /** A standby starts polling; resolves once it does. */
+  async go(): Promise<void> {
+    const polling = new Promise<void>((resolve) => this.child.on('message', (m: WorkerMessage) => m.type === 'polling' && resolve()));
+    this.child.send({ type: 'go' } satisfies WorkerCommand);
+    await Promise.race([polling, this.died]);
+  }
+
+  /** The binary whose workflows it runs; undefined for an activity worker. */
+  get binary(): BinaryId | undefined {
+    return this.config.role.runs === 'workflows' ? this.config.role.binary : undefined;
+  }
+
+  describe(): string {
+    return `${this.binary ?? 'activities'} worker (pid ${this.child.pid ?? '?'})`;
+  }
+
+  onActivityStarted(listener: ActivityListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  activitiesInFlight(): ActivityReport[] {
+    return [...this.inFlight.values()];
+  }
+
+  /** How long no activity has been in flight (0 while one is). */
+  idleForMs(): number {
+    return this.inFlight.size > 0 ? 0 : Date.now() - this.idleSince;
+  }
+
+  /**
+   * A crash at a moment the worker has nothing in flight, if one comes within `maxWaitMs` (the
+   * worker picks it: only it sees its workflow activations); then a crash whatever it holds.
+   * Resolves with the activities it had in flight when it died (lost until their timeouts).
+   */
+  async crashWhenQuiet(quietMs: number, maxWaitMs: number): Promise<ActivityReport[]> {
+    this.ending = true;
+    const exited = exitOf(this.child);
+    this.child.send({ type: 'crash-when-quiet', quietMs } satisfies WorkerCommand);
+    const timer = setTimeout(() => this.running && this.child.kill('SIGKILL'), maxWaitMs);
+    await exited;
+    clearTimeout(timer);
+    return this.activitiesInFlight();
+  }
+
+  /** A crash now: SIGKILL, no shutdown, whatever is in flight is lost. */
+  async kill(): Promise<ExitStatus> {
+    this.ending = true;
+    const exited = exitOf(this.child);
+    if (this.running) this.child.kill('SIGKILL');
+    return exited;
+  }
+
+  /** A graceful shutdown: the worker stops polling and finishes what it has. */
+  stop(): Promise<ExitStatus> {
+    this.ending = true;
+    return stopChild(this.child, STOP_GRACE_MS);
+  }
+
+  private onMessage(message: WorkerMessage): void {
+    if (message.type === 'activity-started') {
+      const { type: _, ...report } = message;
+      this.inFlight.set(report.key, report);
+      for (const listener of this.listeners) listener(report, this);
+    } else if (message.type === 'activity-finished') {
+      this.inFlight.delete(message.key);
+      if (this.inFlight.size === 0) this.idleSince = Date.now();
+    }
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * What the runner drives runs on: a server, the mocks and the kernel workers. By default all in
+ * this process (fast: workers share it, the mocks answer through MSW); for a scenario with chaos
+ * steps, worker processes that can be crashed, the mocks over HTTP, and the chaos controller.
+ */
+import type { temporal } from '@temporalio/proto';
+import { type MockProvider, startInProcessMocks } from '../../mocks/index.ts';
+import type { ChaosPlan } from '../chaos/chaos-plan.ts';
+import { type ChaosEvent, startChaosSession } from '../chaos/chaos-session.ts';
+import { servedBinaries } from '../chaos/served-binaries.ts';
+import { type Environment, startEnvironment } from '../environment/index.ts';
+import type { BinaryId } from '../kernel/index.ts';
+import type { ExpectationRecord } from '../report/summary.ts';
+import type { Scenario } from '../scenario/scenario-schema.ts';
+import { type KernelWorkers, startKernelWorkers } from './kernel-workers.ts';
+
+export interface RunHarness {
+  env: Environment;
+  mocks: Pick<MockProvider, 'recorder' | 'planFor'>;
+  workers: KernelWorkers;
+  /** Rejects when a worker dies unexpectedly or a chaos step fails. */
+  failed: Promise<never>;
+  /** Arms the chaos steps (none in process). */
+  startChaos(): void;
+  /** Stops striking; one record per chaos step, saying whether and how it struck. */
+  stopChaos(): Promise<ExpectationRecord[]>;
+  /** The binaries that ran a run's workflow tasks, oldest first (in process: the one it started on). */
+  servedBy(binary: BinaryId, histories: readonly temporal.api.history.v1.IHistory[]): BinaryId[];
+  /** Ends everything it started: gracefully after a clean finish, at once otherwise. */
+  close(graceful: boolean): Promise<void>;
+}
+
+export async function startInProcessHarness(
+  scenario: Scenario,
+  binaries: readonly BinaryId[],
+  queuePrefix: string,
+  environment?: Environment,
+): Promise<RunHarness> {
+  const env = environment ?? (await startEnvironment({ dynamicConfig: scenario.server.dynamicConfig }));
+  const mocks = startInProcessMocks({ seed: scenario.seed, shape: scenario.shape as never, faults: scenario.faults as never });
+  const closeMocksAndEnv = async () => {
+    mocks.close();
+    if (!environment) await env.teardown();
+  };
+  let workers: KernelWorkers;
+  try {
+    workers = await startKernelWorkers(
+      env,
+      binaries,
+      { modelBaseUrl: mocks.modelBaseUrl, sandboxBaseUrl: mocks.sandboxBaseUrl },
+      queuePrefix,
+    );
+  } catch (error) {
+    await closeMocksAndEnv();
+    throw error;
+  }
+  return {
+    env,
+    mocks,
+    workers,
+    failed: workers.failed,
+    startChaos() {},
+    stopChaos: async () => [],
+    servedBy: (binary) => [binary],
+    async close() {
+      await workers.stop();
+      await closeMocksAndEnv();
+    },
+  };
+}
+
+export async function startChaosHarness(
+  scenario: Scenario,
+  plan: ChaosPlan,
+  queuePrefix: string,
+  options: { environment?: Environment; onEvent?: (event: ChaosEvent) => void },
+): Promise<RunHarness> {
+  const session = await startChaosSession(scenario, plan, { queuePrefix, ...options });
+  const failed = Promise.race([session.workers.failed, session.controller.failed]);
+  failed.catch(() => {});
+  return {
+    env: session.environment,
+    mocks: session.mocks,
+    workers: session.workers,
+    failed,
+    startChaos: () => session.controller.start(),
+    async stopChaos() {
+      await session.controller.stop();
+      return session.controller.verdict();
+    },
+    servedBy: (binary, histories) => {
+      const served = servedBinaries(histories);
+      return served.length > 0 ? served : [binary];
+    },
+    close: (graceful) => session.close(graceful),
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * Calls to the Temporal server that outlast its absence: a chaos restart or a network fault
+ * makes the frontend unavailable for seconds, and the runner's watch, start, terminate and
+ * history fetches must wait for it rather than fail the scenario.
+ */
+import { sleep } from './run-driver.ts';
+
+/** gRPC UNAVAILABLE and DEADLINE_EXCEEDED: the server is not there (yet). */
+const UNAVAILABLE_CODES = new Set([14, 4]);
+const RETRY_EVERY_MS = 250;
+
+export function isServerUnavailable(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'number' && UNAVAILABLE_CODES.has(code)) return true;
+    if (/\b(UNAVAILABLE|DEADLINE_EXCEEDED|ECONNREFUSED|ECONNRESET)\b/.test(current.message)) return true;
+  }
+  return false;
+}
+
+/** `call`, again while the server is unavailable, for up to `toleranceMs`; other errors at once. */
+export async function whileServerDown<T>(call: () => Promise<T>, toleranceMs: number): Promise<T> {
+  const deadline = Date.now() + toleranceMs;
+  for (;;) {
+    try {
+      return await call();
+    } catch (error) {
+      if (!isServerUnavailable(error) || Date.now() > deadline) throw error;
+      await sleep(RETRY_EVERY_MS);
+    }
+  }
+}

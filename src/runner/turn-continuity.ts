@@ -1,0 +1,45 @@
+/**
+ * The turn counter read from the journal: `turn.completed` events name turns 1..N in order,
+ * each once (no turn lost, none done twice, across crashes, restarts and ContinueAsNew), and
+ * `run.completed` counts N turns. journal.chain proves the events form one chain; this proves
+ * the chain tells one story of turns. Its findings join journal.chain's result.
+ */
+import type { InvariantResult } from '../checks/index.ts';
+import type { RunView } from '../checks/run/run-view.ts';
+
+export function turnContinuityFailures(view: RunView): { failures: string[]; turns: number } {
+  const failures: string[] = [];
+  let expected = 1;
+  for (const { event } of view.journal) {
+    if (event.type === 'turn.completed') {
+      const turn = event.data.turn;
+      if (turn !== event.turn)
+        failures.push(`journal seq ${event.seq}: turn.completed data.turn ${turn} is not the event's turn ${event.turn}`);
+      if (event.turn < expected)
+        failures.push(`journal seq ${event.seq}: turn ${event.turn} completed again (turn ${expected - 1} was the last)`);
+      else if (event.turn > expected) {
+        const missing = event.turn - 1 === expected ? `turn ${expected}` : `turns ${expected}-${event.turn - 1}`;
+        failures.push(`journal seq ${event.seq}: turn ${event.turn} completed, but ${missing} never did`);
+      }
+      expected = Math.max(expected, event.turn + 1);
+    }
+    if (event.type === 'run.completed') {
+      const counted = (event.data.counters as { turns?: unknown } | undefined)?.turns;
+      if (typeof counted === 'number' && counted !== expected - 1)
+        failures.push(`journal seq ${event.seq}: run.completed counts ${counted} turns, the journal completed ${expected - 1}`);
+    }
+  }
+  return { failures, turns: expected - 1 };
+}
+
+/** journal.chain's result with the turn counter's findings added. */
+export function withTurnContinuity(results: readonly InvariantResult[], view: RunView): InvariantResult[] {
+  const { failures, turns } = turnContinuityFailures(view);
+  return results.map((result) => {
+    if (result.id !== 'journal.chain') return result;
+    if (failures.length === 0) {
+      return turns > 0 ? { ...result, evidence: [...result.evidence, `turn.completed for turns 1-${turns}, each once`] } : result;
+    }
+    return { ...result, status: 'fail', evidence: [...failures.map((f) => `turn counter: ${f}`), ...result.evidence] };
+  });
+}

@@ -4,8 +4,12 @@
  * which Temporal stores a payload.
  */
 
+const NON_ASCII = /[\u0080-\uffff]/;
+
 /** UTF-8 length of a string, as TextEncoder would encode it (lone surrogates as U+FFFD). */
 export function utf8Bytes(text: string): number {
+  // Requests are JSON, mostly ASCII (base64 screenshots): a native scan is 3x faster than the loop.
+  if (!NON_ASCII.test(text)) return text.length;
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);

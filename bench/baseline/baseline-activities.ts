@@ -1,0 +1,49 @@
+/**
+ * The baseline's activities: the answers of a run's plan and its tool outputs, made before the
+ * clock starts and handed back from memory. No HTTP, no MSW, no validation, no recording.
+ */
+
+import { type RunPlan, toolOutput } from '../../mocks/index.ts';
+import type { CallModelResult } from '../../src/contract/kernel-api.ts';
+import { GENESIS_HASH } from '../../src/contract/kernel-api.ts';
+import type { ContentPart } from '../../src/contract/messages.ts';
+import type { BaselineActivities } from './baseline-types.ts';
+
+export interface PreparedRun {
+  plan: RunPlan;
+  /** Tool output per call id. */
+  outputs: Map<string, string | ContentPart[]>;
+}
+
+/** Generates every tool output of the plan (PNG encoding included) ahead of time. */
+export function prepareRun(plan: RunPlan): PreparedRun {
+  const outputs = new Map<string, string | ContentPart[]>();
+  for (const turn of plan.turns) for (const call of turn.calls) outputs.set(call.id, toolOutput(call.tool, call.args));
+  return { plan, outputs };
+}
+
+const NO_USAGE = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+
+export function createBaselineActivities(runs: ReadonlyMap<string, PreparedRun>): BaselineActivities {
+  const run = (runId: string): PreparedRun => {
+    const found = runs.get(runId);
+    if (!found) throw new Error(`baseline: no prepared run ${runId}`);
+    return found;
+  };
+  return {
+    async call_model({ runId, turn }): Promise<CallModelResult> {
+      const turns = run(runId).plan.turns;
+      const planned = turns[Math.min(turn, turns.length) - 1];
+      if (!planned) throw new Error(`baseline: ${runId} has no turn ${turn}`);
+      return { message: planned.message, usage: NO_USAGE };
+    },
+    async run_tool({ runId, call }) {
+      const content = run(runId).outputs.get(call.id);
+      if (content === undefined) throw new Error(`baseline: ${runId} has no tool call ${call.id}`);
+      return { tool_call_id: call.id, content };
+    },
+    async 'journal.append'({ events }) {
+      return { hashes: events.map(() => GENESIS_HASH) };
+    },
+  };
+}

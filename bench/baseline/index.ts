@@ -1,0 +1,1 @@
+export { type BaselineOptions, type BaselineResult, pool, runBaseline } from './run-baseline.ts';

@@ -1,0 +1,76 @@
+/**
+ * Runs plans on the baseline workflow: a worker of its own, N runs at once, each awaited
+ * through its result (no history fetch, no checks, no replay).
+ */
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { RunPlan } from '../../mocks/index.ts';
+import type { Environment } from '../../src/environment/index.ts';
+import { createBaselineActivities, type PreparedRun, prepareRun } from './baseline-activities.ts';
+import type { BaselineInput } from './baseline-types.ts';
+
+export interface BaselineOptions {
+  concurrency: number;
+  maxTurns: number;
+  /** Names the task queue and workflow ids, unique per call. */
+  label: string;
+}
+
+export interface BaselineResult {
+  wallMs: number;
+  turns: number;
+}
+
+const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} };
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+
+function baselineBundle(): Promise<WorkflowBundleWithSourceMap> {
+  bundle ??= bundleWorkflowCode({ workflowsPath: fileURLToPath(new URL('./baseline-workflow.ts', import.meta.url)), logger: silent });
+  return bundle;
+}
+
+/** Tool outputs are made before the clock starts; the worker's start is timed, as runScenario's is. */
+export async function runBaseline(env: Environment, plans: readonly RunPlan[], options: BaselineOptions): Promise<BaselineResult> {
+  const prepared = new Map<string, PreparedRun>(plans.map((plan) => [plan.runId, prepareRun(plan)]));
+  const workflowBundle = await baselineBundle();
+  const taskQueue = `bench-baseline-${options.label}`;
+  const started = performance.now();
+  const worker = await Worker.create({
+    connection: env.testEnv.nativeConnection,
+    namespace: env.namespace,
+    taskQueue,
+    workflowBundle,
+    activities: createBaselineActivities(prepared),
+  });
+  const running = worker.run();
+  let turns = 0;
+  try {
+    await pool(plans, options.concurrency, async (plan) => {
+      const input: BaselineInput = {
+        runId: plan.runId,
+        systemPrompt: plan.systemPrompt,
+        userRequest: plan.userRequest,
+        model: 'longrun-agent',
+        maxTurns: options.maxTurns,
+      };
+      turns += await env.client.workflow.execute('baselineRun', {
+        taskQueue,
+        workflowId: `${plan.runId}-baseline-${options.label}`,
+        args: [input],
+      });
+    });
+  } finally {
+    worker.shutdown();
+    await running;
+  }
+  return { wallMs: performance.now() - started, turns };
+}
+
+/** Calls `each` on every item, at most `concurrency` at once. */
+export async function pool<T>(items: readonly T[], concurrency: number, each: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await each(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
+}

@@ -1,0 +1,90 @@
+/** The benchmark's command line, parsed into options; bad input is one line naming the flag. */
+import { parseArgs } from 'node:util';
+
+export const SECTIONS = ['overhead', 'throughput', 'scale'] as const;
+export type Section = (typeof SECTIONS)[number] | 'month';
+
+export interface BenchOptions {
+  sections: Section[];
+  /** Overhead: longrun/baseline pairs. */
+  repetitions: number;
+  /** Throughput: each configuration stops launching and stops its runs after this long (0: runs complete). */
+  windowSeconds: number;
+  /** The production month: how many runs, how many at once. */
+  monthRuns: number;
+  monthConcurrency: number;
+  outDir: string;
+}
+
+export const PRODUCTION_MONTH_RUNS = 1067;
+
+export const BENCH_USAGE = `Usage: npm run bench -- [options]
+
+  (default)            overhead, throughput and scale: a few minutes
+  --only LIST          sections to run, comma-separated: ${SECTIONS.join(', ')}
+  --repetitions N      overhead: longrun/baseline pairs (default 5)
+  --window SECONDS     throughput: stop each configuration after this long (default 60; 0 = run to the end)
+  --month              the production month instead: ${PRODUCTION_MONTH_RUNS} runs at full size (up to ~30 minutes)
+  --runs N             month: runs (default ${PRODUCTION_MONTH_RUNS})
+  --concurrency N      month: runs at once (default 4)
+  --out DIR            where the JSON report goes (default reports/bench)`;
+
+export class BenchUsageError extends Error {
+  override name = 'BenchUsageError';
+}
+
+export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        only: { type: 'string' },
+        repetitions: { type: 'string' },
+        window: { type: 'string' },
+        month: { type: 'boolean' },
+        runs: { type: 'string' },
+        concurrency: { type: 'string' },
+        out: { type: 'string' },
+      },
+    }));
+  } catch (error) {
+    throw new BenchUsageError((error as Error).message.split('\n')[0] ?? 'bad arguments');
+  }
+  if (values.help) return 'help';
+  if (values.month && values.only !== undefined) throw new BenchUsageError('--only: the month runs on its own; drop --only or --month');
+  for (const flag of ['runs', 'concurrency'] as const) {
+    if (!values.month && values[flag] !== undefined) throw new BenchUsageError(`--${flag}: only with --month`);
+  }
+  return {
+    sections: values.month ? ['month'] : sectionList(values.only as string | undefined),
+    repetitions: integer(values.repetitions, 'repetitions', 5, 1),
+    windowSeconds: integer(values.window, 'window', 60, 0),
+    monthRuns: integer(values.runs, 'runs', PRODUCTION_MONTH_RUNS, 1),
+    monthConcurrency: integer(values.concurrency, 'concurrency', 4, 1),
+    outDir: (values.out as string | undefined) ?? 'reports/bench',
+  };
+}
+
+function sectionList(only: string | undefined): Section[] {
+  if (only === undefined) return [...SECTIONS];
+  const names = only.split(',').map((name) => name.trim());
+  for (const name of names) {
+    if (!(SECTIONS as readonly string[]).includes(name)) {
+      throw new BenchUsageError(`--only: unknown section "${name}" (sections: ${SECTIONS.join(', ')})`);
+    }
+  }
+  return [...new Set(names)] as Section[];
+}
+
+function integer(value: string | boolean | undefined, flag: string, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || number < min) {
+    throw new BenchUsageError(`--${flag}: must be an integer >= ${min}, got "${String(value)}"`);
+  }
+  return number;
+}

@@ -1,0 +1,124 @@
+/** The benchmark's result as one JSON object, and the tables printed from it. */
+import type { MonthResult } from './month.ts';
+import type { OverheadResult } from './overhead.ts';
+import type { ScaleResult } from './scale.ts';
+import { formatBytes, formatDuration, formatNumber, type Table } from './table.ts';
+import type { ThroughputSample } from './throughput.ts';
+
+export interface BenchReport {
+  startedAt: string;
+  finishedAt: string;
+  machine: { cpus: number; memoryBytes: number; node: string; loadAtStart: number[]; loadAtEnd: number[] };
+  commit: string;
+  overhead?: OverheadResult;
+  throughput?: ThroughputSample[];
+  scale?: ScaleResult;
+  month?: MonthResult;
+}
+
+export function reportTables(report: BenchReport): Table[] {
+  const tables: Table[] = [];
+  if (report.overhead) tables.push(overheadTable(report.overhead));
+  if (report.throughput) tables.push(throughputTable(report.throughput));
+  if (report.scale) tables.push(scaleTable(report.scale));
+  if (report.month) tables.push(monthTable(report.month));
+  return tables;
+}
+
+export function overheadTable(result: OverheadResult): Table {
+  const { ratio, options } = result;
+  return {
+    title: `Overhead: ${options.runs} runs of ${formatNumber(options.targetTokens, 0)} tokens, ${options.concurrency} at once, ${options.repetitions} pairs`,
+    headers: ['pair', 'longrun ms/turn', 'baseline ms/turn', 'ratio', 'turns', 'longrun cpu s', 'baseline cpu s'],
+    rows: Array.from({ length: options.repetitions }, (_, pair) => {
+      const longrun = result.samples.find((s) => s.variant === 'longrun' && s.repetition === pair);
+      const baseline = result.samples.find((s) => s.variant === 'baseline' && s.repetition === pair);
+      if (!longrun || !baseline) throw new Error(`overhead: pair ${pair} is missing a side`);
+      return [
+        String(pair + 1),
+        formatNumber(longrun.msPerTurn),
+        formatNumber(baseline.msPerTurn),
+        (longrun.msPerTurn / baseline.msPerTurn).toFixed(2),
+        String(longrun.turns),
+        formatNumber(longrun.meter.selfCpuMs / 1000),
+        formatNumber(baseline.meter.selfCpuMs / 1000),
+      ];
+    }),
+    notes: [
+      `ratio ${ratio.ratio.toFixed(2)} (median of pairs; ${ratio.minRatio.toFixed(2)}-${ratio.maxRatio.toFixed(2)}), target <= ${ratio.target}: ${ratio.withinTarget ? 'met' : 'NOT met'}`,
+      `CPU ratio ${result.cpuRatio.ratio.toFixed(2)} (this process and the server, per turn: ${formatNumber(result.cpuRatio.longrun)} against ${formatNumber(result.cpuRatio.baseline)} ms)`,
+    ],
+  };
+}
+
+export function throughputTable(samples: readonly ThroughputSample[]): Table {
+  return {
+    title: 'Throughput',
+    headers: ['size', 'at once', 'turns', 'turns/s', 'history MB/s', 'server cores', 'main thread', 'other threads', 'limit'],
+    rows: samples.map((s) => [
+      `${s.size} (${formatNumber(s.targetTokens / 1000, 0)}k)${s.stopped ? ' window' : ''}`,
+      String(s.concurrency),
+      String(s.turns),
+      formatNumber(s.turnsPerSecond),
+      formatNumber(s.historyMBps, 2),
+      s.bottleneck.server.toFixed(2),
+      s.bottleneck.mainThread.toFixed(2),
+      s.bottleneck.workflowThreads.toFixed(2),
+      s.bottleneck.limit,
+    ]),
+  };
+}
+
+export function scaleTable(result: ScaleResult): Table {
+  const cycle = result.fullCycle;
+  return {
+    title: `Scale: one max-size run (${formatNumber(result.targetTokens / 1000, 0)}k tokens) at production limits`,
+    headers: ['measure', 'value'],
+    rows: [
+      ['wall time', formatDuration(result.meter.wallMs)],
+      ['turns', String(result.turns)],
+      ['request bytes sent', formatBytes(result.requestBytes)],
+      ['largest request', formatBytes(result.largestRequestBytes)],
+      ['compactions', String(result.compactions)],
+      ['executions (history)', result.executions.map((e) => `${formatBytes(e.historyBytes)} ${e.closedBy}`).join('; ')],
+      [
+        'full ContinueAsNew cycle',
+        cycle
+          ? `${cycle.turns} turns, ${formatBytes(cycle.historyBytes)} of history, past the ${cycle.budgetBytes / 2 ** 20} MiB budget`
+          : 'none',
+      ],
+      ['peak RSS worker (this process)', formatBytes(result.meter.selfPeakRssBytes)],
+      ['peak RSS server', formatBytes(result.meter.serverPeakRssBytes)],
+      ['invariants', result.passed ? 'all hold' : 'VIOLATED'],
+    ],
+    notes: [result.bottleneck.why],
+  };
+}
+
+export function monthTable(result: MonthResult): Table {
+  const t = result.tokens;
+  const billions = (tokens: number) => `${(tokens / 1e9).toFixed(3)} B`;
+  return {
+    title: `A production month: ${result.runs} runs, ${result.concurrency} at once`,
+    headers: ['measure', 'value'],
+    rows: [
+      ['wall time', `${formatDuration(result.meter.wallMs)} (target: under 30 min for 1,067 runs)`],
+      ['turns', String(result.turns)],
+      ['compactions / ContinueAsNew', `${result.compactions} / ${result.continuedAsNew}`],
+      ['history written', formatBytes(result.historyBytes)],
+      [
+        'input tokens with compaction',
+        `${billions(t.agentWithCompaction + t.compaction)} (agent ${billions(t.agentWithCompaction)}, compaction model ${billions(t.compaction)})`,
+      ],
+      ['input tokens without compaction', billions(t.withoutCompaction)],
+      ['production, same number of runs', billions(t.production)],
+      ['runs with violations', String(result.runsWithViolations)],
+      ['peak RSS worker / server', `${formatBytes(result.meter.selfPeakRssBytes)} / ${formatBytes(result.meter.serverPeakRssBytes)}`],
+      [
+        'machine load (1 min)',
+        `start ${result.load.atStart.toFixed(1)}, mean ${result.load.mean.toFixed(1)}, max ${result.load.max.toFixed(1)}`,
+      ],
+    ],
+    notes: [result.bottleneck.why],
+  };
+}

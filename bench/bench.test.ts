@@ -1,0 +1,247 @@
+/** The benchmark's pure parts: arithmetic, verdicts, arguments and tables. Nothing here is timed. */
+import { describe, expect, it } from 'vitest';
+import { planRun, runMessages } from '../mocks/index.ts';
+import { buildAgentRequest } from '../src/kernel/index.ts';
+import { BenchUsageError, PRODUCTION_MONTH_RUNS, parseBenchArgs } from './bench-args.ts';
+import { type BenchReport, reportTables } from './bench-report.ts';
+import type { Meter } from './meter.ts';
+import { statCpuMs, statusKb } from './proc-stat.ts';
+import { bottleneck, median, overheadRatio } from './stats.ts';
+import { formatBytes, formatDuration, formatNumber, formatTable } from './table.ts';
+import { appendOnlyRequestBytes, tokensOf } from './token-accounting.ts';
+
+describe('overheadRatio', () => {
+  it('takes the median of the paired ratios, not the ratio of the medians', () => {
+    const result = overheadRatio([
+      { longrun: 120, baseline: 100 },
+      { longrun: 300, baseline: 100 },
+      { longrun: 110, baseline: 100 },
+      { longrun: 90, baseline: 50 },
+      { longrun: 100, baseline: 100 },
+    ]);
+    expect(result.ratio).toBeCloseTo(1.2);
+    expect(result.minRatio).toBeCloseTo(1);
+    expect(result.maxRatio).toBeCloseTo(3);
+    expect(result.longrun).toBe(110);
+    expect(result.baseline).toBe(100);
+    expect(result.withinTarget).toBe(false);
+  });
+
+  it('meets the target at or under it', () => {
+    expect(overheadRatio([{ longrun: 115, baseline: 100 }]).withinTarget).toBe(true);
+    expect(overheadRatio([{ longrun: 116, baseline: 100 }]).withinTarget).toBe(false);
+    expect(overheadRatio([{ longrun: 2, baseline: 1 }], 3).withinTarget).toBe(true);
+  });
+
+  it('refuses no pairs and a baseline that took no time, naming the pair', () => {
+    expect(() => overheadRatio([])).toThrow('needs at least one pair');
+    expect(() =>
+      overheadRatio([
+        { longrun: 1, baseline: 1 },
+        { longrun: 1, baseline: 0 },
+      ]),
+    ).toThrow('pairs[1].baseline: must be positive, got 0');
+  });
+
+  it('median handles even and odd counts without reordering its input', () => {
+    const values = [4, 1, 3, 2];
+    expect(median(values)).toBe(2.5);
+    expect(values).toEqual([4, 1, 3, 2]);
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([])).toBeNaN();
+  });
+});
+
+describe('bottleneck', () => {
+  const evidence = { wallMs: 10_000, cores: 2, loadAverage: 0.5 };
+
+  it('names a saturated main thread first', () => {
+    const result = bottleneck({ ...evidence, selfCpuMs: 12_000, mainThreadCpuMs: 9_500, serverCpuMs: 3_000 });
+    expect(result.limit).toBe('harness main thread');
+    expect(result.mainThread).toBeCloseTo(0.95);
+    expect(result.workflowThreads).toBeCloseTo(0.25);
+  });
+
+  it('tells a busy server from a busy harness when the cores are full', () => {
+    expect(bottleneck({ ...evidence, selfCpuMs: 6_000, mainThreadCpuMs: 5_000, serverCpuMs: 12_000 }).limit).toBe('server');
+    expect(bottleneck({ ...evidence, selfCpuMs: 14_000, mainThreadCpuMs: 8_000, serverCpuMs: 4_000 }).limit).toBe('machine CPU');
+  });
+
+  it('blames other work when the cores are not ours but the load is high, else the round trips', () => {
+    const idle = { ...evidence, selfCpuMs: 3_000, mainThreadCpuMs: 1_000, serverCpuMs: 2_000 };
+    expect(bottleneck({ ...idle, loadAverage: 7.5 }).limit).toBe('machine CPU');
+    expect(bottleneck({ ...idle, loadAverage: 7.5 }).why).toContain('load 7.5');
+    expect(bottleneck(idle).limit).toBe('round trips');
+  });
+});
+
+describe('parseBenchArgs', () => {
+  it('runs overhead, throughput and scale by default, the month only when asked', () => {
+    const defaults = parseBenchArgs([]);
+    expect(defaults).toMatchObject({ sections: ['overhead', 'throughput', 'scale'], repetitions: 5, windowSeconds: 60 });
+    expect(parseBenchArgs(['--month'])).toMatchObject({ sections: ['month'], monthRuns: PRODUCTION_MONTH_RUNS, monthConcurrency: 4 });
+    expect(parseBenchArgs(['--month', '--runs', '50', '--concurrency', '2'])).toMatchObject({ monthRuns: 50, monthConcurrency: 2 });
+    expect(parseBenchArgs(['--only', 'scale,overhead'])).toMatchObject({ sections: ['scale', 'overhead'] });
+    expect(parseBenchArgs(['--help'])).toBe('help');
+  });
+
+  it('names the flag in one line when the input is bad', () => {
+    const error = (argv: string[]) => {
+      try {
+        parseBenchArgs(argv);
+      } catch (e) {
+        expect(e).toBeInstanceOf(BenchUsageError);
+        return (e as Error).message;
+      }
+      throw new Error(`no error for ${argv.join(' ')}`);
+    };
+    expect(error(['--only', 'overhead,speed'])).toBe('--only: unknown section "speed" (sections: overhead, throughput, scale)');
+    expect(error(['--month', '--runs', '0'])).toBe('--runs: must be an integer >= 1, got "0"');
+    expect(error(['--window', '1.5'])).toBe('--window: must be an integer >= 0, got "1.5"');
+    expect(error(['--runs', '10'])).toBe('--runs: only with --month');
+    expect(error(['--month', '--only', 'scale'])).toContain('--only');
+    expect(error(['--fast'])).toContain("'--fast'");
+  });
+});
+
+describe('appendOnlyRequestBytes', () => {
+  it('is the sum of every turn’s request, within the plan’s estimate of text escaping', () => {
+    const plan = planRun({ seed: 7, runId: 'bench-run-0003', shape: { scale: 0.02, overrides: { targetTokens: 56_000 } } });
+    const messages = runMessages(plan);
+    let exact = 0;
+    let sent = 2;
+    for (const turn of plan.turns) {
+      const request = buildAgentRequest({ runId: plan.runId, turn: turn.turn, model: 'm', messages: messages.slice(0, sent) });
+      exact += Buffer.byteLength(JSON.stringify(request));
+      sent += 1 + turn.calls.length;
+    }
+    const estimate = appendOnlyRequestBytes(plan, 'm');
+    expect(Math.abs(estimate - exact) / exact).toBeLessThan(0.005);
+    expect(tokensOf(2.7e6)).toBeCloseTo(1e6);
+  });
+});
+
+describe('proc readers', () => {
+  it('reads CPU time past a command name with spaces and parentheses', () => {
+    const fields = Array.from({ length: 50 }, (_, i) => String(i + 3));
+    fields[11] = '150'; // utime (field 14)
+    fields[12] = '50'; // stime (field 15)
+    expect(statCpuMs(`1234 (tokio (worker) 1) ${fields.join(' ')}`)).toBe(2000);
+  });
+
+  it('reads kB lines of /proc/<pid>/status as bytes', () => {
+    const status = 'Name:\tnode\nVmHWM:\t  204800 kB\nVmRSS:\t  102400 kB\n';
+    expect(statusKb(status, 'VmHWM')).toBe(204800 * 1024);
+    expect(statusKb(status, 'VmRSS')).toBe(102400 * 1024);
+  });
+});
+
+describe('tables', () => {
+  it('pads columns, right-aligns numbers and refuses a short row', () => {
+    const text = formatTable({
+      title: 'T',
+      headers: ['name', 'turns/s'],
+      rows: [
+        ['p50', '6.5'],
+        ['max x16', '11.0'],
+      ],
+      notes: ['a note'],
+    });
+    expect(text).toBe(['T', 'name     turns/s', '-------  -------', 'p50          6.5', 'max x16     11.0', '  a note'].join('\n'));
+    expect(() => formatTable({ title: 'T', headers: ['a', 'b'], rows: [['1']] })).toThrow('T: rows[0] has 1 cells, the headers 2');
+  });
+
+  it('formats numbers, bytes and durations', () => {
+    expect(formatNumber(1234.56)).toBe('1,234.6');
+    expect(formatNumber(0.5, 2)).toBe('0.50');
+    expect(formatBytes(139_100_000)).toBe('139.1 MB');
+    expect(formatBytes(2_040_000_000)).toBe('2.04 GB');
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatDuration(72_400)).toBe('1 min 12 s');
+    expect(formatDuration(1_500)).toBe('1.5 s');
+  });
+
+  it('renders every section of a report', () => {
+    const meter: Meter = {
+      wallMs: 72_000,
+      selfCpuMs: 30_000,
+      mainThreadCpuMs: 20_000,
+      serverCpuMs: 20_000,
+      selfPeakRssBytes: 2e9,
+      serverPeakRssBytes: 1e9,
+    };
+    const limits = bottleneck({ ...meter, cores: 2, loadAverage: 1 });
+    const sample = (variant: 'longrun' | 'baseline', msPerTurn: number) => ({
+      variant,
+      repetition: 0,
+      turns: 50,
+      msPerTurn,
+      cpuMsPerTurn: 40,
+      meter,
+    });
+    const report: BenchReport = {
+      startedAt: '',
+      finishedAt: '',
+      commit: 'abc',
+      machine: { cpus: 2, memoryBytes: 1, node: 'v20', loadAtStart: [], loadAtEnd: [] },
+      overhead: {
+        options: { repetitions: 1, runs: 2, concurrency: 1, targetTokens: 56_000 },
+        samples: [sample('longrun', 130), sample('baseline', 100)],
+        ratio: overheadRatio([{ longrun: 130, baseline: 100 }]),
+        cpuRatio: overheadRatio([{ longrun: 40, baseline: 40 }]),
+      },
+      throughput: [
+        {
+          size: 'max',
+          targetTokens: 730_000,
+          concurrency: 4,
+          runs: 4,
+          runsCompleted: 2,
+          stopped: true,
+          turns: 513,
+          historyBytes: 2e8,
+          requestBytes: 2e8,
+          turnsPerSecond: 5.5,
+          historyMBps: 2.59,
+          meter,
+          bottleneck: limits,
+        },
+      ],
+      scale: {
+        targetTokens: 730_000,
+        passed: true,
+        turns: 300,
+        requestBytes: 167.6e6,
+        largestRequestBytes: 1.1e6,
+        compactions: 1,
+        executions: [
+          { historyBytes: 139.1e6, events: 2000, closedBy: 'continued-as-new' },
+          { historyBytes: 34.3e6, events: 500, closedBy: 'completed' },
+        ],
+        fullCycle: { historyBytes: 139.1e6, turns: 260, budgetBytes: 134_217_728 },
+        meter,
+        bottleneck: limits,
+      },
+      month: {
+        runs: 1067,
+        concurrency: 4,
+        passed: true,
+        runsWithViolations: 0,
+        turns: 40_000,
+        compactions: 7,
+        continuedAsNew: 30,
+        historyBytes: 9e9,
+        tokens: { agentWithCompaction: 3.7e9, compaction: 1e6, withoutCompaction: 3.84e9, production: 1.76e9 },
+        load: { atStart: 1, max: 9, mean: 5, atEnd: 2 },
+        meter,
+        bottleneck: limits,
+      },
+    };
+    const text = reportTables(report).map(formatTable).join('\n');
+    expect(text).toContain('ratio 1.30 (median of pairs; 1.30-1.30), target <= 1.15: NOT met');
+    expect(text).toMatch(/max \(730k\) window\s+4\s+513\s+5\.5\s+2\.59/);
+    expect(text).toContain('260 turns, 139.1 MB of history, past the 128 MiB budget');
+    expect(text).toContain('input tokens without compaction  3.840 B');
+    expect(text).toContain('1 min 12 s');
+  });
+});

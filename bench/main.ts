@@ -1,0 +1,74 @@
+/**
+ * `npm run bench`: overhead, throughput and scale on the embedded server (a few minutes), or
+ * `-- --month` for the production month. Writes reports/bench/<time>.json and prints tables.
+ * A script, not a test: nothing here asserts on wall time.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { workflowBundle } from '../src/runner/workflow-bundles.ts';
+import { BENCH_USAGE, type BenchOptions, BenchUsageError, parseBenchArgs } from './bench-args.ts';
+import { type BenchReport, reportTables } from './bench-report.ts';
+import { measureMonth } from './month.ts';
+import { measureOverhead } from './overhead.ts';
+import { measureScale } from './scale.ts';
+import { formatTable } from './table.ts';
+import { measureThroughput } from './throughput.ts';
+
+const OVERHEAD_RUNS = { runs: 2, concurrency: 1, targetTokens: 56_000 } as const;
+
+async function main(argv: string[]): Promise<number> {
+  let options: BenchOptions | 'help';
+  try {
+    options = parseBenchArgs(argv);
+  } catch (error) {
+    if (!(error instanceof BenchUsageError)) throw error;
+    console.error(`bench: ${error.message}\n\n${BENCH_USAGE}`);
+    return 2;
+  }
+  if (options === 'help') {
+    console.log(BENCH_USAGE);
+    return 0;
+  }
+  const log = (line: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
+  const report: BenchReport = {
+    startedAt: new Date().toISOString(),
+    finishedAt: '',
+    machine: { cpus: cpus().length, memoryBytes: totalmem(), node: process.version, loadAtStart: loadavg(), loadAtEnd: [] },
+    commit: gitCommit(),
+  };
+  log(`load ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores; bundling the kernel`);
+  await workflowBundle('v1');
+  for (const section of options.sections) {
+    log(`${section}...`);
+    if (section === 'overhead') report.overhead = await measureOverhead({ repetitions: options.repetitions, ...OVERHEAD_RUNS });
+    if (section === 'throughput') report.throughput = await measureThroughput(options.windowSeconds, log);
+    if (section === 'scale') report.scale = await measureScale();
+    if (section === 'month') report.month = await measureMonth({ runs: options.monthRuns, concurrency: options.monthConcurrency }, log);
+  }
+  report.finishedAt = new Date().toISOString();
+  report.machine.loadAtEnd = loadavg();
+  const file = writeReport(options.outDir, report);
+  console.log(reportTables(report).map(formatTable).join('\n\n'));
+  console.log(`\nreport: ${file}`);
+  return 0;
+}
+
+function writeReport(dir: string, report: BenchReport): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${report.startedAt.replaceAll(':', '-').replace(/\.\d+Z$/, 'Z')}.json`);
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(report, null, 2)}\n`);
+  renameSync(`${file}.tmp`, file);
+  return file;
+}
+
+function gitCommit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,42 @@
+/**
+ * Wall time, CPU and peak memory of one measured stretch, for this process (harness, mocks,
+ * activities and the workflow threads) and for the Temporal server child apart.
+ */
+import { mainThreadCpuMs, resetPeakRss, sampleProcess } from './proc-stat.ts';
+
+export interface Meter {
+  wallMs: number;
+  /** CPU of this process over the stretch, all threads, ms. */
+  selfCpuMs: number;
+  /** CPU of this process's main thread (activities, mocks, checks, replay), ms; the workflow threads are the rest. */
+  mainThreadCpuMs: number;
+  /** CPU of the server process over the stretch, ms (0 when it is not a child of ours). */
+  serverCpuMs: number;
+  selfPeakRssBytes: number;
+  serverPeakRssBytes: number;
+}
+
+export async function metered<T>(serverPid: number | undefined, work: () => Promise<T>): Promise<{ value: T; meter: Meter }> {
+  resetPeakRss(process.pid);
+  if (serverPid !== undefined) resetPeakRss(serverPid);
+  const server0 = serverPid !== undefined ? sampleProcess(serverPid).cpuMs : 0;
+  const cpu0 = process.cpuUsage();
+  const main0 = mainThreadCpuMs(process.pid);
+  const started = performance.now();
+  const value = await work();
+  const wallMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpu0);
+  const self = sampleProcess(process.pid);
+  const server = serverPid !== undefined ? sampleProcess(serverPid) : undefined;
+  return {
+    value,
+    meter: {
+      wallMs,
+      selfCpuMs: (cpu.user + cpu.system) / 1000,
+      mainThreadCpuMs: mainThreadCpuMs(process.pid) - main0,
+      serverCpuMs: server ? server.cpuMs - server0 : 0,
+      selfPeakRssBytes: self.peakRssBytes,
+      serverPeakRssBytes: server?.peakRssBytes ?? 0,
+    },
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * A production month: runs drawn from the production size distribution (stratified, so 1,067
+ * runs reach its top), at full byte size and production limits, judged like any scenario.
+ * Each run's executions are deleted from the server once judged, so the server holds only the
+ * runs in flight. Reports the wall time and the input tokens with compaction (what the runs
+ * sent) and without it (the plans, append-only), next to production's measured total.
+ */
+import { cpus, loadavg } from 'node:os';
+import { runScenario } from '../src/runner/run-scenario.ts';
+import { withBenchEnvironment } from './bench-environment.ts';
+import { benchPlan, benchScenario } from './bench-scenario.ts';
+import { type Meter, metered } from './meter.ts';
+import { type Bottleneck, bottleneck } from './stats.ts';
+import { appendOnlyRequestBytes, compactionRequestBytes, tokensOf } from './token-accounting.ts';
+
+/** Input tokens of the 1,067 production runs measured in 2026-11 (compaction.md). */
+export const PRODUCTION_INPUT_TOKENS = 1.76e9;
+export const PRODUCTION_RUNS = 1067;
+const AGENT_MODEL = 'longrun-agent';
+const COMPACTION_MODEL = 'longrun-compactor';
+
+export interface MonthResult {
+  runs: number;
+  concurrency: number;
+  passed: boolean;
+  runsWithViolations: number;
+  turns: number;
+  compactions: number;
+  continuedAsNew: number;
+  historyBytes: number;
+  tokens: {
+    /** Agent requests the mocks answered, / BYTES_PER_TOKEN. */
+    agentWithCompaction: number;
+    /** Compaction model requests, / BYTES_PER_TOKEN. */
+    compaction: number;
+    /** The same plans sent append-only. */
+    withoutCompaction: number;
+    /** Production's total, scaled to this many runs. */
+    production: number;
+  };
+  load: { atStart: number; max: number; mean: number; atEnd: number };
+  meter: Meter;
+  bottleneck: Bottleneck;
+}
+
+export async function measureMonth(options: { runs: number; concurrency: number }, log: (line: string) => void): Promise<MonthResult> {
+  const scenario = benchScenario({
+    name: 'bench-month',
+    seed: PRODUCTION_RUNS,
+    count: options.runs,
+    concurrency: options.concurrency,
+    timeout: '30m',
+  });
+  const plannedBytes = Array.from({ length: options.runs }, (_, i) => appendOnlyRequestBytes(benchPlan(scenario, i), AGENT_MODEL));
+  const loads: number[] = [];
+  const sampleLoad = () => loads.push(loadavg()[0] ?? 0);
+  sampleLoad();
+  const loadTimer = setInterval(sampleLoad, 10_000);
+  let compactionBytes = 0;
+  const { value: summary, meter } = await withBenchEnvironment(({ env, serverPid }) =>
+    metered(serverPid, () =>
+      runScenario(scenario, {
+        environment: env,
+        progressEveryMs: 30_000,
+        onProgress: (p) =>
+          log(
+            `month: ${p.runsDone}/${p.runsTotal ?? '?'} runs, ${p.turns} turns, ${(p.bytes / 1e9).toFixed(2)} GB sent, ${Math.round(p.elapsedMs / 1000)} s`,
+          ),
+        onHistories: async (record, histories) => {
+          for (const history of histories) compactionBytes += compactionRequestBytes(history, COMPACTION_MODEL);
+          await Promise.all(
+            record.executions.map((e) =>
+              env.client.workflowService
+                .deleteWorkflowExecution({
+                  namespace: env.namespace,
+                  workflowExecution: { workflowId: record.workflowId, runId: e.temporalRunId },
+                })
+                .catch(() => {}),
+            ),
+          );
+        },
+      }).finally(() => clearInterval(loadTimer)),
+    ),
+  );
+  sampleLoad();
+  return {
+    runs: summary.runs.length,
+    concurrency: options.concurrency,
+    passed: summary.passed,
+    runsWithViolations: summary.runs.filter((r) => r.invariants.some((i) => i.status === 'fail')).length,
+    turns: summary.totals.turns,
+    compactions: summary.runs.reduce((n, r) => n + r.compactions.filter((c) => c.ok).length, 0),
+    continuedAsNew: summary.runs.reduce((n, r) => n + r.executions.filter((e) => e.closedBy === 'continued-as-new').length, 0),
+    historyBytes: summary.runs.reduce((n, r) => n + r.executions.reduce((m, e) => m + e.historyBytes, 0), 0),
+    tokens: {
+      agentWithCompaction: tokensOf(summary.totals.requestBytes),
+      compaction: tokensOf(compactionBytes),
+      withoutCompaction: tokensOf(plannedBytes.reduce((a, b) => a + b, 0)),
+      production: (PRODUCTION_INPUT_TOKENS * options.runs) / PRODUCTION_RUNS,
+    },
+    load: {
+      atStart: loads[0] ?? 0,
+      max: Math.max(...loads),
+      mean: loads.reduce((a, b) => a + b, 0) / loads.length,
+      atEnd: loads.at(-1) ?? 0,
+    },
+    meter,
+    bottleneck: bottleneck({ ...meter, cores: cpus().length, loadAverage: loadavg()[0] ?? 0 }),
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * Scale: one max-size run (730k tokens) end to end at production limits: the real 128 MiB
+ * ContinueAsNew budget, the 500 MiB history limit and the 2 MiB blob limit of the production
+ * dynamic config. Its first execution is one full ContinueAsNew cycle.
+ */
+import { cpus, loadavg } from 'node:os';
+import { CONTINUE_AS_NEW_BYTES } from '../src/contract/limits.ts';
+import type { ExecutionRecord } from '../src/report/summary.ts';
+import { runScenario } from '../src/runner/run-scenario.ts';
+import { withBenchEnvironment } from './bench-environment.ts';
+import { benchScenario } from './bench-scenario.ts';
+import { type Meter, metered } from './meter.ts';
+import { type Bottleneck, bottleneck } from './stats.ts';
+import { RUN_SIZES } from './throughput.ts';
+
+export interface ScaleResult {
+  targetTokens: number;
+  passed: boolean;
+  turns: number;
+  requestBytes: number;
+  largestRequestBytes: number;
+  compactions: number;
+  executions: Pick<ExecutionRecord, 'historyBytes' | 'events' | 'closedBy'>[];
+  /** The first execution closed by ContinueAsNew: a full cycle at the real budget. */
+  fullCycle: { historyBytes: number; turns: number; budgetBytes: number } | null;
+  meter: Meter;
+  bottleneck: Bottleneck;
+}
+
+export async function measureScale(): Promise<ScaleResult> {
+  const scenario = benchScenario({ name: 'bench-scale', seed: 1, count: 1, concurrency: 1, targetTokens: RUN_SIZES.max });
+  const { value: summary, meter } = await withBenchEnvironment(({ env, serverPid }) =>
+    metered(serverPid, () => runScenario(scenario, { environment: env })),
+  );
+  const run = summary.runs[0];
+  if (!run) throw new Error('scale: the max-size run did not start');
+  const cycle = run.executions.findIndex((e) => e.closedBy === 'continued-as-new');
+  return {
+    targetTokens: RUN_SIZES.max,
+    passed: summary.passed,
+    turns: run.turns.length,
+    requestBytes: summary.totals.requestBytes,
+    largestRequestBytes: Math.max(0, ...run.turns.map((t) => t.requestBytes)),
+    compactions: run.compactions.filter((c) => c.ok).length,
+    executions: run.executions.map(({ historyBytes, events, closedBy }) => ({ historyBytes, events, closedBy })),
+    fullCycle:
+      cycle < 0
+        ? null
+        : {
+            historyBytes: run.executions[cycle]?.historyBytes ?? 0,
+            turns: run.turns.filter((t) => t.execution === cycle + 1).length,
+            budgetBytes: CONTINUE_AS_NEW_BYTES,
+          },
+    meter,
+    bottleneck: bottleneck({ ...meter, cores: cpus().length, loadAverage: loadavg()[0] ?? 0 }),
+  };
+}

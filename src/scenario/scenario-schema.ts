@@ -5,25 +5,13 @@
 import { z } from 'zod';
 import { parseFaultProfile, resolveShape } from '../../mocks/index.ts';
 import { CHAOS_ACTIONS, chaosStepProblems, NETWORK_FAULTS, NETWORK_LINKS } from '../chaos/chaos-step-rules.ts';
+import { HISTORY_INVARIANT_IDS } from '../checks/verdict.ts';
 import { BINARY_IDS } from '../kernel/index.ts';
 
 export const INCIDENTS = ['tmprl1103', 'history-size'] as const;
 export type Incident = (typeof INCIDENTS)[number];
 
-const INVARIANT_ID_LIST = [
-  'payload.ceiling',
-  'wft.no-retry-loop',
-  'history.no-termination',
-  'history.continue-as-new',
-  'can.clean-boundary',
-  'can.carry-over',
-  'compaction.trigger',
-  'compaction.failure-continues',
-  'compaction.card',
-  'rebuild.contract',
-  'journal.chain',
-  'replay.cross-version',
-] as const;
+const INVARIANT_ID_LIST = [...HISTORY_INVARIANT_IDS, 'replay.cross-version'] as const;
 
 /** "90s", "10m", "1h", "500ms" or a number of milliseconds. */
 export const durationSchema = z

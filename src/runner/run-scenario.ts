@@ -177,6 +177,8 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     finished = !signal.aborted;
   } finally {
     if (progressTimer) clearInterval(progressTimer);
+    // After a failure, the runs still in flight stop watching and nothing new starts.
+    if (!finished) interrupt.abort();
     await harness?.close(finished);
     signals?.release();
   }

@@ -1,0 +1,92 @@
+/**
+ * For the chaos tests: small scenarios that continue as new and compact within a dozen turns,
+ * run with every process the runner starts collected, and a probe for processes left behind.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { expect } from 'vitest';
+import type { Summary } from '../../report/summary.ts';
+import { type RunScenarioOptions, runScenario } from '../../runner/run-scenario.ts';
+import { type Scenario, type ScenarioInput, scenarioSchema } from '../../scenario/index.ts';
+import type { ChaosEvent } from '../chaos-session.ts';
+
+/** 14 turns of 2 KiB: ContinueAsNew after ~8 turns, compaction at ~10; a 200 ms model keeps turns long enough to strike in. */
+export function smallScenario(name: string, input: Partial<ScenarioInput>): Scenario {
+  return scenarioSchema.parse({
+    name,
+    seed: 5,
+    limits: { compactionTriggerBytes: 40_000, continueAsNewBytes: 150_000, tailMaxBytes: 8_192 },
+    runs: { count: 2, concurrency: 2, maxTurns: 30, timeout: '90s' },
+    shape: { overrides: { turns: 14, bytesPerTurn: 2_048 } },
+    faults: { agent: [{ fault: { kind: 'latency', ms: 200 } }] },
+    expect: [{ on: 'v1', hold: 'all' }],
+    ...input,
+  });
+}
+
+export interface ChaosRun {
+  summary: Summary;
+  events: ChaosEvent[];
+  pids: number[];
+}
+
+export async function runChaos(scenario: Scenario, options: RunScenarioOptions = {}): Promise<ChaosRun> {
+  const events: ChaosEvent[] = [];
+  const summary = await runScenario(scenario, {
+    ...options,
+    onChaosEvent: (event) => {
+      events.push(event);
+      options.onChaosEvent?.(event);
+    },
+  });
+  return { summary, events, pids: pidsOf(events) };
+}
+
+export function pidsOf(events: readonly ChaosEvent[]): number[] {
+  return events.flatMap((event) => (event.type === 'process' ? [event.pid] : []));
+}
+
+/** Alive and not a zombie (an exited child not yet reaped is dead for our purpose). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** The pids whose parent is `pid` (Linux /proc), whichever of its threads started them. */
+export function childPids(pid: number): number[] {
+  return readdirSync('/proc').flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
+    try {
+      // Fields after the command's closing parenthesis: state, then the parent's pid.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid ? [Number(entry)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** A live process's command line, its arguments joined by spaces. */
+export function commandOf(pid: number): string {
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+}
+
+/** Every expectation met, each printed if not; every strike struck; no process left behind. */
+export function expectPassed({ summary, pids }: ChaosRun): void {
+  const unmet = summary.expectations.filter((e) => !e.met).map((e) => `${e.description}: ${e.detail}`);
+  expect(unmet).toEqual([]);
+  expect(summary.passed).toBe(true);
+  expect(pids.length).toBeGreaterThan(0);
+  expect(pids.filter(isAlive)).toEqual([]);
+}
+
+export function strikes(events: readonly ChaosEvent[]): Extract<ChaosEvent, { type: 'strike' }>[] {
+  return events.flatMap((event) => (event.type === 'strike' ? [event] : []));
+}

@@ -36,7 +36,8 @@ export class ChaosController {
   private readonly errors = new Map<number, string>();
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly turnsSeen = new Set<string>();
-  private readonly pending = new Set<number>();
+  /** Strikes fired but not yet done, per step. */
+  private readonly pending = new Map<number, number>();
   private queue: Promise<void> = Promise.resolve();
   private startedAt = 0;
   private stopped = false;
@@ -96,7 +97,7 @@ export class ChaosController {
     this.turnsSeen.add(key);
     for (const planned of this.plan.steps) {
       const { atTurn, probability } = planned.step;
-      const strikesSoFar = this.strikes.filter((s) => s.step === planned.index).length + (this.pending.has(planned.index) ? 1 : 0);
+      const strikesSoFar = this.strikes.filter((s) => s.step === planned.index).length + (this.pending.get(planned.index) ?? 0);
       if (atTurn !== undefined && report.turn >= atTurn && strikesSoFar === 0) this.fire(planned);
       if (
         probability !== undefined &&
@@ -110,11 +111,11 @@ export class ChaosController {
 
   private fire(planned: PlannedStep): void {
     if (this.stopped || this.errors.has(planned.index)) return;
-    this.pending.add(planned.index);
+    this.pending.set(planned.index, (this.pending.get(planned.index) ?? 0) + 1);
     const firedAt = Date.now();
     this.queue = this.queue.then(async () => {
-      if (this.stopped) return;
       try {
+        if (this.stopped) return;
         const detail = await this.strike(planned);
         const strike = { step: planned.index, label: planned.label, atMs: firedAt - this.startedAt, tookMs: Date.now() - firedAt, detail };
         this.strikes.push(strike);
@@ -124,7 +125,7 @@ export class ChaosController {
         this.errors.set(planned.index, message);
         this.rejectFailed(new Error(`chaos step ${planned.label} failed: ${message}`));
       } finally {
-        this.pending.delete(planned.index);
+        this.pending.set(planned.index, (this.pending.get(planned.index) ?? 1) - 1);
       }
     });
   }
@@ -160,7 +161,7 @@ export class ChaosController {
       case 'network':
         return this.networkFault(planned);
       case 'force-replay':
-        return 'every task replays';
+        throw new Error('force-replay is a setting of the workers, not a strike');
     }
   }
 

@@ -23,11 +23,6 @@ export function killAllChildren(): void {
   for (const child of live) if (isRunning(child)) child.kill('SIGKILL');
 }
 
-/** Pids of the tracked children still running. */
-export function liveChildPids(): number[] {
-  return [...live].filter(isRunning).flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
-}
-
 export function isRunning(child: ChildProcess): boolean {
   return child.exitCode === null && child.signalCode === null;
 }

@@ -1,8 +1,8 @@
 /**
- * The harness's side of one worker process: starts it, waits until it polls (or, for a standby,
- * until it is ready to), tells a standby to go, follows the
- * activities it has in flight (from its IPC reports) and ends it, by SIGKILL (a crash) or by
- * SIGTERM (a graceful shutdown that lets its activities finish).
+ * The harness's side of one worker process: starts it, waits until it polls (a standby, until it
+ * is ready to, and then tells it to go), follows the activities it has in flight (from its IPC
+ * reports) and ends it: by SIGKILL (a crash, at a quiet moment or at once) or by SIGTERM (a
+ * graceful shutdown that lets its activities finish).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -23,7 +23,6 @@ export type ActivityListener = (report: ActivityReport, worker: ChildWorker) => 
 export class ChildWorker {
   private readonly inFlight = new Map<string, ActivityReport>();
   private readonly listeners = new Set<ActivityListener>();
-  private idleSince = Date.now();
   private ending = false;
   /** Rejects if the process ends without being told to. */
   readonly died: Promise<never>;
@@ -90,18 +89,12 @@ export class ChildWorker {
     return `${this.binary ?? 'activities'} worker (pid ${this.child.pid ?? '?'})`;
   }
 
-  onActivityStarted(listener: ActivityListener): () => void {
+  onActivityStarted(listener: ActivityListener): void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   activitiesInFlight(): ActivityReport[] {
     return [...this.inFlight.values()];
-  }
-
-  /** How long no activity has been in flight (0 while one is). */
-  idleForMs(): number {
-    return this.inFlight.size > 0 ? 0 : Date.now() - this.idleSince;
   }
 
   /**
@@ -140,7 +133,6 @@ export class ChildWorker {
       for (const listener of this.listeners) listener(report, this);
     } else if (message.type === 'activity-finished') {
       this.inFlight.delete(message.key);
-      if (this.inFlight.size === 0) this.idleSince = Date.now();
     }
   }
 }

@@ -7,8 +7,7 @@ import { spawn } from 'node:child_process';
 import { resolveToxiproxyBinary } from '../environment/index.ts';
 import { exitOf, stopChild, tailOf, trackChild } from './child-processes.ts';
 
-export const TOXIC_TYPES = ['latency', 'bandwidth', 'timeout', 'reset_peer', 'slow_close', 'slicer', 'limit_data'] as const;
-export type ToxicType = (typeof TOXIC_TYPES)[number];
+export type ToxicType = 'latency' | 'bandwidth' | 'timeout' | 'reset_peer' | 'slow_close' | 'slicer' | 'limit_data';
 
 export interface Toxic {
   name: string;

@@ -75,16 +75,35 @@ export interface StoppedRun {
 
 /**
  * Under chaos, every run of a binary expected to hold must end by itself: a run that longrun had
- * to stop (a retry loop, its timeout) was lost to the chaos, whatever its histories say.
+ * to stop (a retry loop, its timeout) was lost to the chaos, whatever its histories say. And
+ * every run must be judged: a run is judged as the binary that ran it last, which chaos decides
+ * (an upgrade that came too late leaves a run to the old binary, which may have no expectation).
  */
-export function evaluateRunEnds(expectations: readonly Expectation[], stopped: readonly StoppedRun[]): ExpectationRecord[] {
+export function evaluateChaosRuns(
+  expectations: readonly Expectation[],
+  runs: readonly RunRecord[],
+  stopped: readonly StoppedRun[],
+): ExpectationRecord[] {
+  const named = new Set(expectations.map((e) => e.on));
+  const unjudged = runs.filter((run) => !named.has(run.binary));
+  const judged: ExpectationRecord = {
+    description: 'chaos: every run is judged by an expectation on the binary that ran it last',
+    met: unjudged.length === 0,
+    detail:
+      unjudged.length === 0
+        ? `${runs.length} runs`
+        : `no expectation on ${unjudged.map((run) => `${run.runId} (${run.binary})`).join(', ')}`,
+  };
   const holding = [...new Set(expectations.flatMap((e) => ('hold' in e ? [e.on] : [])))];
-  return holding.map((binary) => {
-    const lost = stopped.filter((run) => run.binary === binary);
-    return {
-      description: `chaos: every run on ${binary} ended by itself`,
-      met: lost.length === 0,
-      detail: lost.length === 0 ? 'no run had to be stopped' : lost.map((run) => `${run.runId}: ${run.why}`).join('; '),
-    };
-  });
+  return [
+    judged,
+    ...holding.map((binary) => {
+      const lost = stopped.filter((run) => run.binary === binary);
+      return {
+        description: `chaos: every run on ${binary} ended by itself`,
+        met: lost.length === 0,
+        detail: lost.length === 0 ? 'no run had to be stopped' : lost.map((run) => `${run.runId}: ${run.why}`).join('; '),
+      };
+    }),
+  ];
 }

@@ -5,9 +5,7 @@
  */
 import type { temporal } from '@temporalio/proto';
 import { type MockProvider, startInProcessMocks } from '../../mocks/index.ts';
-import type { ChaosPlan } from '../chaos/chaos-plan.ts';
-import { type ChaosEvent, startChaosSession } from '../chaos/chaos-session.ts';
-import { servedBinaries } from '../chaos/served-binaries.ts';
+import { type ChaosEvent, type ChaosPlan, servedBinaries, startChaosSession } from '../chaos/index.ts';
 import { type Environment, startEnvironment } from '../environment/index.ts';
 import type { BinaryId } from '../kernel/index.ts';
 import type { ExpectationRecord } from '../report/summary.ts';

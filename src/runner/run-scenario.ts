@@ -7,9 +7,7 @@
  */
 import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
-import { planChaos } from '../chaos/chaos-plan.ts';
-import type { ChaosEvent } from '../chaos/chaos-session.ts';
-import { killAllChildren } from '../chaos/child-processes.ts';
+import { type ChaosEvent, killAllChildren, planChaos } from '../chaos/index.ts';
 import { type CheckContext, checkRun, type InvariantResult, type LoadedHistory, loadHistory } from '../checks/index.ts';
 import { buildRunView } from '../checks/run/run-view.ts';
 import { type RunInput, WORKFLOW_TYPE } from '../contract/kernel-api.ts';
@@ -19,7 +17,7 @@ import type { BinaryId } from '../kernel/index.ts';
 import type { ExpectationRecord, RunRecord, Summary } from '../report/summary.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
 import { durationMs } from '../scenario/scenario-schema.ts';
-import { evaluateExpectations, evaluateRunEnds, type StoppedRun } from './expectations.ts';
+import { evaluateChaosRuns, evaluateExpectations, type StoppedRun } from './expectations.ts';
 import { fetchRunHistories } from './history-chain.ts';
 import { replayHistories, replayTargets, replayVerdict } from './replay.ts';
 import { drive, sleep } from './run-driver.ts';
@@ -172,7 +170,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
         ),
       ),
     );
-    chaosVerdict = [...(await harness.stopChaos()), ...(chaos ? evaluateRunEnds(scenario.expect, stopped) : [])];
+    chaosVerdict = [...(await harness.stopChaos()), ...(chaos ? evaluateChaosRuns(scenario.expect, records, stopped) : [])];
     report();
     finished = !signal.aborted;
   } finally {

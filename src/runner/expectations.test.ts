@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import type { RunRecord } from '../report/summary.ts';
+import type { Expectation } from '../scenario/index.ts';
+import { evaluateChaosRuns } from './expectations.ts';
+
+const run = (runId: string, binary: string) => ({ runId, binary }) as RunRecord;
+const expectations: Expectation[] = [
+  { on: 'v1', hold: 'all' },
+  { on: 'ungated', violates: ['replay.cross-version'] },
+];
+
+describe('evaluateChaosRuns', () => {
+  it('is met when every run is judged and every run expected to hold ended by itself', () => {
+    const records = evaluateChaosRuns(
+      expectations,
+      [run('a', 'v1'), run('b', 'ungated')],
+      [{ runId: 'b', binary: 'ungated', why: 'retry loop' }],
+    );
+    expect(records).toEqual([
+      { description: 'chaos: every run is judged by an expectation on the binary that ran it last', met: true, detail: '2 runs' },
+      { description: 'chaos: every run on v1 ended by itself', met: true, detail: 'no run had to be stopped' },
+    ]);
+  });
+
+  it('names the runs that no expectation judges and those longrun had to stop', () => {
+    const stopped = [{ runId: 'a', binary: 'v1', why: 'longrun stopped the run after its timeout of 90 s' }];
+    const [judged, ended] = evaluateChaosRuns(expectations, [run('a', 'v1'), run('c', 'v0')], stopped);
+    expect(judged).toMatchObject({ met: false, detail: 'no expectation on c (v0)' });
+    expect(ended).toMatchObject({ met: false, detail: 'a: longrun stopped the run after its timeout of 90 s' });
+  });
+});

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Environment, startEnvironment } from '../environment/index.ts';
 import type { ScenarioInput } from '../scenario/index.ts';
-import { expectPassed, runChaos, smallScenario, strikes } from './testing/chaos-runs.ts';
+import { expectPassed, runChaos, smallScenario, stickyTasks, strikes } from './testing/chaos-runs.ts';
 
 let environment: Environment;
 beforeAll(async () => {
@@ -53,15 +53,18 @@ describe('chaos on workers', () => {
     }
   });
 
-  it('force-replay: every task replays from history, with a crash on top', async () => {
+  it('force-replay: no worker keeps a cache, so every task replays from history, with a crash on top', async () => {
+    let sticky = 0;
     const run = await runChaos(
       smallScenario('chaos-test-replay', { chaos: [{ action: 'force-replay' }, { action: 'kill-worker', atTurn: 6 }] }),
       {
         environment,
+        onHistories: (_, histories) => void (sticky += stickyTasks(histories)),
       },
     );
     expectPassed(run);
     expect(run.summary.runs.every((r) => r.outcome === 'completed')).toBe(true);
+    expect(sticky).toBe(0);
   });
 
   it('upgrade-worker: v0 runs past the trigger, taken over by v1 mid-run, replay on v1 and hold every invariant', async () => {

@@ -1,7 +1,8 @@
 /**
  * What the runner drives runs on: a server, the mocks and the kernel workers. By default all in
- * this process (fast: workers share it, the mocks answer through MSW); for a scenario with chaos
- * steps, worker processes that can be crashed, the mocks over HTTP, and the chaos controller.
+ * this process (fast: workers share it, the mocks answer through MSW), replaying every task when
+ * the scenario forces replay and nothing more; for a scenario with chaos steps that strike,
+ * worker processes that can be crashed, the mocks over HTTP, and the chaos controller.
  */
 import type { temporal } from '@temporalio/proto';
 import { type MockProvider, startInProcessMocks } from '../../mocks/index.ts';
@@ -32,8 +33,9 @@ export async function startInProcessHarness(
   scenario: Scenario,
   binaries: readonly BinaryId[],
   queuePrefix: string,
-  environment?: Environment,
+  options: { environment?: Environment; forceReplay?: boolean } = {},
 ): Promise<RunHarness> {
+  const { environment } = options;
   const env = environment ?? (await startEnvironment({ dynamicConfig: scenario.server.dynamicConfig }));
   const mocks = startInProcessMocks({ seed: scenario.seed, shape: scenario.shape as never, faults: scenario.faults as never });
   const closeMocksAndEnv = async () => {
@@ -47,6 +49,7 @@ export async function startInProcessHarness(
       binaries,
       { modelBaseUrl: mocks.modelBaseUrl, sandboxBaseUrl: mocks.sandboxBaseUrl },
       queuePrefix,
+      options.forceReplay ? { maxCachedWorkflows: 0 } : {},
     );
   } catch (error) {
     await closeMocksAndEnv();

@@ -73,7 +73,9 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   const signal = options.signal ? AbortSignal.any([options.signal, interrupt.signal]) : interrupt.signal;
   const startedAt = new Date();
   const queuePrefix = `longrun-${scenario.name}-${startedAt.getTime().toString(36)}`;
-  const signals = chaos ? watchTerminationSignals(interrupt) : undefined;
+  // Only strikes need worker processes; forced replay alone runs in this process.
+  const strikes = chaos && chaos.steps.length > 0 ? chaos : undefined;
+  const signals = strikes ? watchTerminationSignals(interrupt) : undefined;
   const records: RunRecord[] = [];
   const stopped: StoppedRun[] = [];
   let chaosVerdict: ExpectationRecord[] = [];
@@ -82,12 +84,15 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   let harness: RunHarness | undefined;
   let finished = false;
   try {
-    harness = chaos
-      ? await startChaosHarness(scenario, chaos, queuePrefix, {
+    harness = strikes
+      ? await startChaosHarness(scenario, strikes, queuePrefix, {
           ...(options.environment ? { environment: options.environment } : {}),
           ...(options.onChaosEvent ? { onEvent: options.onChaosEvent } : {}),
         })
-      : await startInProcessHarness(scenario, targetBinaries, queuePrefix, options.environment);
+      : await startInProcessHarness(scenario, targetBinaries, queuePrefix, {
+          ...(options.environment ? { environment: options.environment } : {}),
+          forceReplay: chaos?.forceReplay ?? false,
+        });
     const { env, mocks, workers, failed, servedBy } = harness;
     const checkContext = checkContextOf(scenario, env);
     const runTimeoutMs = durationMs(scenario.runs.timeout);

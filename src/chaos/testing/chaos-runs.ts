@@ -3,6 +3,7 @@
  * run with every process the runner starts collected, and a probe for processes left behind.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { temporal } from '@temporalio/proto';
 import { expect } from 'vitest';
 import type { Summary } from '../../report/summary.ts';
 import { type RunScenarioOptions, runScenario } from '../../runner/run-scenario.ts';
@@ -85,6 +86,15 @@ export function expectPassed({ summary, pids }: ChaosRun): void {
   expect(summary.passed).toBe(true);
   expect(pids.length).toBeGreaterThan(0);
   expect(pids.filter(isAlive)).toEqual([]);
+}
+
+/** Workflow tasks scheduled on a worker's sticky queue: none when no worker keeps a cache. */
+export function stickyTasks(histories: readonly temporal.api.history.v1.IHistory[]): number {
+  const sticky = temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_STICKY;
+  return histories.reduce(
+    (n, history) => n + (history.events ?? []).filter((e) => e.workflowTaskScheduledEventAttributes?.taskQueue?.kind === sticky).length,
+    0,
+  );
 }
 
 export function strikes(events: readonly ChaosEvent[]): Extract<ChaosEvent, { type: 'strike' }>[] {

@@ -13,6 +13,8 @@ export interface BenchOptions {
   /** The production month: how many runs, how many at once. */
   monthRuns: number;
   monthConcurrency: number;
+  /** Month: the shape's bytes per turn, when not the mocks' default. */
+  monthBytesPerTurn?: number;
   outDir: string;
 }
 
@@ -27,6 +29,8 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
   --month              the production month instead: ${PRODUCTION_MONTH_RUNS} runs at full size (up to ~30 minutes)
   --runs N             month: runs (default ${PRODUCTION_MONTH_RUNS})
   --concurrency N      month: runs at once (default 4)
+  --bytes-per-turn N   month: context bytes per turn of the synthetic runs (default: the mocks' 6,000;
+                       12,000 makes the plans' append-only total match production's 1.76 B tokens)
   --out DIR            where the JSON report goes (default reports/bench)`;
 
 export class BenchUsageError extends Error {
@@ -48,6 +52,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
         month: { type: 'boolean' },
         runs: { type: 'string' },
         concurrency: { type: 'string' },
+        'bytes-per-turn': { type: 'string' },
         out: { type: 'string' },
       },
     }));
@@ -56,7 +61,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
   }
   if (values.help) return 'help';
   if (values.month && values.only !== undefined) throw new BenchUsageError('--only: the month runs on its own; drop --only or --month');
-  for (const flag of ['runs', 'concurrency'] as const) {
+  for (const flag of ['runs', 'concurrency', 'bytes-per-turn'] as const) {
     if (!values.month && values[flag] !== undefined) throw new BenchUsageError(`--${flag}: only with --month`);
   }
   return {
@@ -65,6 +70,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
     windowSeconds: integer(values.window, 'window', 60, 0),
     monthRuns: integer(values.runs, 'runs', PRODUCTION_MONTH_RUNS, 1),
     monthConcurrency: integer(values.concurrency, 'concurrency', 4, 1),
+    ...(values['bytes-per-turn'] !== undefined ? { monthBytesPerTurn: integer(values['bytes-per-turn'], 'bytes-per-turn', 0, 1) } : {}),
     outDir: (values.out as string | undefined) ?? 'reports/bench',
   };
 }

@@ -99,7 +99,7 @@ export function monthTable(result: MonthResult): Table {
   const t = result.tokens;
   const billions = (tokens: number) => `${(tokens / 1e9).toFixed(3)} B`;
   return {
-    title: `A production month: ${result.runs} runs, ${result.concurrency} at once`,
+    title: `A production month: ${result.runs} runs, ${result.concurrency} at once, ${formatNumber(result.bytesPerTurn, 0)} context bytes per turn`,
     headers: ['measure', 'value'],
     rows: [
       ['wall time', `${formatDuration(result.meter.wallMs)} (target: under 30 min for 1,067 runs)`],

@@ -12,6 +12,8 @@ export interface BenchScenarioInput {
   concurrency: number;
   /** Every run this size (shape.overrides.targetTokens); drawn from the production curve when absent. */
   targetTokens?: number;
+  /** Unscaled context bytes per turn (shape.turns.bytesPerTurn): how many turns a run of a given size takes. */
+  bytesPerTurn?: number;
   maxTurns?: number;
   timeout?: string;
   limits?: Scenario['limits'];
@@ -27,7 +29,10 @@ export function benchScenario(input: BenchScenarioInput): Scenario {
     server: { dynamicConfig: input.dynamicConfig ?? {} },
     limits: input.limits ?? {},
     runs: { count: input.count, concurrency: input.concurrency, maxTurns: input.maxTurns ?? 400, timeout: input.timeout ?? '30m' },
-    shape: input.targetTokens !== undefined ? { overrides: { targetTokens: input.targetTokens } } : {},
+    shape: {
+      ...(input.targetTokens !== undefined ? { overrides: { targetTokens: input.targetTokens } } : {}),
+      ...(input.bytesPerTurn !== undefined ? { turns: { bytesPerTurn: input.bytesPerTurn } } : {}),
+    },
     expect: [{ on: 'v1', hold: 'all' }],
   });
 }

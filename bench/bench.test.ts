@@ -80,7 +80,12 @@ describe('parseBenchArgs', () => {
     const defaults = parseBenchArgs([]);
     expect(defaults).toMatchObject({ sections: ['overhead', 'throughput', 'scale'], repetitions: 5, windowSeconds: 60 });
     expect(parseBenchArgs(['--month'])).toMatchObject({ sections: ['month'], monthRuns: PRODUCTION_MONTH_RUNS, monthConcurrency: 4 });
-    expect(parseBenchArgs(['--month', '--runs', '50', '--concurrency', '2'])).toMatchObject({ monthRuns: 50, monthConcurrency: 2 });
+    expect(parseBenchArgs(['--month', '--runs', '50', '--concurrency', '2', '--bytes-per-turn', '12000'])).toMatchObject({
+      monthRuns: 50,
+      monthConcurrency: 2,
+      monthBytesPerTurn: 12000,
+    });
+    expect(parseBenchArgs(['--month'])).not.toHaveProperty('monthBytesPerTurn');
     expect(parseBenchArgs(['--only', 'scale,overhead'])).toMatchObject({ sections: ['scale', 'overhead'] });
     expect(parseBenchArgs(['--help'])).toBe('help');
   });
@@ -99,6 +104,7 @@ describe('parseBenchArgs', () => {
     expect(error(['--month', '--runs', '0'])).toBe('--runs: must be an integer >= 1, got "0"');
     expect(error(['--window', '1.5'])).toBe('--window: must be an integer >= 0, got "1.5"');
     expect(error(['--runs', '10'])).toBe('--runs: only with --month');
+    expect(error(['--bytes-per-turn', '9000'])).toBe('--bytes-per-turn: only with --month');
     expect(error(['--month', '--only', 'scale'])).toContain('--only');
     expect(error(['--fast'])).toContain("'--fast'");
   });
@@ -225,6 +231,7 @@ describe('tables', () => {
       month: {
         runs: 1067,
         concurrency: 4,
+        bytesPerTurn: 6000,
         passed: true,
         runsWithViolations: 0,
         turns: 40_000,
@@ -243,5 +250,6 @@ describe('tables', () => {
     expect(text).toContain('260 turns, 139.1 MB of history, past the 128 MiB budget');
     expect(text).toContain('input tokens without compaction  3.840 B');
     expect(text).toContain('1 min 12 s');
+    expect(text).toContain('A production month: 1067 runs, 4 at once, 6,000 context bytes per turn');
   });
 });

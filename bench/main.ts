@@ -45,7 +45,15 @@ async function main(argv: string[]): Promise<number> {
     if (section === 'overhead') report.overhead = await measureOverhead({ repetitions: options.repetitions, ...OVERHEAD_RUNS });
     if (section === 'throughput') report.throughput = await measureThroughput(options.windowSeconds, log);
     if (section === 'scale') report.scale = await measureScale();
-    if (section === 'month') report.month = await measureMonth({ runs: options.monthRuns, concurrency: options.monthConcurrency }, log);
+    if (section === 'month')
+      report.month = await measureMonth(
+        {
+          runs: options.monthRuns,
+          concurrency: options.monthConcurrency,
+          ...(options.monthBytesPerTurn !== undefined ? { bytesPerTurn: options.monthBytesPerTurn } : {}),
+        },
+        log,
+      );
   }
   report.finishedAt = new Date().toISOString();
   report.machine.loadAtEnd = loadavg();
@@ -65,7 +73,7 @@ function writeReport(dir: string, report: BenchReport): string {
 
 function gitCommit(): string {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
     return 'unknown';
   }

@@ -6,6 +6,7 @@
  * sent) and without it (the plans, append-only), next to production's measured total.
  */
 import { cpus, loadavg } from 'node:os';
+import { type RunShapeInput, resolveShape } from '../mocks/index.ts';
 import { runScenario } from '../src/runner/run-scenario.ts';
 import { withBenchEnvironment } from './bench-environment.ts';
 import { benchPlan, benchScenario } from './bench-scenario.ts';
@@ -22,6 +23,7 @@ const COMPACTION_MODEL = 'longrun-compactor';
 export interface MonthResult {
   runs: number;
   concurrency: number;
+  bytesPerTurn: number;
   passed: boolean;
   runsWithViolations: number;
   turns: number;
@@ -43,12 +45,20 @@ export interface MonthResult {
   bottleneck: Bottleneck;
 }
 
-export async function measureMonth(options: { runs: number; concurrency: number }, log: (line: string) => void): Promise<MonthResult> {
+export interface MonthOptions {
+  runs: number;
+  concurrency: number;
+  /** The shape's bytes per turn; the mocks' default when absent. */
+  bytesPerTurn?: number;
+}
+
+export async function measureMonth(options: MonthOptions, log: (line: string) => void): Promise<MonthResult> {
   const scenario = benchScenario({
     name: 'bench-month',
     seed: PRODUCTION_RUNS,
     count: options.runs,
     concurrency: options.concurrency,
+    ...(options.bytesPerTurn !== undefined ? { bytesPerTurn: options.bytesPerTurn } : {}),
     timeout: '30m',
   });
   const plannedBytes = Array.from({ length: options.runs }, (_, i) => appendOnlyRequestBytes(benchPlan(scenario, i), AGENT_MODEL));
@@ -86,6 +96,7 @@ export async function measureMonth(options: { runs: number; concurrency: number 
   return {
     runs: summary.runs.length,
     concurrency: options.concurrency,
+    bytesPerTurn: resolveShape(scenario.shape as RunShapeInput).turns.bytesPerTurn,
     passed: summary.passed,
     runsWithViolations: summary.runs.filter((r) => r.invariants.some((i) => i.status === 'fail')).length,
     turns: summary.totals.turns,

@@ -81,7 +81,7 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
       activities: { modelBaseUrl, sandboxBaseUrl: mocks.sandboxBaseUrl },
       queuePrefix: options.queuePrefix,
       ...(plan.forceReplay ? { maxCachedWorkflows: 0 } : {}),
-      onWorkerStarted: (worker) => onEvent({ type: 'process', pid: worker.pid, what: `worker ${worker.describe()}` }),
+      onWorkerStarted: (worker) => onEvent({ type: 'process', pid: worker.pid, what: worker.describe() }),
     });
     let graceful = true;
     closers.push(() => (graceful ? workers.stop() : workers.kill()));

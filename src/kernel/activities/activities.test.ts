@@ -75,6 +75,9 @@ describe('call_model', () => {
     answerModelWith(() => HttpResponse.json({ error: 'down' }, { status: 503 }));
     const down = await failureOf(run(activities[ACTIVITY.callModel], { runId: 'r', turn: 1, request }));
     expect(down).toMatchObject({ type: FAILURE_TYPE.httpUnavailable, nonRetryable: false, nextRetryDelay: undefined });
+    answerModelWith(() => HttpResponse.json({ error: 'now' }, { status: 429, headers: { 'retry-after': '0' } }));
+    const now = await failureOf(run(activities[ACTIVITY.callModel], { runId: 'r', turn: 1, request }));
+    expect(now).toMatchObject({ type: FAILURE_TYPE.httpUnavailable, nonRetryable: false, nextRetryDelay: undefined });
   });
 
   it('does not retry any other 4xx', async () => {

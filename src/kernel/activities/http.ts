@@ -57,7 +57,8 @@ function statusFailure(options: PostJsonOptions, response: Response, body: strin
     return ApplicationFailure.create({
       type: FAILURE_TYPE.httpUnavailable,
       message,
-      ...(delayMs === undefined ? {} : { nextRetryDelay: delayMs }),
+      // A zero delay reads to Temporal as no retry at all: "Retry-After: 0" falls back to the policy's backoff.
+      ...(delayMs === undefined || delayMs <= 0 ? {} : { nextRetryDelay: delayMs }),
     });
   }
   return ApplicationFailure.create({

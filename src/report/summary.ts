@@ -3,6 +3,7 @@
  * `runScenario()` returns it. Plain JSON (summary.json is this object).
  */
 import type { InvariantResult } from '../checks/index.ts';
+import type { LoadMetrics } from '../load/index.ts';
 
 export interface TurnRecord {
   /** Turn number over the whole run (continues across ContinueAsNew). */
@@ -93,6 +94,8 @@ export interface Summary {
     /** Turn latency percentiles, ms. */
     latency: { p50: number; p95: number; p99: number };
   };
+  /** Throughput, turn latency, and worker and server RSS and CPU over the run. */
+  load?: LoadMetrics;
   /** Every expectation met (and nothing partial). */
   passed: boolean;
 }

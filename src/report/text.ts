@@ -1,5 +1,6 @@
 /** What the terminal shows: one screen after the run, one line of progress while it runs. */
 import { join } from 'node:path';
+import type { LoadMetrics, ProcessMetrics } from '../load/index.ts';
 import { truncate, visibleControls } from './escape.ts';
 import { formatBytes, formatCount, formatDuration, plural } from './format.ts';
 import { failedResults, failingRunsFirst, isFailingRun } from './run-facts.ts';
@@ -69,6 +70,7 @@ export function renderText(summary: Summary, reportDir?: string): string {
       `seed ${summary.seed}`,
     ].join(' · '),
     ...runsBlock(summary.runs),
+    ...loadBlock(summary.load),
   ];
   if (summary.expectations.length > 0) {
     lines.push('expectations:');
@@ -76,6 +78,25 @@ export function renderText(summary: Summary, reportDir?: string): string {
   }
   if (reportDir !== undefined) lines.push(`report: ${join(reportDir, 'report.html')} (summary.json, junit.xml beside it)`);
   return lines.join('\n');
+}
+
+function processLine(name: string, metrics: ProcessMetrics | undefined): string[] {
+  if (!metrics) return [];
+  const growth = metrics.rssGrowthMbPerHour === undefined ? '' : `, growth ${metrics.rssGrowthMbPerHour.toFixed(1)} MiB/h`;
+  const cpu = metrics.cpuPercent ? `, CPU ${Math.round(metrics.cpuPercent.mean)}% of a core` : '';
+  return [
+    `  ${name}: RSS ${formatBytes(metrics.rssBytes.first)} -> ${formatBytes(metrics.rssBytes.last)} (max ${formatBytes(metrics.rssBytes.max)})${growth}${cpu}`,
+  ];
+}
+
+function loadBlock(load: LoadMetrics | undefined): string[] {
+  if (!load) return [];
+  const { overall } = load;
+  return [
+    `load: ${overall.turnsPerSecond.toFixed(2)} turns/s, ${overall.runsPerSecond.toFixed(3)} runs/s, history ${formatBytes(overall.historyBytesPerSecond)}/s`,
+    ...processLine('worker', load.worker),
+    ...processLine('server', load.server),
+  ];
 }
 
 export interface ProgressLine {

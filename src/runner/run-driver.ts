@@ -1,7 +1,8 @@
 /**
- * Launches runs as a scenario says, closed model (N at once) or open model (an arrival rate),
- * by count or for a duration, and never past an abort: bounded in count and in time.
+ * Launches runs as a scenario says, closed model (N at once) or open model (an arrival rate, or
+ * a ramp of rates), by count or for a duration, and never past an abort: bounded in count and in time.
  */
+import { arrivalSchedule, type Ramp } from '../load/index.ts';
 
 export interface DriveOptions {
   /** Runs to start at most (ignored when `durationMs` is set). */
@@ -12,6 +13,8 @@ export interface DriveOptions {
   arrivalRate?: number;
   /** Keep starting runs for this long. */
   durationMs?: number;
+  /** Open model on a ramp: run n starts at the ramp's n-th arrival (then count and duration are the ramp's). */
+  ramp?: Ramp;
   signal: AbortSignal;
 }
 
@@ -20,12 +23,23 @@ export async function drive(options: DriveOptions, runOne: (index: number) => Pr
   const started = Date.now();
   const inFlight = new Set<Promise<void>>();
   let next = 0;
+  const schedule = options.ramp ? arrivalSchedule(options.ramp) : undefined;
   const more = () =>
-    !options.signal.aborted && (options.durationMs !== undefined ? Date.now() - started < options.durationMs : next < options.count);
-  const gap = options.arrivalRate ? 1000 / options.arrivalRate : 0;
+    !options.signal.aborted &&
+    (schedule
+      ? schedule.offsetMs(next) !== undefined
+      : options.durationMs !== undefined
+        ? Date.now() - started < options.durationMs
+        : next < options.count);
+  const gap = !schedule && options.arrivalRate ? 1000 / options.arrivalRate : 0;
   while (more()) {
     if (inFlight.size >= options.concurrency) {
       await Promise.race(inFlight);
+      continue;
+    }
+    const due = schedule ? (schedule.offsetMs(next) as number) - (Date.now() - started) : 0;
+    if (due > 0) {
+      await sleep(due, options.signal);
       continue;
     }
     const index = next++;

@@ -14,6 +14,7 @@ import { type RunInput, WORKFLOW_TYPE } from '../contract/kernel-api.ts';
 import { BLOB_LIMIT_BYTES, COMPACTION_TRIGGER_BYTES, CONTINUE_AS_NEW_BYTES, HISTORY_SIZE_LIMIT_BYTES } from '../contract/limits.ts';
 import type { Environment } from '../environment/index.ts';
 import type { BinaryId } from '../kernel/index.ts';
+import { type LoadMetrics, MetricsSampler, rampOf, serverPidFinder, soakVerdict } from '../load/index.ts';
 import type { ExpectationRecord, RunRecord, Summary } from '../report/summary.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
 import { durationMs } from '../scenario/scenario-schema.ts';
@@ -81,6 +82,8 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   let chaosVerdict: ExpectationRecord[] = [];
   let runsStarted = 0;
   let progressTimer: NodeJS.Timeout | undefined;
+  let sampler: MetricsSampler | undefined;
+  let load: LoadMetrics | undefined;
   let harness: RunHarness | undefined;
   let finished = false;
   try {
@@ -110,6 +113,15 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
         elapsedMs: Date.now() - startedAt.getTime(),
       });
     if (options.onProgress) progressTimer = setInterval(report, options.progressEveryMs ?? 2_000);
+    const ramp = scenario.runs.ramp ? rampOf(scenario.runs.ramp, durationMs) : undefined;
+    const serverPid = serverPidFinder(env);
+    sampler = new MetricsSampler({
+      ...(serverPid ? { serverPid } : {}),
+      counters: () => ({ runsStarted, runsDone: records.length, turns: records.reduce((n, r) => n + r.turns.length, 0) }),
+      ...(ramp ? { ramp } : {}),
+      ...(scenario.soak?.warmup !== undefined ? { warmupMs: durationMs(scenario.soak.warmup) } : {}),
+    });
+    sampler.start();
 
     const runOne = async (binary: BinaryId, index: number) => {
       runsStarted++;
@@ -156,6 +168,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
         ...(stoppedBecause ? { stoppedBecause } : {}),
       });
       records.push(record);
+      sampler?.addRun(record);
       if (stoppedBecause) stopped.push({ runId, binary: ranOn, why: stoppedBecause });
       await options.onHistories?.(record, histories);
     };
@@ -169,12 +182,14 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
             concurrency: scenario.runs.concurrency,
             ...(scenario.runs.arrivalRate ? { arrivalRate: scenario.runs.arrivalRate } : {}),
             ...(runDurationMs !== undefined ? { durationMs: runDurationMs } : {}),
+            ...(ramp ? { ramp } : {}),
             signal,
           },
           (index) => runOne(binary, index),
         ),
       ),
     );
+    load = sampler.stop();
     chaosVerdict = [...(await harness.stopChaos()), ...(chaos ? evaluateChaosRuns(scenario.expect, records, stopped) : [])];
     report();
     finished = !signal.aborted;
@@ -185,7 +200,17 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     await harness?.close(finished);
     signals?.release();
   }
-  return summarize(scenario, records, chaosVerdict, harness.env, startedAt, signal.aborted, options.scenarioFile);
+  const soakVerdicts = scenario.soak && load ? soakVerdict(scenario.soak, load) : [];
+  return summarize(
+    scenario,
+    records,
+    [...chaosVerdict, ...soakVerdicts],
+    harness.env,
+    startedAt,
+    signal.aborted,
+    options.scenarioFile,
+    load,
+  );
 }
 
 /**
@@ -277,6 +302,7 @@ function summarize(
   startedAt: Date,
   partial: boolean,
   scenarioFile?: string,
+  load?: LoadMetrics,
 ): Summary {
   const finishedAt = new Date();
   const latencies = runs.flatMap((r) => r.turns.flatMap((t) => (t.latencyMs !== undefined ? [t.latencyMs] : [])));
@@ -306,6 +332,7 @@ function summarize(
       violations,
       latency: { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), p99: percentile(latencies, 0.99) },
     },
+    ...(load ? { load } : {}),
     passed: !partial && runs.length > 0 && expectations.every((e) => e.met),
   };
 }

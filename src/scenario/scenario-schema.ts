@@ -7,6 +7,7 @@ import { parseFaultProfile, resolveShape } from '../../mocks/index.ts';
 import { CHAOS_ACTIONS, chaosStepProblems, NETWORK_FAULTS, NETWORK_LINKS } from '../chaos/chaos-step-rules.ts';
 import { HISTORY_INVARIANT_IDS } from '../checks/verdict.ts';
 import { BINARY_IDS } from '../kernel/index.ts';
+import { rampSchemaWith, soakSchemaWith } from '../load/soak-schema.ts';
 
 export const INCIDENTS = ['tmprl1103', 'history-size'] as const;
 export type Incident = (typeof INCIDENTS)[number];
@@ -82,6 +83,8 @@ const runsSchema = z
     concurrency: z.number().int().positive().default(1),
     /** Open model: runs started per second, instead of a fixed concurrency. */
     arrivalRate: z.number().positive().optional(),
+    /** Open model on a ramp of arrival rates (replaces arrivalRate and duration). */
+    ramp: rampSchemaWith(durationSchema).optional(),
     /** Keep starting runs for this long (soak); `count` then caps nothing. */
     duration: durationSchema.optional(),
     maxTurns: z.number().int().positive().default(200),
@@ -171,6 +174,8 @@ export const scenarioSchema = z.strictObject({
   runs: runsSchema,
   shape: shapeSchema.default({}),
   faults: faultsSchema.default({}),
+  /** Soak thresholds: each one stated becomes an expectation (turns/s, p99 latency, RSS growth). */
+  soak: soakSchemaWith(durationSchema).optional(),
   chaos: z.array(chaosStepSchema).default([]),
   expect: z.array(expectationSchema).min(1),
 });

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { drive } from './run-driver.ts';
+
+const never = new AbortController().signal;
+
+describe('drive', () => {
+  it('keeps at most `concurrency` runs in flight and starts `count` in all', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const started = await drive({ count: 7, concurrency: 3, signal: never }, async () => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight--;
+    });
+    expect(started).toBe(7);
+    expect(most).toBe(3);
+  });
+
+  it('starts runs on a ramp in the order and number the ramp gives, and stops at its end', async () => {
+    const indexes: number[] = [];
+    // 0 -> 40 runs/s over 100 ms: 2 arrivals in all.
+    const started = await drive(
+      { count: 1000, concurrency: 10, ramp: { startRate: 0, stages: [{ durationMs: 100, target: 40 }] }, signal: never },
+      async (index) => {
+        indexes.push(index);
+      },
+    );
+    expect(started).toBe(2);
+    expect(indexes).toEqual([0, 1]);
+  });
+
+  it('starts nothing new after an abort', async () => {
+    const controller = new AbortController();
+    const started = await drive({ count: 100, concurrency: 1, signal: controller.signal }, async (index) => {
+      if (index === 2) controller.abort();
+    });
+    expect(started).toBe(3);
+  });
+});

@@ -1,6 +1,7 @@
-import { resolveTemporalBinary } from '../src/environment/index.ts';
+import { resolveTemporalBinary, resolveToxiproxyBinary } from '../src/environment/index.ts';
 
+/** Builds the Go programs the tests run (once, cached) before any test file needs them. */
 export default async function setup(): Promise<void> {
-  if (process.env.TEMPORAL_ADDRESS) return;
-  await resolveTemporalBinary();
+  if (!process.env.TEMPORAL_ADDRESS) await resolveTemporalBinary();
+  await resolveToxiproxyBinary();
 }

@@ -3,6 +3,9 @@
  * them in SQLite in memory) never weigh on the next one's time or memory, and the server's
  * process id, to read its CPU and memory from /proc.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Environment, startEnvironment } from '../src/environment/index.ts';
 import { childProcesses } from './proc-stat.ts';
 
@@ -15,13 +18,26 @@ export interface BenchEnvironment {
 /** The server is started with `temporal server start-dev` flags (our binary or the official CLI). */
 const SERVER_MARK = 'start-dev';
 
-export async function withBenchEnvironment<T>(work: (bench: BenchEnvironment) => Promise<T>): Promise<T> {
+export interface BenchEnvironmentOptions {
+  /**
+   * Keep the server's SQLite in a file (deleted afterwards) rather than in memory: for runs
+   * that write more history than memory holds (the server deletes closed executions lazily).
+   */
+  onDisk?: boolean;
+}
+
+export async function withBenchEnvironment<T>(
+  work: (bench: BenchEnvironment) => Promise<T>,
+  options: BenchEnvironmentOptions = {},
+): Promise<T> {
   const before = new Set(childProcesses(process.pid, SERVER_MARK));
-  const env = await startEnvironment();
+  const dir = options.onDisk ? mkdtempSync(join(tmpdir(), 'longrun-bench-')) : undefined;
+  const env = await startEnvironment(dir ? { dbFilename: join(dir, 'temporal.db') } : {});
   const serverPid = childProcesses(process.pid, SERVER_MARK).find((pid) => !before.has(pid));
   try {
     return await work({ env, serverPid });
   } finally {
     await env.teardown();
+    if (dir) rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -99,10 +99,11 @@ export function monthTable(result: MonthResult): Table {
   const t = result.tokens;
   const billions = (tokens: number) => `${(tokens / 1e9).toFixed(3)} B`;
   return {
-    title: `A production month: ${result.runs} runs, ${result.concurrency} at once, ${formatNumber(result.bytesPerTurn, 0)} context bytes per turn`,
+    title: `A production month${result.partial ? ' (PARTIAL: stopped)' : ''}: ${result.runs} runs, ${result.concurrency} at once, ${formatNumber(result.bytesPerTurn, 0)} context bytes per turn`,
     headers: ['measure', 'value'],
     rows: [
       ['wall time', `${formatDuration(result.meter.wallMs)} (target: under 30 min for 1,067 runs)`],
+      ['runs completed', `${result.runsCompleted} of ${result.runs}`],
       ['turns', String(result.turns)],
       ['compactions / ContinueAsNew', `${result.compactions} / ${result.continuedAsNew}`],
       ['history written', formatBytes(result.historyBytes)],
@@ -111,7 +112,7 @@ export function monthTable(result: MonthResult): Table {
         `${billions(t.agentWithCompaction + t.compaction)} (agent ${billions(t.agentWithCompaction)}, compaction model ${billions(t.compaction)})`,
       ],
       ['input tokens without compaction', billions(t.withoutCompaction)],
-      ['production, same number of runs', billions(t.production)],
+      ['production, same number of runs', `${billions(t.production)} (tokens: completed runs only)`],
       ['runs with violations', String(result.runsWithViolations)],
       ['peak RSS worker / server', `${formatBytes(result.meter.selfPeakRssBytes)} / ${formatBytes(result.meter.serverPeakRssBytes)}`],
       [

@@ -229,7 +229,9 @@ describe('tables', () => {
         bottleneck: limits,
       },
       month: {
+        partial: false,
         runs: 1067,
+        runsCompleted: 1067,
         concurrency: 4,
         bytesPerTurn: 6000,
         passed: true,

@@ -38,9 +38,19 @@ async function main(argv: string[]): Promise<number> {
     machine: { cpus: cpus().length, memoryBytes: totalmem(), node: process.version, loadAtStart: loadavg(), loadAtEnd: [] },
     commit: gitCommit(),
   };
+  // Ctrl-C or SIGTERM stops the month's runs and still writes what was measured; a second one quits.
+  const interrupt = new AbortController();
+  const stop = () => {
+    if (interrupt.signal.aborted) process.exit(130);
+    log('stopping: the runs in flight are judged, then the report is written (again to quit now)');
+    interrupt.abort();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   log(`load ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores; bundling the kernel`);
   await workflowBundle('v1');
   for (const section of options.sections) {
+    if (interrupt.signal.aborted) break;
     log(`${section}...`);
     if (section === 'overhead') report.overhead = await measureOverhead({ repetitions: options.repetitions, ...OVERHEAD_RUNS });
     if (section === 'throughput') report.throughput = await measureThroughput(options.windowSeconds, log);
@@ -51,6 +61,7 @@ async function main(argv: string[]): Promise<number> {
           runs: options.monthRuns,
           concurrency: options.monthConcurrency,
           ...(options.monthBytesPerTurn !== undefined ? { bytesPerTurn: options.monthBytesPerTurn } : {}),
+          signal: interrupt.signal,
         },
         log,
       );

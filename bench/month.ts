@@ -7,6 +7,7 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { type RunShapeInput, resolveShape } from '../mocks/index.ts';
+import type { RunRecord } from '../src/report/summary.ts';
 import { runScenario } from '../src/runner/run-scenario.ts';
 import { withBenchEnvironment } from './bench-environment.ts';
 import { benchPlan, benchScenario } from './bench-scenario.ts';
@@ -21,7 +22,10 @@ const AGENT_MODEL = 'longrun-agent';
 const COMPACTION_MODEL = 'longrun-compactor';
 
 export interface MonthResult {
+  /** Stopped before every run was made (the counts and tokens are those of the runs made). */
+  partial: boolean;
   runs: number;
+  runsCompleted: number;
   concurrency: number;
   bytesPerTurn: number;
   passed: boolean;
@@ -30,6 +34,7 @@ export interface MonthResult {
   compactions: number;
   continuedAsNew: number;
   historyBytes: number;
+  /** Input tokens of the completed runs (a stopped run's plan was not played to its end). */
   tokens: {
     /** Agent requests the mocks answered, / BYTES_PER_TOKEN. */
     agentWithCompaction: number;
@@ -50,6 +55,8 @@ export interface MonthOptions {
   concurrency: number;
   /** The shape's bytes per turn; the mocks' default when absent. */
   bytesPerTurn?: number;
+  /** Stops the month: the runs in flight are stopped and judged, the result is partial. */
+  signal?: AbortSignal;
 }
 
 export async function measureMonth(options: MonthOptions, log: (line: string) => void): Promise<MonthResult> {
@@ -66,35 +73,45 @@ export async function measureMonth(options: MonthOptions, log: (line: string) =>
   const sampleLoad = () => loads.push(loadavg()[0] ?? 0);
   sampleLoad();
   const loadTimer = setInterval(sampleLoad, 10_000);
-  let compactionBytes = 0;
-  const { value: summary, meter } = await withBenchEnvironment(({ env, serverPid }) =>
-    metered(serverPid, () =>
-      runScenario(scenario, {
-        environment: env,
-        progressEveryMs: 30_000,
-        onProgress: (p) =>
-          log(
-            `month: ${p.runsDone}/${p.runsTotal ?? '?'} runs, ${p.turns} turns, ${(p.bytes / 1e9).toFixed(2)} GB sent, ${Math.round(p.elapsedMs / 1000)} s`,
-          ),
-        onHistories: async (record, histories) => {
-          for (const history of histories) compactionBytes += compactionRequestBytes(history, COMPACTION_MODEL);
-          await Promise.all(
-            record.executions.map((e) =>
-              env.client.workflowService
-                .deleteWorkflowExecution({
-                  namespace: env.namespace,
-                  workflowExecution: { workflowId: record.workflowId, runId: e.temporalRunId },
-                })
-                .catch(() => {}),
+  const compactionBytes = new Map<string, number>();
+  const { value: summary, meter } = await withBenchEnvironment(
+    ({ env, serverPid }) =>
+      metered(serverPid, () =>
+        runScenario(scenario, {
+          environment: env,
+          ...(options.signal ? { signal: options.signal } : {}),
+          progressEveryMs: 30_000,
+          onProgress: (p) =>
+            log(
+              `month: ${p.runsDone}/${p.runsTotal ?? '?'} runs, ${p.turns} turns, ${(p.bytes / 1e9).toFixed(2)} GB sent, ${Math.round(p.elapsedMs / 1000)} s`,
             ),
-          );
-        },
-      }).finally(() => clearInterval(loadTimer)),
-    ),
+          onHistories: async (record, histories) => {
+            compactionBytes.set(
+              record.runId,
+              histories.reduce((n, history) => n + compactionRequestBytes(history, COMPACTION_MODEL), 0),
+            );
+            await Promise.all(
+              record.executions.map((e) =>
+                env.client.workflowService
+                  .deleteWorkflowExecution({
+                    namespace: env.namespace,
+                    workflowExecution: { workflowId: record.workflowId, runId: e.temporalRunId },
+                  })
+                  .catch(() => {}),
+              ),
+            );
+          },
+        }).finally(() => clearInterval(loadTimer)),
+      ),
+    { onDisk: true },
   );
   sampleLoad();
+  const completed = summary.runs.filter((r) => r.outcome === 'completed');
+  const sum = (bytes: (run: RunRecord) => number) => tokensOf(completed.reduce((n, run) => n + bytes(run), 0));
   return {
+    partial: summary.partial,
     runs: summary.runs.length,
+    runsCompleted: completed.length,
     concurrency: options.concurrency,
     bytesPerTurn: resolveShape(scenario.shape as RunShapeInput).turns.bytesPerTurn,
     passed: summary.passed,
@@ -104,10 +121,10 @@ export async function measureMonth(options: MonthOptions, log: (line: string) =>
     continuedAsNew: summary.runs.reduce((n, r) => n + r.executions.filter((e) => e.closedBy === 'continued-as-new').length, 0),
     historyBytes: summary.runs.reduce((n, r) => n + r.executions.reduce((m, e) => m + e.historyBytes, 0), 0),
     tokens: {
-      agentWithCompaction: tokensOf(summary.totals.requestBytes),
-      compaction: tokensOf(compactionBytes),
-      withoutCompaction: tokensOf(plannedBytes.reduce((a, b) => a + b, 0)),
-      production: (PRODUCTION_INPUT_TOKENS * options.runs) / PRODUCTION_RUNS,
+      agentWithCompaction: sum((run) => run.turns.reduce((n, t) => n + t.requestBytes, 0)),
+      compaction: sum((run) => compactionBytes.get(run.runId) ?? 0),
+      withoutCompaction: sum((run) => plannedBytes[runIndex(run.runId)] ?? 0),
+      production: (PRODUCTION_INPUT_TOKENS * completed.length) / PRODUCTION_RUNS,
     },
     load: {
       atStart: loads[0] ?? 0,
@@ -118,4 +135,9 @@ export async function measureMonth(options: MonthOptions, log: (line: string) =>
     meter,
     bottleneck: bottleneck({ ...meter, cores: cpus().length, loadAverage: loadavg()[0] ?? 0 }),
   };
+}
+
+/** The plan index in a run id: `bench-month-run-0042` -> 42. */
+function runIndex(runId: string): number {
+  return Number(/(\d+)$/.exec(runId)?.[1] ?? Number.NaN);
 }

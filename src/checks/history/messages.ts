@@ -21,13 +21,17 @@ export function jsonArrayBytes(itemBytes: readonly number[]): number {
 
 export class MessageInterner {
   private readonly byHash = new Map<string, MessageSummary>();
+  /** A message re-sent by every later request is found by its JSON text, without hashing it again. */
+  private readonly byJson = new Map<string, MessageSummary>();
 
   summarize(message: unknown): MessageSummary {
+    const json = JSON.stringify(message);
+    const seen = this.byJson.get(json);
+    if (seen) return seen;
     const hash = sha256(canonicalJson(message));
-    const known = this.byHash.get(hash);
-    if (known) return known;
-    const summary = describe(message, hash);
+    const summary = this.byHash.get(hash) ?? describe(message, hash, json);
     this.byHash.set(hash, summary);
+    this.byJson.set(json, summary);
     return summary;
   }
 
@@ -45,18 +49,20 @@ export class MessageInterner {
   summarizeRequest(request: unknown): RequestSummary {
     if (!isRecord(request)) throw new Error('request is not an object');
     const messages = this.summarizeAll(request.messages);
+    const messagesBytes = jsonArrayBytes(messages.map((m) => m.bytes));
     return {
-      bytes: Buffer.byteLength(JSON.stringify(request)),
-      messagesBytes: jsonArrayBytes(messages.map((m) => m.bytes)),
+      // The request around an empty list, plus the list's bytes: the request is not serialized whole again.
+      bytes: Buffer.byteLength(JSON.stringify({ ...request, messages: [] })) - 2 + messagesBytes,
+      messagesBytes,
       messages,
     };
   }
 }
 
-function describe(message: unknown, hash: string): MessageSummary {
+function describe(message: unknown, hash: string, json: string): MessageSummary {
   const fields = isRecord(message) ? message : {};
   const role = typeof fields.role === 'string' ? fields.role : 'unknown';
-  const summary: MessageSummary = { role, bytes: Buffer.byteLength(JSON.stringify(message)), hash };
+  const summary: MessageSummary = { role, bytes: Buffer.byteLength(json), hash };
   if (Array.isArray(fields.tool_calls)) {
     summary.toolCallIds = fields.tool_calls.map((call) => (isRecord(call) ? String(call.id) : ''));
   }

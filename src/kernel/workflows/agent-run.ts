@@ -49,6 +49,8 @@ function checkedLimits(input: RunInput): KernelLimits {
 
 interface Guarded {
   messages: Message[];
+  /** The payload's serialized size after the guard (overhead included): no need to serialize it again. */
+  bytes: number;
   /** Set when the gated guard could not bring the payload under the limit. */
   blocked: GuardResult | null;
 }
@@ -182,10 +184,9 @@ class AgentRun {
       model: this.input.settings.agent.model,
       messages: [],
     });
-    const { messages, blocked } = this.guard(turn, 'request', overheadBytes(request));
+    const { messages, bytes, blocked } = this.guard(turn, 'request', overheadBytes(request));
     this.messages = messages;
-    const guardedRequest = { ...request, messages };
-    return { request: guardedRequest, bytes: jsonBytes(guardedRequest), blocked };
+    return { request: { ...request, messages }, bytes, blocked };
   }
 
   /**
@@ -207,7 +208,7 @@ class AgentRun {
       if (!result.fits) blocked = result;
     }
     if (result.elided.length > 0) this.journal.append('payload.elided', turn, elidedData(turn, payload, result));
-    return { messages: result.messages, blocked };
+    return { messages: result.messages, bytes: result.bytesAfter, blocked };
   }
 
   /** The honest last boundary: end the run rather than schedule a payload over the blob limit. */

@@ -59,7 +59,9 @@ describe('chaos on workers', () => {
       smallScenario('chaos-test-replay', { chaos: [{ action: 'force-replay' }, { action: 'kill-worker', atTurn: 6 }] }),
       {
         environment,
-        onHistories: (_, histories) => void (sticky += stickyTasks(histories)),
+        onHistories: (_, histories) => {
+          sticky += stickyTasks(histories);
+        },
       },
     );
     expectPassed(run);

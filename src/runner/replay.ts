@@ -14,23 +14,99 @@ export interface ReplayOutcome {
   errors: string[];
 }
 
+interface ReplayJob {
+  left: number;
+  errors: string[];
+  execution: number;
+  done(errors: string[]): void;
+  fail(error: unknown): void;
+}
+
+/**
+ * One long-lived replay worker per binary, fed through an async queue: a replay worker per run
+ * costs a VM context, and the SDK never frees its source map consumer's WebAssembly memory
+ * (~4.4 MB a worker), which runs out after ~960 replays in one process.
+ */
+class Replayer {
+  private readonly items: { workflowId: string; history: temporal.api.history.v1.IHistory }[] = [];
+  private readonly jobs: ReplayJob[] = [];
+  private wake: (() => void) | undefined;
+  private closed = false;
+  private failure: unknown;
+  readonly finished: Promise<void>;
+
+  constructor(binary: BinaryId) {
+    this.finished = this.run(binary).catch((error: unknown) => {
+      // The replay worker itself failed: every replay waiting on it fails with it.
+      this.failure = error;
+      for (const job of this.jobs.splice(0)) job.fail(error);
+    });
+  }
+
+  replay(workflowId: string, histories: readonly temporal.api.history.v1.IHistory[]): Promise<string[]> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    if (histories.length === 0) return Promise.resolve([]);
+    return new Promise((resolve, reject) => {
+      this.jobs.push({ left: histories.length, errors: [], execution: 0, done: resolve, fail: reject });
+      for (const history of histories) this.items.push({ workflowId, history });
+      this.wake?.();
+    });
+  }
+
+  close(): Promise<void> {
+    this.closed = true;
+    this.wake?.();
+    return this.finished;
+  }
+
+  private async *feed() {
+    for (;;) {
+      const item = this.items.shift();
+      if (item) {
+        yield item;
+        continue;
+      }
+      if (this.closed) return;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = undefined;
+    }
+  }
+
+  private async run(binary: BinaryId): Promise<void> {
+    const bundle = await workflowBundle(binary);
+    for await (const result of Worker.runReplayHistories({ workflowBundle: bundle }, this.feed())) {
+      const job = this.jobs[0];
+      if (!job) continue;
+      job.execution++;
+      if (result.error) job.errors.push(`execution ${job.execution}: ${result.error.name}: ${result.error.message.split('\n')[0]}`);
+      if (--job.left === 0) {
+        this.jobs.shift();
+        job.done(job.errors);
+      }
+    }
+  }
+}
+
+const replayers = new Map<BinaryId, Replayer>();
+
 export async function replayHistories(
   binary: BinaryId,
   workflowId: string,
   histories: readonly temporal.api.history.v1.IHistory[],
 ): Promise<ReplayOutcome> {
-  const bundle = await workflowBundle(binary);
-  const errors: string[] = [];
-  const results = Worker.runReplayHistories(
-    { workflowBundle: bundle },
-    histories.map((history) => ({ workflowId, history })),
-  );
-  let execution = 0;
-  for await (const result of results) {
-    execution++;
-    if (result.error) errors.push(`execution ${execution}: ${result.error.name}: ${result.error.message.split('\n')[0]}`);
+  let replayer = replayers.get(binary);
+  if (!replayer) {
+    replayer = new Replayer(binary);
+    replayers.set(binary, replayer);
   }
-  return { binary, errors };
+  return { binary, errors: await replayer.replay(workflowId, histories) };
+}
+
+/** Ends the replay workers (they are made again on the next replay). */
+export async function closeReplayers(): Promise<void> {
+  const open = [...replayers.values()];
+  replayers.clear();
+  await Promise.all(open.map((r) => r.close()));
 }
 
 /** The binaries a run recorded on `recordedOn` must replay on, among those in play. */

@@ -20,7 +20,7 @@ import type { Scenario } from '../scenario/scenario-schema.ts';
 import { durationMs } from '../scenario/scenario-schema.ts';
 import { evaluateChaosRuns, evaluateExpectations, type StoppedRun } from './expectations.ts';
 import { fetchRunHistories } from './history-chain.ts';
-import { replayHistories, replayTargets, replayVerdict } from './replay.ts';
+import { closeReplayers, replayHistories, replayTargets, replayVerdict } from './replay.ts';
 import { drive, sleep } from './run-driver.ts';
 import { type RunHarness, startChaosHarness, startInProcessHarness } from './run-harness.ts';
 import { buildRunRecord } from './run-record.ts';
@@ -194,6 +194,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     report();
     finished = !signal.aborted;
   } finally {
+    await closeReplayers();
     if (progressTimer) clearInterval(progressTimer);
     // After a failure, the runs still in flight stop watching and nothing new starts.
     if (!finished) interrupt.abort();

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { checkRun, loadHistory } from '../../src/checks/index.ts';
 import type { BinaryId } from '../../src/kernel/index.ts';
-import { replayHistories } from '../../src/runner/replay.ts';
+import { closeReplayers, replayHistories } from '../../src/runner/replay.ts';
 
 const CORPUS_DIR = fileURLToPath(new URL('.', import.meta.url));
 /** Released binaries, oldest first: each one's histories must replay on itself and every later one. */
@@ -26,6 +26,8 @@ function corpus(binary: BinaryId) {
 }
 
 describe('the replay corpus', () => {
+  afterAll(closeReplayers);
+
   for (const [i, recordedOn] of RELEASES.entries()) {
     for (const replayOn of RELEASES.slice(i)) {
       it(`${recordedOn} histories replay on ${replayOn}`, async () => {

@@ -26,7 +26,8 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
   --only LIST          sections to run, comma-separated: ${SECTIONS.join(', ')}
   --repetitions N      overhead: longrun/baseline pairs (default 5)
   --window SECONDS     throughput: stop each configuration after this long (default 60; 0 = run to the end)
-  --month              the production month instead: ${PRODUCTION_MONTH_RUNS} runs at full size (up to ~30 minutes)
+  --month              the production month instead: ${PRODUCTION_MONTH_RUNS} runs at full size (about an hour on
+                       2 cores; with --bytes-per-turn 12000, half the turns, under 30 minutes)
   --runs N             month: runs (default ${PRODUCTION_MONTH_RUNS})
   --concurrency N      month: runs at once (default 4)
   --bytes-per-turn N   month: context bytes per turn of the synthetic runs (default: the mocks' 6,000;

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'mocks/**/*.test.ts', 'test/**/*.test.ts', 'scenarios/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'mocks/**/*.test.ts', 'test/**/*.test.ts', 'scenarios/**/*.test.ts', 'bench/**/*.test.ts'],
     // Builds the embedded Temporal server once, before any test file needs it.
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 120_000,

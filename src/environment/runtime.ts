@@ -20,6 +20,9 @@ export function installRuntime(): void {
     Runtime.install({
       logger: new DefaultLogger(level),
       telemetryOptions: { logging: { filter: coreFilter, forward: {} } },
+      // longrun handles SIGINT/SIGTERM itself (stop the runs, write a partial report); the SDK's
+      // default would shut every worker down underneath it, a replay in flight included.
+      shutdownSignals: [],
     });
   } catch {
     // Already instantiated by an earlier Worker or connection in this process: keep that one.

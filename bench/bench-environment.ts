@@ -7,16 +7,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Environment, startEnvironment } from '../src/environment/index.ts';
-import { childProcesses } from './proc-stat.ts';
+import { findEmbeddedServerPid } from '../src/load/index.ts';
 
 export interface BenchEnvironment {
   env: Environment;
   /** The embedded server's process; undefined on an existing cluster. */
   serverPid: number | undefined;
 }
-
-/** The server is started with `temporal server start-dev` flags (our binary or the official CLI). */
-const SERVER_MARK = 'start-dev';
 
 export interface BenchEnvironmentOptions {
   /**
@@ -30,10 +27,9 @@ export async function withBenchEnvironment<T>(
   work: (bench: BenchEnvironment) => Promise<T>,
   options: BenchEnvironmentOptions = {},
 ): Promise<T> {
-  const before = new Set(childProcesses(process.pid, SERVER_MARK));
   const dir = options.onDisk ? mkdtempSync(join(tmpdir(), 'longrun-bench-')) : undefined;
   const env = await startEnvironment(dir ? { dbFilename: join(dir, 'temporal.db') } : {});
-  const serverPid = childProcesses(process.pid, SERVER_MARK).find((pid) => !before.has(pid));
+  const serverPid = env.kind === 'embedded' ? findEmbeddedServerPid(env.address) : undefined;
   try {
     return await work({ env, serverPid });
   } finally {

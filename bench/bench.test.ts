@@ -5,7 +5,7 @@ import { buildAgentRequest } from '../src/kernel/index.ts';
 import { BenchUsageError, PRODUCTION_MONTH_RUNS, parseBenchArgs } from './bench-args.ts';
 import { type BenchReport, reportTables } from './bench-report.ts';
 import type { Meter } from './meter.ts';
-import { statCpuMs, statusKb } from './proc-stat.ts';
+import { peakRssBytes } from './proc-stat.ts';
 import { bottleneck, median, overheadRatio } from './stats.ts';
 import { formatBytes, formatDuration, formatNumber, formatTable } from './table.ts';
 import { appendOnlyRequestBytes, tokensOf } from './token-accounting.ts';
@@ -127,18 +127,11 @@ describe('appendOnlyRequestBytes', () => {
   });
 });
 
-describe('proc readers', () => {
-  it('reads CPU time past a command name with spaces and parentheses', () => {
-    const fields = Array.from({ length: 50 }, (_, i) => String(i + 3));
-    fields[11] = '150'; // utime (field 14)
-    fields[12] = '50'; // stime (field 15)
-    expect(statCpuMs(`1234 (tokio (worker) 1) ${fields.join(' ')}`)).toBe(2000);
-  });
-
-  it('reads kB lines of /proc/<pid>/status as bytes', () => {
+describe('peak RSS', () => {
+  it('reads the VmHWM line of /proc/<pid>/status as bytes, not VmRSS', () => {
     const status = 'Name:\tnode\nVmHWM:\t  204800 kB\nVmRSS:\t  102400 kB\n';
-    expect(statusKb(status, 'VmHWM')).toBe(204800 * 1024);
-    expect(statusKb(status, 'VmRSS')).toBe(102400 * 1024);
+    expect(peakRssBytes(status)).toBe(204800 * 1024);
+    expect(peakRssBytes('Name:\tnode\n')).toBe(0);
   });
 });
 

@@ -1,12 +1,10 @@
 /**
- * CPU time and memory of a process from /proc (Linux): how the benchmark tells the server's
- * share of the work from this process's. Peak RSS can be reset between sections
- * (`clear_refs` 5), so each section reports its own peak.
+ * CPU time and memory of a process for the benchmark, on top of src/load's /proc parsing:
+ * the main thread's own CPU, and peak RSS that can be reset between sections (`clear_refs` 5),
+ * so each section reports its own peak.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-
-/** Linux's USER_HZ: /proc's CPU times are in these ticks. */
-const TICKS_PER_SECOND = 100;
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseProcStat, parseVmRssBytes } from '../src/load/index.ts';
 
 export interface ProcSample {
   pid: number;
@@ -17,36 +15,28 @@ export interface ProcSample {
   peakRssBytes: number;
 }
 
-/** The fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses). */
-export function statFields(stat: string): string[] {
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-}
-
-/** utime + stime of a /proc/<pid>/stat line, ms. */
-export function statCpuMs(stat: string): number {
-  const fields = statFields(stat);
-  // Fields 14 and 15 of stat(5), counted from the state field (3).
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-}
-
-/** A `VmHWM:` or `VmRSS:` line of /proc/<pid>/status, bytes. */
-export function statusKb(status: string, field: 'VmHWM' | 'VmRSS'): number {
-  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+/** The `VmHWM:` line of /proc/<pid>/status (peak RSS), bytes; 0 when absent. */
+export function peakRssBytes(status: string): number {
+  const match = /^VmHWM:\s+(\d+) kB/m.exec(status);
   return match ? Number(match[1]) * 1024 : 0;
+}
+
+function cpuMs(stat: string): number {
+  return parseProcStat(stat).cpuSeconds * 1000;
 }
 
 /** CPU time of a process's main thread alone (its first task), ms. */
 export function mainThreadCpuMs(pid: number): number {
-  return statCpuMs(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
+  return cpuMs(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
 }
 
 export function sampleProcess(pid: number): ProcSample {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return {
     pid,
-    cpuMs: statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8')),
-    rssBytes: statusKb(status, 'VmRSS'),
-    peakRssBytes: statusKb(status, 'VmHWM'),
+    cpuMs: cpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8')),
+    rssBytes: parseVmRssBytes(status),
+    peakRssBytes: peakRssBytes(status),
   };
 }
 
@@ -57,21 +47,4 @@ export function resetPeakRss(pid: number): void {
   } catch {
     // Not permitted on some kernels: the peak then counts from the process's start.
   }
-}
-
-/** Child processes of `parent` whose command line contains `needle`. */
-export function childProcesses(parent: number, needle: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const fields = statFields(readFileSync(`/proc/${entry}/stat`, 'utf8'));
-      if (Number(fields[1]) !== parent) continue;
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      if (cmdline.includes(needle)) found.push(Number(entry));
-    } catch {
-      // The process exited while we looked.
-    }
-  }
-  return found;
 }

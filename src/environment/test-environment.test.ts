@@ -1,10 +1,11 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Environment, EnvironmentError, startEnvironment } from './index.ts';
+import { resolveTemporalBinary } from './temporal-binary.ts';
 
 const EventType = temporal.api.enums.v1.EventType;
 const workflowsPath = new URL('./fixtures/workflows.ts', import.meta.url).pathname;
@@ -140,32 +141,56 @@ describe('the embedded Temporal server', () => {
 });
 
 describe('a broken LONGRUN_TEMPORAL_BIN', () => {
-  it('gets a clear error in seconds, not a hang', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'longrun-bin-'));
-    const broken = join(dir, 'temporal');
-    writeFileSync(broken, '#!/bin/sh\necho "not a temporal server" >&2\nexit 3\n');
-    chmodSync(broken, 0o755);
+  /** Runs `fn` with LONGRUN_TEMPORAL_BIN set to a shell script (or a path), then restores it. */
+  async function withBinary<T>(script: string | { path: string }, fn: (path: string) => Promise<T>): Promise<T> {
+    let path: string;
+    if (typeof script === 'string') {
+      path = join(mkdtempSync(join(tmpdir(), 'longrun-bin-')), 'temporal');
+      writeFileSync(path, `#!/bin/sh\n${script}\n`);
+      chmodSync(path, 0o755);
+    } else {
+      path = script.path;
+    }
     const previous = process.env.LONGRUN_TEMPORAL_BIN;
-    process.env.LONGRUN_TEMPORAL_BIN = broken;
+    process.env.LONGRUN_TEMPORAL_BIN = path;
     try {
-      const started = Date.now();
-      const error = await startEnvironment().catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(EnvironmentError);
-      expect((error as Error).message).toContain(broken);
-      expect((error as Error).message.split('\n')).toHaveLength(1);
-      expect(Date.now() - started).toBeLessThan(30_000);
+      return await fn(path);
     } finally {
       if (previous === undefined) delete process.env.LONGRUN_TEMPORAL_BIN;
       else process.env.LONGRUN_TEMPORAL_BIN = previous;
     }
+  }
+
+  it('gets a clear error in seconds, not a hang', async () => {
+    await withBinary('echo "not a temporal server" >&2\nexit 3', async (broken) => {
+      const started = Date.now();
+      const error = await startEnvironment().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(EnvironmentError);
+      expect((error as Error).message).toContain(broken);
+      expect((error as Error).message).toContain('(3 attempts)');
+      expect((error as Error).message.split('\n')).toHaveLength(1);
+      expect(Date.now() - started).toBeLessThan(30_000);
+    });
+  });
+
+  it('is started again when its first start fails (a loaded machine, a port taken under it)', async () => {
+    const real = (await resolveTemporalBinary()).path;
+    const marker = join(mkdtempSync(join(tmpdir(), 'longrun-marker-')), 'failed-once');
+    const failOnce = `if [ ! -e ${marker} ]; then touch ${marker}; exit 1; fi\nexec ${real} "$@"`;
+    await withBinary(failOnce, async () => {
+      const env = await startEnvironment();
+      try {
+        expect(existsSync(marker)).toBe(true);
+        expect((await env.client.workflowService.getSystemInfo({})).serverVersion).toBeTruthy();
+      } finally {
+        await env.teardown();
+      }
+    });
   });
 
   it('names the variable when the file does not exist', async () => {
-    process.env.LONGRUN_TEMPORAL_BIN = '/nonexistent/temporal';
-    try {
+    await withBinary({ path: '/nonexistent/temporal' }, async () => {
       await expect(startEnvironment()).rejects.toThrow('LONGRUN_TEMPORAL_BIN=/nonexistent/temporal is not an executable file');
-    } finally {
-      delete process.env.LONGRUN_TEMPORAL_BIN;
-    }
+    });
   });
 });

@@ -8,7 +8,7 @@ import { type CheckContext, resolveContext } from './context.ts';
 import { type HistoryInput, loadHistory } from './history/load.ts';
 import type { LoadedHistory } from './history/model.ts';
 import { HISTORY_INVARIANTS } from './invariants/index.ts';
-import { buildRunView } from './run/run-view.ts';
+import { buildRunView, type RunView } from './run/run-view.ts';
 import type { HistoryInvariant, InvariantId, InvariantResult, RunVerdict } from './verdict.ts';
 import { verdictStatus } from './verdict.ts';
 
@@ -59,7 +59,11 @@ export function checkRun(histories: readonly (LoadedHistory | HistoryInput)[], c
   const loaded = histories.map((history, index) =>
     isLoaded(history) ? history : loadHistory(history, { source: `history #${index + 1}`, mapping: ctx.mapping }),
   );
-  const run = buildRunView(loaded);
+  return checkRunView(buildRunView(loaded), ctx);
+}
+
+/** Judges a run already read into its view (the runner reads each run once, for the checks and its record). */
+export function checkRunView(run: RunView, ctx: CheckContext = {}): RunVerdict {
   const resolved = resolveContext(ctx, run.mapping, run.input.limits);
   const results: InvariantResult[] = HISTORY_INVARIANTS.map((invariant) => {
     try {

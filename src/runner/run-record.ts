@@ -2,8 +2,7 @@
  * A run's record for the reports, read from its histories through the checks' run view: the
  * same reading the invariants judge, so the charts and the verdict never disagree.
  */
-import type { InvariantResult, LoadedHistory } from '../checks/index.ts';
-import { buildRunView, type Execution } from '../checks/run/run-view.ts';
+import type { Execution, InvariantResult, RunView } from '../checks/index.ts';
 import type { CompactedData, CompactionFailedData } from '../contract/kernel-api.ts';
 import type { CompactionRecord, ExecutionRecord, RunRecord, TurnRecord } from '../report/summary.ts';
 import { incidentsOf } from './expectations.ts';
@@ -13,7 +12,8 @@ export interface RunRecordInput {
   binary: string;
   startedAt: Date;
   finishedAt: Date;
-  histories: LoadedHistory[];
+  /** The run's histories as the checks read them. */
+  view: RunView;
   historyBytes: number[];
   temporalRunIds: string[];
   invariants: InvariantResult[];
@@ -36,7 +36,8 @@ function elapsedMs(from?: string, to?: string): number | undefined {
 }
 
 export function buildRunRecord(input: RunRecordInput): RunRecord {
-  const view = buildRunView(input.histories);
+  const { view } = input;
+  const histories = view.executions.map((execution) => execution.history);
   const executions: ExecutionRecord[] = view.executions.map((execution, i) => {
     const reason = endReason(execution);
     return {
@@ -91,9 +92,9 @@ export function buildRunRecord(input: RunRecordInput): RunRecord {
     executions: stopped && last ? [...executions.slice(0, -1), { ...last, reason: last.reason ?? stopped }] : executions,
     turns,
     compactions,
-    workflowTaskFailures: input.histories.reduce((n, h) => n + h.events.filter((e) => e.type === 'WorkflowTaskFailed').length, 0),
+    workflowTaskFailures: histories.reduce((n, h) => n + h.events.filter((e) => e.type === 'WorkflowTaskFailed').length, 0),
     invariants: input.invariants,
-    incidents: incidentsOf(input.histories),
+    incidents: incidentsOf(histories),
     historyFiles: [],
   };
 }

@@ -8,8 +8,7 @@
 import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { type ChaosEvent, killAllChildren, planChaos } from '../chaos/index.ts';
-import { type CheckContext, checkRun, type InvariantResult, type LoadedHistory, loadHistory } from '../checks/index.ts';
-import { buildRunView } from '../checks/run/run-view.ts';
+import { buildRunView, type CheckContext, checkRunView, type InvariantResult, type LoadedHistory, loadHistory } from '../checks/index.ts';
 import { type RunInput, WORKFLOW_TYPE } from '../contract/kernel-api.ts';
 import { BLOB_LIMIT_BYTES, COMPACTION_TRIGGER_BYTES, CONTINUE_AS_NEW_BYTES, HISTORY_SIZE_LIMIT_BYTES } from '../contract/limits.ts';
 import type { Environment } from '../environment/index.ts';
@@ -20,6 +19,7 @@ import type { Scenario } from '../scenario/scenario-schema.ts';
 import { durationMs } from '../scenario/scenario-schema.ts';
 import { evaluateChaosRuns, evaluateExpectations, type StoppedRun } from './expectations.ts';
 import { fetchRunHistories } from './history-chain.ts';
+import { JudgingPool } from './judging-pool.ts';
 import { closeReplayers, replayHistories, replayTargets, replayVerdict } from './replay.ts';
 import { drive, sleep } from './run-driver.ts';
 import { type RunHarness, startChaosHarness, startInProcessHarness } from './run-harness.ts';
@@ -58,6 +58,8 @@ export interface RunScenarioOptions {
 /** Consecutive failed attempts of one workflow task that make a retry loop longrun stops. */
 const RETRY_LOOP_ATTEMPTS = 3;
 const WATCH_EVERY_MS = 250;
+/** Runs judged at once, beside the runs in flight (one per core of a small CI machine). */
+const JUDGED_AT_ONCE = 2;
 const MODELS = { agent: { model: 'longrun-agent' }, compaction: { model: 'longrun-compactor' } };
 /** How long a call waits for a server that is down (a chaos restart takes seconds). */
 const SERVER_DOWN_TOLERANCE_MS = 60_000;
@@ -86,6 +88,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   let load: LoadMetrics | undefined;
   let harness: RunHarness | undefined;
   let finished = false;
+  const judging = new JudgingPool(JUDGED_AT_ONCE);
   try {
     harness = strikes
       ? await startChaosHarness(scenario, strikes, queuePrefix, {
@@ -144,24 +147,37 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
         workflowExecutionTimeout: runTimeoutMs * 2,
       });
       const stoppedBecause = await watchRun(env.client, workflowId, runTimeoutMs, signal, failed);
-      const fetched = await whileServerDown(() => fetchRunHistories(env.client, workflowId, firstRunId), SERVER_DOWN_TOLERANCE_MS);
+      await judging.submit(() => judgeRun({ workflowId, firstRunId, runId, binary, runStarted, stoppedBecause }));
+    };
+
+    const judgeRun = async (run: {
+      workflowId: string;
+      firstRunId: string;
+      runId: string;
+      binary: BinaryId;
+      runStarted: Date;
+      stoppedBecause: string | undefined;
+    }) => {
+      const { workflowId, binary, stoppedBecause } = run;
+      const fetched = await whileServerDown(() => fetchRunHistories(env.client, workflowId, run.firstRunId), SERVER_DOWN_TOLERANCE_MS);
       const histories = fetched.map((f) => f.history);
       const loaded: LoadedHistory[] = histories.map((history, i) => loadHistory(history, { source: `${workflowId} execution ${i + 1}` }));
       // A run that a newer binary took over is judged as that binary's, with the gate opening where it took over.
       const served = servedBy(binary, histories);
       const ranOn = served.at(-1) ?? binary;
       const tookOver = served.length > 1 || ranOn !== binary;
-      const verdict = checkRun(loaded, tookOver ? { ...checkContext, gateOpens: 'at-marker' } : checkContext);
-      const invariants: InvariantResult[] = withTurnContinuity(verdict.results, buildRunView(loaded));
+      const view = buildRunView(loaded);
+      const verdict = checkRunView(view, tookOver ? { ...checkContext, gateOpens: 'at-marker' } : checkContext);
+      const invariants: InvariantResult[] = withTurnContinuity(verdict.results, view);
       const targets = tookOver ? [ranOn] : replayTargets(binary, inPlay);
       const outcomes = await Promise.all(targets.map((target) => replayHistories(target, workflowId, histories)));
       invariants.push(replayVerdict(outcomes));
       const record = buildRunRecord({
         workflowId,
         binary: ranOn,
-        startedAt: runStarted,
+        startedAt: run.runStarted,
         finishedAt: new Date(),
-        histories: loaded,
+        view,
         historyBytes: fetched.map((f) => f.bytes),
         temporalRunIds: fetched.map((f) => f.temporalRunId),
         invariants,
@@ -169,7 +185,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
       });
       records.push(record);
       sampler?.addRun(record);
-      if (stoppedBecause) stopped.push({ runId, binary: ranOn, why: stoppedBecause });
+      if (stoppedBecause) stopped.push({ runId: run.runId, binary: ranOn, why: stoppedBecause });
       await options.onHistories?.(record, histories);
     };
 
@@ -189,11 +205,14 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
         ),
       ),
     );
+    await judging.drain();
     load = sampler.stop();
     chaosVerdict = [...(await harness.stopChaos()), ...(chaos ? evaluateChaosRuns(scenario.expect, records, stopped) : [])];
     report();
     finished = !signal.aborted;
   } finally {
+    // After a failure, the judgings in flight end before the replayers and the server go.
+    await judging.drain().catch(() => {});
     await closeReplayers();
     if (progressTimer) clearInterval(progressTimer);
     // After a failure, the runs still in flight stop watching and nothing new starts.
@@ -262,6 +281,13 @@ async function watchRun(
   workerFailed: Promise<never>,
 ): Promise<string | undefined> {
   const handle = client.workflow.getHandle(workflowId);
+  // The result's long poll wakes the watch the moment the run's last execution closes; the
+  // describe poll stays for what only it sees (a retry loop, the timeout). It wakes it once: a
+  // result that failed for a server restart must not turn the poll into a spin.
+  let closed: Promise<void> | undefined = handle.result().then(
+    () => {},
+    () => {},
+  );
   const deadline = Date.now() + timeoutMs;
   let workerError: Error | undefined;
   workerFailed.catch((error: Error) => (workerError = error));
@@ -283,7 +309,9 @@ async function watchRun(
       await whileServerDown(() => handle.terminate(why), SERVER_DOWN_TOLERANCE_MS).catch(() => {});
       return why;
     }
-    await sleep(WATCH_EVERY_MS, signal.aborted ? undefined : signal);
+    const pause = sleep(WATCH_EVERY_MS, signal.aborted ? undefined : signal);
+    if (closed) await Promise.race([pause, closed.then(() => (closed = undefined))]);
+    else await pause;
   }
 }
 

@@ -161,17 +161,19 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
       const { workflowId, binary, stoppedBecause } = run;
       const fetched = await whileServerDown(() => fetchRunHistories(env.client, workflowId, run.firstRunId), SERVER_DOWN_TOLERANCE_MS);
       const histories = fetched.map((f) => f.history);
-      const loaded: LoadedHistory[] = histories.map((history, i) => loadHistory(history, { source: `${workflowId} execution ${i + 1}` }));
       // A run that a newer binary took over is judged as that binary's, with the gate opening where it took over.
       const served = servedBy(binary, histories);
       const ranOn = served.at(-1) ?? binary;
       const tookOver = served.length > 1 || ranOn !== binary;
+      // The replay runs on the replayers' threads while this one checks the histories.
+      const targets = tookOver ? [ranOn] : replayTargets(binary, inPlay);
+      const replayed = Promise.all(targets.map((target) => replayHistories(target, workflowId, histories)));
+      replayed.catch(() => {}); // awaited below; a check that throws first must not leave it unhandled
+      const loaded: LoadedHistory[] = histories.map((history, i) => loadHistory(history, { source: `${workflowId} execution ${i + 1}` }));
       const view = buildRunView(loaded);
       const verdict = checkRunView(view, tookOver ? { ...checkContext, gateOpens: 'at-marker' } : checkContext);
       const invariants: InvariantResult[] = withTurnContinuity(verdict.results, view);
-      const targets = tookOver ? [ranOn] : replayTargets(binary, inPlay);
-      const outcomes = await Promise.all(targets.map((target) => replayHistories(target, workflowId, histories)));
-      invariants.push(replayVerdict(outcomes));
+      invariants.push(replayVerdict(await replayed));
       const record = buildRunRecord({
         workflowId,
         binary: ranOn,

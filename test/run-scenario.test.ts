@@ -43,5 +43,12 @@ describe('runScenario', () => {
     for (const run of summary.runs.filter((r) => r.outcome === 'terminated')) {
       expect(run.executions.at(-1)?.reason).toBe('longrun was interrupted');
     }
+    // A task the termination cut short is the server's bookkeeping (FORCE_CLOSE_COMMAND), not a retry loop.
+    for (const run of summary.runs) {
+      expect(
+        run.invariants.find((i) => i.id === 'wft.no-retry-loop'),
+        run.runId,
+      ).toMatchObject({ status: 'pass' });
+    }
   });
 });

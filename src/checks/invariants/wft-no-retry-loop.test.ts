@@ -50,6 +50,16 @@ describe('wft.no-retry-loop', () => {
     );
   });
 
+  it('passes a task the server closed because the run was terminated under it', () => {
+    const run = new AgentRun().turn();
+    run.history.workflowTaskFailed('FORCE_CLOSE_COMMAND');
+    run.history.terminated('longrun was interrupted', 'longrun-harness');
+    expect(resultOf(run, 'wft.no-retry-loop')).toMatchObject({
+      status: 'pass',
+      evidence: ['0 failed workflow tasks', '1 closed by the server for a termination or reset'],
+    });
+  });
+
   it('fails on a workflow task scheduled at attempt N', () => {
     const run = new AgentRun().turn();
     run.history.workflowTaskFailed('UNHANDLED_COMMAND', 'boom', 5);

@@ -5,6 +5,12 @@ function payloadsTooLarge(failure: FailureSummary | undefined): boolean {
   return !!failure && (failure.types.includes('PayloadsTooLarge') || failure.text.includes('[TMPRL1103]'));
 }
 
+/**
+ * The cause the server writes when it closes a started task because the run was terminated or
+ * reset under it: the server's bookkeeping, not an attempt that failed.
+ */
+const FORCE_CLOSED = 'FORCE_CLOSE_COMMAND';
+
 export const wftNoRetryLoop: HistoryInvariant = {
   id: 'wft.no-retry-loop',
   description: 'no WorkflowTaskFailed loops; no PAYLOADS_TOO_LARGE cause at all',
@@ -12,6 +18,7 @@ export const wftNoRetryLoop: HistoryInvariant = {
     const loop = ctx.workflowTaskFailureRun;
     const failures: string[] = [];
     let failedTasks = 0;
+    let forceClosed = 0;
     for (const execution of run.executions) {
       const at = (event: HistoryEvent) => run.at(execution, event.id);
       let streak: HistoryEvent[] = [];
@@ -23,7 +30,9 @@ export const wftNoRetryLoop: HistoryInvariant = {
       };
       for (const event of execution.history.events) {
         const { attrs } = event;
-        if (attrs.kind === 'workflow-task-failed') {
+        if (attrs.kind === 'workflow-task-failed' && attrs.cause === FORCE_CLOSED) {
+          forceClosed++;
+        } else if (attrs.kind === 'workflow-task-failed') {
           failedTasks++;
           streak.push(event);
           if (attrs.cause === 'PAYLOADS_TOO_LARGE' || payloadsTooLarge(attrs.failure)) {
@@ -44,6 +53,10 @@ export const wftNoRetryLoop: HistoryInvariant = {
       }
       endStreak();
     }
-    return judge(this.id, failures, [`${failedTasks} failed workflow tasks`], true);
+    const notes = [
+      `${failedTasks} failed workflow tasks`,
+      ...(forceClosed > 0 ? [`${forceClosed} closed by the server for a termination or reset`] : []),
+    ];
+    return judge(this.id, failures, notes, true);
   },
 };

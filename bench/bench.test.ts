@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { planRun, runMessages } from '../mocks/index.ts';
 import { buildAgentRequest } from '../src/kernel/index.ts';
-import { BenchUsageError, PRODUCTION_MONTH_RUNS, parseBenchArgs } from './bench-args.ts';
+import { BenchUsageError, PRODUCTION_BYTES_PER_TURN, PRODUCTION_MONTH_RUNS, parseBenchArgs } from './bench-args.ts';
 import { type BenchReport, reportTables } from './bench-report.ts';
 import type { Meter } from './meter.ts';
 import { peakRssBytes } from './proc-stat.ts';
@@ -79,13 +79,17 @@ describe('parseBenchArgs', () => {
   it('runs overhead, throughput and scale by default, the month only when asked', () => {
     const defaults = parseBenchArgs([]);
     expect(defaults).toMatchObject({ sections: ['overhead', 'throughput', 'scale'], repetitions: 5, windowSeconds: 60 });
-    expect(parseBenchArgs(['--month'])).toMatchObject({ sections: ['month'], monthRuns: PRODUCTION_MONTH_RUNS, monthConcurrency: 4 });
-    expect(parseBenchArgs(['--month', '--runs', '50', '--concurrency', '2', '--bytes-per-turn', '12000'])).toMatchObject({
+    expect(parseBenchArgs(['--month'])).toMatchObject({
+      sections: ['month'],
+      monthRuns: PRODUCTION_MONTH_RUNS,
+      monthConcurrency: 4,
+      monthBytesPerTurn: PRODUCTION_BYTES_PER_TURN,
+    });
+    expect(parseBenchArgs(['--month', '--runs', '50', '--concurrency', '2', '--bytes-per-turn', '6000'])).toMatchObject({
       monthRuns: 50,
       monthConcurrency: 2,
-      monthBytesPerTurn: 12000,
+      monthBytesPerTurn: 6000,
     });
-    expect(parseBenchArgs(['--month'])).not.toHaveProperty('monthBytesPerTurn');
     expect(parseBenchArgs(['--only', 'scale,overhead'])).toMatchObject({ sections: ['scale', 'overhead'] });
     expect(parseBenchArgs(['--help'])).toBe('help');
   });

@@ -60,7 +60,7 @@ async function main(argv: string[]): Promise<number> {
         {
           runs: options.monthRuns,
           concurrency: options.monthConcurrency,
-          ...(options.monthBytesPerTurn !== undefined ? { bytesPerTurn: options.monthBytesPerTurn } : {}),
+          bytesPerTurn: options.monthBytesPerTurn,
           signal: interrupt.signal,
         },
         log,

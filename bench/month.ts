@@ -53,8 +53,8 @@ export interface MonthResult {
 export interface MonthOptions {
   runs: number;
   concurrency: number;
-  /** The shape's bytes per turn; the mocks' default when absent. */
-  bytesPerTurn?: number;
+  /** The shape's context bytes per turn. */
+  bytesPerTurn: number;
   /** Stops the month: the runs in flight are stopped and judged, the result is partial. */
   signal?: AbortSignal;
 }
@@ -65,7 +65,7 @@ export async function measureMonth(options: MonthOptions, log: (line: string) =>
     seed: PRODUCTION_RUNS,
     count: options.runs,
     concurrency: options.concurrency,
-    ...(options.bytesPerTurn !== undefined ? { bytesPerTurn: options.bytesPerTurn } : {}),
+    bytesPerTurn: options.bytesPerTurn,
     timeout: '30m',
   });
   const plannedBytes = Array.from({ length: options.runs }, (_, i) => appendOnlyRequestBytes(benchPlan(scenario, i), AGENT_MODEL));

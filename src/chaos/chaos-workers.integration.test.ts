@@ -51,6 +51,11 @@ describe('chaos on workers', () => {
       expect(record.executions.length).toBeGreaterThan(1);
       expect(record.turns.map((t) => t.turn)).toEqual(Array.from({ length: 14 }, (_, i) => i + 1));
     }
+    // The worker metrics follow the workflow worker process across its kills, never this one.
+    const sampled = run.summary.load?.worker.pids ?? [];
+    expect(sampled.length).toBeGreaterThanOrEqual(2);
+    expect(sampled).not.toContain(process.pid);
+    for (const pid of sampled) expect(run.pids).toContain(pid);
   });
 
   it('force-replay: no worker keeps a cache, so every task replays from history, with a crash on top', async () => {

@@ -106,6 +106,16 @@ export class WorkerPool implements KernelWorkers {
     return `${this.options.queuePrefix}-${binary}`;
   }
 
+  /**
+   * The process running the first queue's workflows now (the newest, during an upgrade's
+   * overlap): the worker whose memory a soak watches. Undefined between a kill and its replacement.
+   */
+  workflowWorkerPid(): number | undefined {
+    const [first] = this.queues.values();
+    const worker = first?.workflows.at(-1);
+    return worker?.running ? worker.pid : undefined;
+  }
+
   onActivityStarted(listener: ActivityListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -23,7 +23,7 @@ export interface LoadCounters {
 export interface ResourceSample {
   /** Ms since the sampler started. */
   atMs: number;
-  /** This process: the in-process worker. */
+  /** The kernel workers' process: this one, or the first queue's workflow worker under chaos. */
   worker: ProcessUsage;
   /** Absent when no server process was found at this sample (an existing cluster, a restart). */
   server?: ProcessUsage;

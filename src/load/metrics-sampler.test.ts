@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { fixtureRun } from '../report/testing/index.ts';
 import { MetricsSampler } from './metrics-sampler.ts';
@@ -20,6 +21,26 @@ describe('MetricsSampler', () => {
     expect(metrics.server).toBeUndefined();
     expect(metrics.overall).toMatchObject({ runs: 1, turns: 12 });
     expect(metrics.runs.map((r) => r.workflowId)).toEqual([run.workflowId]);
+  });
+
+  it("samples the workers' process when they run apart, and skips a sample while there is none", async () => {
+    const child = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      let pid: number | undefined = child.pid;
+      const sampler = new MetricsSampler({ everyMs: 10, workerPid: () => pid });
+      sampler.start();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      pid = undefined; // killed, not yet replaced
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      pid = child.pid;
+      const metrics = sampler.stop();
+      expect(metrics.samples.every((s) => s.worker.pid === child.pid && s.worker.rssBytes > 0)).toBe(true);
+      const gaps = metrics.samples.slice(1).map((s, i) => s.atMs - (metrics.samples[i]?.atMs ?? 0));
+      expect(Math.max(...gaps)).toBeGreaterThanOrEqual(40);
+      expect(metrics.worker.pids).toEqual([child.pid]);
+    } finally {
+      child.kill();
+    }
   });
 
   it('refuses to be misused, saying how', () => {

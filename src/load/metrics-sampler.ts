@@ -1,6 +1,7 @@
 /**
- * Samples memory and CPU of this process (the in-process worker) and of the Temporal server
- * every `everyMs` while runs are in flight, collects the finished runs' records, and computes
+ * Samples memory and CPU of the kernel workers' process (this one, or the workflow worker
+ * process when chaos runs the workers apart) and of the Temporal server every `everyMs` while
+ * runs are in flight, collects the finished runs' records, and computes
  * the load metrics when stopped. The runner calls start(), addRun() per finished run, stop().
  */
 import type { RunRecord } from '../report/summary.ts';
@@ -16,6 +17,12 @@ export interface MetricsSamplerOptions {
    * its old pid may already belong to someone else. Absent: the server is not sampled.
    */
   serverPid?: () => number | undefined;
+  /**
+   * Finds the kernel workers' process when they run apart from this one (chaos: killed and
+   * replaced, so asked at every sample); absent: the workers are this process. A sample where
+   * it finds none is skipped.
+   */
+  workerPid?: () => number | undefined;
   /** The runner's counters, read at each sample: throughput over time and per ramp stage. */
   counters?: () => LoadCounters;
   /** The ramp the runs were started on: metrics per stage. */
@@ -70,14 +77,22 @@ export class MetricsSampler {
   }
 
   private sample(): void {
+    const worker = this.readWorker();
+    if (!worker) return;
     const server = this.readServer();
     const counters = this.options.counters?.();
     this.samples.push({
       atMs: Date.now() - this.startedAt,
-      worker: ownUsage(),
+      worker,
       ...(server ? { server } : {}),
       ...(counters ? { counters: { runsStarted: counters.runsStarted, runsDone: counters.runsDone, turns: counters.turns } } : {}),
     });
+  }
+
+  private readWorker(): ProcessUsage | undefined {
+    if (!this.options.workerPid) return ownUsage();
+    const pid = this.options.workerPid();
+    return pid !== undefined ? readProcessUsage(pid) : undefined;
   }
 
   private readServer(): ProcessUsage | undefined {

@@ -17,6 +17,8 @@ export interface RunHarness {
   env: Environment;
   mocks: Pick<MockProvider, 'recorder' | 'planFor'>;
   workers: KernelWorkers;
+  /** The kernel workers' process, when they run apart from this one (chaos); undefined: this process. */
+  workerPid?: () => number | undefined;
   /** Rejects when a worker dies unexpectedly or a chaos step fails. */
   failed: Promise<never>;
   /** Arms the chaos steps (none in process). */
@@ -83,6 +85,7 @@ export async function startChaosHarness(
     env: session.environment,
     mocks: session.mocks,
     workers: session.workers,
+    workerPid: () => session.workers.workflowWorkerPid(),
     failed,
     startChaos: () => session.controller.start(),
     async stopChaos() {

@@ -120,6 +120,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     const serverPid = serverPidFinder(env);
     sampler = new MetricsSampler({
       ...(serverPid ? { serverPid } : {}),
+      ...(harness.workerPid ? { workerPid: harness.workerPid } : {}),
       counters: () => ({ runsStarted, runsDone: records.length, turns: records.reduce((n, r) => n + r.turns.length, 0) }),
       ...(ramp ? { ramp } : {}),
       ...(scenario.soak?.warmup !== undefined ? { warmupMs: durationMs(scenario.soak.warmup) } : {}),

@@ -57,6 +57,9 @@ describe('renderProgress', () => {
         elapsedMs: 62_000,
       }),
     ).toBe('runs 12/100 (3 in flight) · 3,456 turns · 1.23 GB · 0 violations · 1 min 02 s');
+    expect(renderProgress({ runsDone: 12, runsStarted: 22, runsJudging: 2, turns: 0, bytes: 0, violations: 0, elapsedMs: 0 })).toBe(
+      'runs 12 done (8 in flight, 2 being judged) · 0 turns · 0 B · 0 violations · 0 ms',
+    );
   });
 
   it('counts runs done when the total is unknown (soak)', () => {

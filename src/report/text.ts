@@ -103,6 +103,8 @@ export interface ProgressLine {
   runsDone: number;
   /** Runs started so far; with `runsDone` it says how many are in flight. */
   runsStarted?: number;
+  /** Of the runs started and not done, those that have ended and are being judged. */
+  runsJudging?: number;
   /** Unknown for a soak (runs keep starting until its duration is over). */
   runsTotal?: number;
   turns: number;
@@ -113,20 +115,25 @@ export interface ProgressLine {
 
 function checked(progress: ProgressLine, field: keyof ProgressLine): number | undefined {
   const value = progress[field];
-  if (value === undefined && (field === 'runsStarted' || field === 'runsTotal')) return undefined;
+  if (value === undefined && (field === 'runsStarted' || field === 'runsTotal' || field === 'runsJudging')) return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
     throw new Error(`renderProgress: ${field} must be a non-negative number, got ${String(value)}`);
   }
   return value;
 }
 
-/** One line of progress (no newline): runs 12/100 (3 in flight) · 3,456 turns · 1.23 GB · 0 violations · 1 min 02 s. */
+/** One line of progress (no newline): runs 12/100 (3 in flight, 1 being judged) · 3,456 turns · 1.23 GB · 0 violations · 1 min 02 s. */
 export function renderProgress(progress: ProgressLine): string {
-  const [runsDone = 0, runsStarted, runsTotal, turns = 0, bytes = 0, violations = 0, elapsedMs = 0] = (
-    ['runsDone', 'runsStarted', 'runsTotal', 'turns', 'bytes', 'violations', 'elapsedMs'] as const
+  const [runsDone = 0, runsStarted, runsTotal, runsJudging = 0, turns = 0, bytes = 0, violations = 0, elapsedMs = 0] = (
+    ['runsDone', 'runsStarted', 'runsTotal', 'runsJudging', 'turns', 'bytes', 'violations', 'elapsedMs'] as const
   ).map((field) => checked(progress, field));
   const runs = runsTotal === undefined ? `runs ${formatCount(runsDone)} done` : `runs ${formatCount(runsDone)}/${formatCount(runsTotal)}`;
-  const inFlight = runsStarted !== undefined && runsStarted > runsDone ? ` (${formatCount(runsStarted - runsDone)} in flight)` : '';
+  const running = runsStarted === undefined ? 0 : Math.max(0, runsStarted - runsDone - runsJudging);
+  const parts = [
+    ...(running > 0 ? [`${formatCount(running)} in flight`] : []),
+    ...(runsJudging > 0 ? [`${formatCount(runsJudging)} being judged`] : []),
+  ];
+  const inFlight = runsStarted !== undefined && parts.length > 0 ? ` (${parts.join(', ')})` : '';
   return [`${runs}${inFlight}`, plural(turns, 'turn'), formatBytes(bytes), plural(violations, 'violation'), formatDuration(elapsedMs)].join(
     ' · ',
   );

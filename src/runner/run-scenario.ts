@@ -31,6 +31,8 @@ import { withTurnContinuity } from './turn-continuity.ts';
 export interface Progress {
   runsDone: number;
   runsStarted: number;
+  /** Runs that have ended and are being judged (or wait for a judging place). */
+  runsJudging: number;
   runsTotal?: number;
   turns: number;
   bytes: number;
@@ -83,6 +85,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   const stopped: StoppedRun[] = [];
   let chaosVerdict: ExpectationRecord[] = [];
   let runsStarted = 0;
+  let runsEnded = 0;
   let progressTimer: NodeJS.Timeout | undefined;
   let sampler: MetricsSampler | undefined;
   let load: LoadMetrics | undefined;
@@ -109,6 +112,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
       options.onProgress?.({
         runsDone: records.length,
         runsStarted,
+        runsJudging: runsEnded - records.length,
         ...(runsTotal !== undefined ? { runsTotal } : {}),
         turns: mocks.recorder.records().filter((r) => r.target === 'agent' && r.status === 200).length,
         bytes: mocks.recorder.records().reduce((n, r) => n + (r.target === 'agent' ? r.requestBytes : 0), 0),
@@ -148,6 +152,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
         workflowExecutionTimeout: runTimeoutMs * 2,
       });
       const stoppedBecause = await watchRun(env.client, workflowId, runTimeoutMs, signal, failed);
+      runsEnded++;
       await judging.submit(() => judgeRun({ workflowId, firstRunId, runId, binary, runStarted, stoppedBecause }));
     };
 

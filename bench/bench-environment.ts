@@ -3,9 +3,6 @@
  * them in SQLite in memory) never weigh on the next one's time or memory, and the server's
  * process id, to read its CPU and memory from /proc.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type Environment, startEnvironment } from '../src/environment/index.ts';
 import { findEmbeddedServerPid } from '../src/load/index.ts';
 
@@ -27,13 +24,11 @@ export async function withBenchEnvironment<T>(
   work: (bench: BenchEnvironment) => Promise<T>,
   options: BenchEnvironmentOptions = {},
 ): Promise<T> {
-  const dir = options.onDisk ? mkdtempSync(join(tmpdir(), 'longrun-bench-')) : undefined;
-  const env = await startEnvironment(dir ? { dbFilename: join(dir, 'temporal.db') } : {});
+  const env = await startEnvironment(options.onDisk ? { database: 'file' } : {});
   const serverPid = env.kind === 'embedded' ? findEmbeddedServerPid(env.address) : undefined;
   try {
     return await work({ env, serverPid });
   } finally {
     await env.teardown();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   }
 }

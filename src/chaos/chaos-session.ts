@@ -47,7 +47,7 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
       server = await startRestartableServer(scenario.server.dynamicConfig);
       environment = server.environment;
     } else {
-      environment = options.environment ?? (await startEnvironment({ dynamicConfig: scenario.server.dynamicConfig }));
+      environment = options.environment ?? (await startEnvironment(scenario.server));
     }
     if (!options.environment) closers.push(() => environment.teardown());
 

@@ -1,9 +1,10 @@
-import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findEmbeddedServerPid } from '../load/index.ts';
 import { type Environment, EnvironmentError, startEnvironment } from './index.ts';
 import { resolveTemporalBinary } from './temporal-binary.ts';
 
@@ -137,6 +138,24 @@ describe('the embedded Temporal server', () => {
     expect(((await response.json()) as { runId?: string }).runId).toMatch(/[0-9a-f-]{36}/);
     const result = await withWorker(env, 'greet-http', () => env.testEnv.client.workflow.getHandle(workflowId).result());
     expect(result).toEqual('hello [object Object]');
+  });
+});
+
+describe('database: file', () => {
+  it('keeps SQLite in a temporary file while the server runs, and removes it at teardown', async () => {
+    const env = await startEnvironment({ database: 'file' });
+    let db = '';
+    try {
+      const pid = findEmbeddedServerPid(env.address);
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      db = args[args.indexOf('--db-filename') + 1] ?? '';
+      expect(db).toMatch(/longrun-db-.*temporal\.db$/);
+      expect(existsSync(db)).toBe(true);
+      await env.client.workflowService.describeNamespace({ namespace: env.namespace });
+    } finally {
+      await env.teardown();
+    }
+    expect(existsSync(dirname(db))).toBe(false);
   });
 });
 

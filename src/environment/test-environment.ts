@@ -3,7 +3,10 @@
  * from tools/temporal-server, started through @temporalio/testing with production-like dynamic
  * config) or an existing cluster from TEMPORAL_ADDRESS. Teardown stops what it started.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { type DynamicConfig, dynamicConfigArgs, PRODUCTION_DYNAMIC_CONFIG } from './dynamic-config.ts';
@@ -16,6 +19,11 @@ export interface EnvironmentOptions {
   dynamicConfig?: DynamicConfig;
   /** SQLite file for a server that must survive restarts; in memory when absent. */
   dbFilename?: string;
+  /**
+   * `file`: SQLite in a temporary file, deleted at teardown, so the server's memory is the
+   * server's and not every history it stores (default `memory`; ignored with `dbFilename`).
+   */
+  database?: 'memory' | 'file';
   /** The embedded server's gRPC and HTTP ports (default: free ones); a restart reuses them. */
   port?: number;
   httpPort?: number;
@@ -60,7 +68,21 @@ export async function freeLoopbackPort(): Promise<number> {
 export async function startEnvironment(options: EnvironmentOptions = {}): Promise<Environment> {
   const cluster = options.cluster ?? clusterSettingsFromEnv();
   installRuntime();
-  return cluster ? connectToCluster(cluster) : startEmbedded(options);
+  if (cluster) return connectToCluster(cluster);
+  if (options.dbFilename || options.database !== 'file') return startEmbedded(options);
+  const dir = mkdtempSync(join(tmpdir(), 'longrun-db-'));
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  const env = await startEmbedded({ ...options, dbFilename: join(dir, 'temporal.db') }).catch((error: unknown) => {
+    removeDir();
+    throw error;
+  });
+  return {
+    ...env,
+    async teardown() {
+      await env.teardown();
+      removeDir();
+    },
+  };
 }
 
 /** gRPC's default 4 MiB receive limit is less than one page of a long run's history. */

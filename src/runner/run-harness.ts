@@ -38,7 +38,7 @@ export async function startInProcessHarness(
   options: { environment?: Environment; forceReplay?: boolean } = {},
 ): Promise<RunHarness> {
   const { environment } = options;
-  const env = environment ?? (await startEnvironment({ dynamicConfig: scenario.server.dynamicConfig }));
+  const env = environment ?? (await startEnvironment(scenario.server));
   const mocks = startInProcessMocks({ seed: scenario.seed, shape: scenario.shape as never, faults: scenario.faults as never });
   const closeMocksAndEnv = async () => {
     mocks.close();

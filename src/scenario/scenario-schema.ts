@@ -165,10 +165,18 @@ export const scenarioSchema = z.strictObject({
   /** The generator's seeds are 32-bit (planRun). */
   seed: z.number().int().min(0).max(0xffff_ffff),
   target: targetSchema.default({ binaries: ['v1'] }),
-  /** Dynamic config of the embedded server, over the production-like defaults. */
+  /** The embedded server: dynamic config over the production-like defaults, and where SQLite keeps its data. */
   server: z
-    .strictObject({ dynamicConfig: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}) })
-    .default({ dynamicConfig: {} }),
+    .strictObject({
+      dynamicConfig: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+      database: z
+        .enum(['memory', 'file'])
+        .default('memory')
+        .describe(
+          "memory (default), or file: a temporary SQLite file, so the server's RSS is the server's and not every history it stores (soaks)",
+        ),
+    })
+    .default({ dynamicConfig: {}, database: 'memory' }),
   /** The kernel's thresholds for these runs (RunInput.limits), scaled down to reproduce in seconds. */
   limits: limitsSchema.default({}),
   runs: runsSchema,

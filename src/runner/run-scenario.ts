@@ -5,6 +5,7 @@
  * stopped and said so); fetches every history along ContinueAsNew chains; judges them; and
  * returns the summary the reports render. No process it starts outlives it, SIGTERM included.
  */
+import { setMaxListeners } from 'node:events';
 import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { type ChaosEvent, killAllChildren, planChaos } from '../chaos/index.ts';
@@ -76,6 +77,8 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   const inPlay = chaos?.binaries ?? targetBinaries;
   const interrupt = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, interrupt.signal]) : interrupt.signal;
+  // Every run in flight waits on it between watches: many listeners are the design, not a leak.
+  setMaxListeners(0, signal);
   const startedAt = new Date();
   const queuePrefix = `longrun-${scenario.name}-${startedAt.getTime().toString(36)}`;
   // Only strikes need worker processes; forced replay alone runs in this process.

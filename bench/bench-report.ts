@@ -1,8 +1,10 @@
 /** The benchmark's result as one JSON object, and the tables printed from it. */
+
+import { formatBytes, formatDuration } from '../src/report/format.ts';
 import type { MonthResult } from './month.ts';
 import type { OverheadResult } from './overhead.ts';
 import type { ScaleResult } from './scale.ts';
-import { formatBytes, formatDuration, formatNumber, type Table } from './table.ts';
+import { formatNumber, type Table } from './table.ts';
 import type { ThroughputSample } from './throughput.ts';
 
 export interface BenchReport {

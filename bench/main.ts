@@ -4,9 +4,10 @@
  * A script, not a test: nothing here asserts on wall time.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { atomicWriteFile } from '../src/report/atomic-write.ts';
 import { workflowBundle } from '../src/runner/workflow-bundles.ts';
 import { BENCH_USAGE, type BenchOptions, BenchUsageError, parseBenchArgs } from './bench-args.ts';
 import { type BenchReport, reportTables } from './bench-report.ts';
@@ -68,17 +69,16 @@ async function main(argv: string[]): Promise<number> {
   }
   report.finishedAt = new Date().toISOString();
   report.machine.loadAtEnd = loadavg();
-  const file = writeReport(options.outDir, report);
+  const file = await writeReport(options.outDir, report);
   console.log(reportTables(report).map(formatTable).join('\n\n'));
   console.log(`\nreport: ${file}`);
   return 0;
 }
 
-function writeReport(dir: string, report: BenchReport): string {
+async function writeReport(dir: string, report: BenchReport): Promise<string> {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${report.startedAt.replaceAll(':', '-').replace(/\.\d+Z$/, 'Z')}.json`);
-  writeFileSync(`${file}.tmp`, `${JSON.stringify(report, null, 2)}\n`);
-  renameSync(`${file}.tmp`, file);
+  await atomicWriteFile(file, `${JSON.stringify(report, null, 2)}\n`);
   return file;
 }
 

@@ -2,7 +2,9 @@
  * Wall time, CPU and peak memory of one measured stretch, for this process (harness, mocks,
  * activities and the workflow threads) and for the Temporal server child apart.
  */
+import { cpus, loadavg } from 'node:os';
 import { mainThreadCpuMs, resetPeakRss, sampleProcess } from './proc-stat.ts';
+import { type Bottleneck, bottleneck } from './stats.ts';
 
 export interface Meter {
   wallMs: number;
@@ -39,4 +41,9 @@ export async function metered<T>(serverPid: number | undefined, work: () => Prom
       serverPeakRssBytes: server?.peakRssBytes ?? 0,
     },
   };
+}
+
+/** What held a measured stretch back, read against this machine's cores and its load now. */
+export function bottleneckOf(meter: Meter): Bottleneck {
+  return bottleneck({ ...meter, cores: cpus().length, loadAverage: loadavg()[0] ?? 0 });
 }

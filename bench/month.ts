@@ -5,14 +5,14 @@
  * runs in flight. Reports the wall time and the input tokens with compaction (what the runs
  * sent) and without it (the plans, append-only), next to production's measured total.
  */
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { type RunShapeInput, resolveShape } from '../mocks/index.ts';
 import type { RunRecord } from '../src/report/summary.ts';
 import { runScenario } from '../src/runner/run-scenario.ts';
 import { withBenchEnvironment } from './bench-environment.ts';
 import { benchPlan, benchScenario } from './bench-scenario.ts';
-import { type Meter, metered } from './meter.ts';
-import { type Bottleneck, bottleneck } from './stats.ts';
+import { bottleneckOf, type Meter, metered } from './meter.ts';
+import type { Bottleneck } from './stats.ts';
 import { appendOnlyRequestBytes, compactionRequestBytes, tokensOf } from './token-accounting.ts';
 
 /** Input tokens of the 1,067 production runs measured in 2026-11 (compaction.md). */
@@ -133,7 +133,7 @@ export async function measureMonth(options: MonthOptions, log: (line: string) =>
       atEnd: loads.at(-1) ?? 0,
     },
     meter,
-    bottleneck: bottleneck({ ...meter, cores: cpus().length, loadAverage: loadavg()[0] ?? 0 }),
+    bottleneck: bottleneckOf(meter),
   };
 }
 

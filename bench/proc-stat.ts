@@ -4,13 +4,11 @@
  * so each section reports its own peak.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseProcStat, parseVmRssBytes } from '../src/load/index.ts';
+import { parseProcStat } from '../src/load/index.ts';
 
 export interface ProcSample {
-  pid: number;
   /** User plus system CPU time, ms. */
   cpuMs: number;
-  rssBytes: number;
   /** Peak RSS since the process started or since resetPeakRss, bytes. */
   peakRssBytes: number;
 }
@@ -33,9 +31,7 @@ export function mainThreadCpuMs(pid: number): number {
 export function sampleProcess(pid: number): ProcSample {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return {
-    pid,
     cpuMs: cpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8')),
-    rssBytes: parseVmRssBytes(status),
     peakRssBytes: peakRssBytes(status),
   };
 }

@@ -3,14 +3,13 @@
  * ContinueAsNew budget, the 500 MiB history limit and the 2 MiB blob limit of the production
  * dynamic config. Its first execution is one full ContinueAsNew cycle.
  */
-import { cpus, loadavg } from 'node:os';
 import { CONTINUE_AS_NEW_BYTES } from '../src/contract/limits.ts';
 import type { ExecutionRecord } from '../src/report/summary.ts';
 import { runScenario } from '../src/runner/run-scenario.ts';
 import { withBenchEnvironment } from './bench-environment.ts';
 import { benchScenario } from './bench-scenario.ts';
-import { type Meter, metered } from './meter.ts';
-import { type Bottleneck, bottleneck } from './stats.ts';
+import { bottleneckOf, type Meter, metered } from './meter.ts';
+import type { Bottleneck } from './stats.ts';
 import { RUN_SIZES } from './throughput.ts';
 
 export interface ScaleResult {
@@ -52,6 +51,6 @@ export async function measureScale(): Promise<ScaleResult> {
             budgetBytes: CONTINUE_AS_NEW_BYTES,
           },
     meter,
-    bottleneck: bottleneck({ ...meter, cores: cpus().length, loadAverage: loadavg()[0] ?? 0 }),
+    bottleneck: bottleneckOf(meter),
   };
 }

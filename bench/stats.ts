@@ -49,12 +49,6 @@ export function overheadRatio(pairs: readonly OverheadPair[], target = OVERHEAD_
   };
 }
 
-/** Share of the wall time the server spent on CPU, against this process: who is the bottleneck. */
-export function cpuShares(wallMs: number, selfCpuMs: number, serverCpuMs: number): { self: number; server: number } {
-  if (!(wallMs > 0)) throw new Error(`wallMs: must be positive, got ${wallMs}`);
-  return { self: selfCpuMs / wallMs, server: serverCpuMs / wallMs };
-}
-
 export interface CpuEvidence {
   wallMs: number;
   /** This process: all threads, and its main thread alone. */

@@ -5,13 +5,11 @@
  * its turns and history up to then count, over the whole wall time including judging.
  */
 
-import { setMaxListeners } from 'node:events';
-import { cpus, loadavg } from 'node:os';
 import { runScenario } from '../src/runner/run-scenario.ts';
 import { withBenchEnvironment } from './bench-environment.ts';
 import { benchScenario } from './bench-scenario.ts';
-import { type Meter, metered } from './meter.ts';
-import { type Bottleneck, bottleneck } from './stats.ts';
+import { bottleneckOf, type Meter, metered } from './meter.ts';
+import type { Bottleneck } from './stats.ts';
 
 export const RUN_SIZES = { p50: 56_000, max: 730_000 } as const;
 export const CONCURRENCIES = [1, 4, 16] as const;
@@ -46,8 +44,6 @@ export async function measureThroughput(windowSeconds: number, log: (line: strin
       });
       const { value: summary, meter } = await withBenchEnvironment(({ env, serverPid }) => {
         const abort = new AbortController();
-        // The runner listens once per run in flight.
-        setMaxListeners(0, abort.signal);
         const timer = windowSeconds > 0 ? setTimeout(() => abort.abort(), windowSeconds * 1000) : undefined;
         return metered(serverPid, () =>
           runScenario(scenario, { environment: env, signal: abort.signal }).finally(() => clearTimeout(timer)),
@@ -69,7 +65,7 @@ export async function measureThroughput(windowSeconds: number, log: (line: strin
         turnsPerSecond: summary.totals.turns / seconds,
         historyMBps: historyBytes / 1e6 / seconds,
         meter,
-        bottleneck: bottleneck({ ...meter, cores: cpus().length, loadAverage: loadavg()[0] ?? 0 }),
+        bottleneck: bottleneckOf(meter),
       };
       samples.push(sample);
       log(

@@ -10,11 +10,8 @@ import { ACTIVITY, type CompactContextInput } from '../src/contract/kernel-api.t
 import { BYTES_PER_TOKEN } from '../src/contract/limits.ts';
 import type { ChatRequest } from '../src/contract/messages.ts';
 import { compactionPrompt } from '../src/kernel/activities/compaction-prompt.ts';
+import { jsonBytes } from '../src/kernel/context/bytes.ts';
 import { buildAgentRequest, buildDigest, overheadBytes } from '../src/kernel/index.ts';
-
-function jsonBytes(value: unknown): number {
-  return Buffer.byteLength(JSON.stringify(value));
-}
 
 /**
  * Request bytes an append-only kernel would send over the whole plan: no guard, no compaction.

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { RunPlan } from '../../mocks/index.ts';
 import type { Environment } from '../../src/environment/index.ts';
+import { drive } from '../../src/runner/run-driver.ts';
 import { createBaselineActivities, type PreparedRun, prepareRun } from './baseline-activities.ts';
 import type { BaselineInput } from './baseline-types.ts';
 
@@ -45,7 +46,8 @@ export async function runBaseline(env: Environment, plans: readonly RunPlan[], o
   const running = worker.run();
   let turns = 0;
   try {
-    await pool(plans, options.concurrency, async (plan) => {
+    await drive({ count: plans.length, concurrency: options.concurrency, signal: new AbortController().signal }, async (index) => {
+      const plan = plans[index] as RunPlan;
       const input: BaselineInput = {
         runId: plan.runId,
         systemPrompt: plan.systemPrompt,
@@ -64,13 +66,4 @@ export async function runBaseline(env: Environment, plans: readonly RunPlan[], o
     await running;
   }
   return { wallMs: performance.now() - started, turns };
-}
-
-/** Calls `each` on every item, at most `concurrency` at once. */
-export async function pool<T>(items: readonly T[], concurrency: number, each: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) await each(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
 }

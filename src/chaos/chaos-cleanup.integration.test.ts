@@ -7,9 +7,10 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { childPids } from '../load/index.ts';
 import { runScenario } from '../runner/run-scenario.ts';
 import type { ChaosEvent } from './chaos-session.ts';
-import { childPids, commandOf, isAlive, pidsOf, runChaos, smallScenario } from './testing/chaos-runs.ts';
+import { commandOf, isAlive, pidsOf, runChaos, smallScenario } from './testing/chaos-runs.ts';
 
 const SCRIPT = fileURLToPath(new URL('./testing/run-in-child.ts', import.meta.url));
 const TSX_LOADER = createRequire(import.meta.url).resolve('tsx');

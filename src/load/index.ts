@@ -18,6 +18,6 @@ export {
 export { MetricsSampler, type MetricsSamplerOptions } from './metrics-sampler.ts';
 export { ownUsage, type ProcessUsage, parseProcStat, parseVmRssBytes, readProcessUsage } from './process-usage.ts';
 export { type ArrivalSchedule, arrivalSchedule, checkRamp, type Ramp, type RampStage } from './ramp.ts';
-export { findEmbeddedServerPid, findProcessByCommand, isDevServerOnPort, serverPidFinder } from './server-process.ts';
+export { childPids, findEmbeddedServerPid, findProcessByCommand, isDevServerOnPort, serverPidFinder } from './server-process.ts';
 export { type RampInput, rampOf, rampSchemaWith, type SoakThresholds, soakSchemaWith } from './soak-schema.ts';
 export { soakVerdict } from './soak-verdict.ts';

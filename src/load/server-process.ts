@@ -41,6 +41,13 @@ export function isDevServerOnPort(args: readonly string[], port: number): boolea
   return args.some((arg, i) => (arg === '--port' && args[i + 1] === String(port)) || arg === `--port=${port}`);
 }
 
+/** The pids of the live processes whose parent is `parentPid`, whichever of its threads started them. */
+export function childPids(parentPid: number): number[] {
+  return processes()
+    .filter((p) => p.parentPid === parentPid)
+    .map((p) => p.pid);
+}
+
 /** The pid of the embedded server listening on `address` (host:port) started by `parentPid`. */
 export function findEmbeddedServerPid(address: string, parentPid: number = process.pid): number | undefined {
   const port = Number(address.slice(address.lastIndexOf(':') + 1));

@@ -2,7 +2,7 @@
  * For the chaos tests: small scenarios that continue as new and compact within a dozen turns,
  * run with every process the runner starts collected, and a probe for processes left behind.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { temporal } from '@temporalio/proto';
 import { expect } from 'vitest';
 import type { Summary } from '../../report/summary.ts';
@@ -58,20 +58,6 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** The pids whose parent is `pid` (Linux /proc), whichever of its threads started them. */
-export function childPids(pid: number): number[] {
-  return readdirSync('/proc').flatMap((entry) => {
-    if (!/^\d+$/.test(entry)) return [];
-    try {
-      // Fields after the command's closing parenthesis: state, then the parent's pid.
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid ? [Number(entry)] : [];
-    } catch {
-      return [];
-    }
-  });
 }
 
 /** A live process's command line, its arguments joined by spaces. */

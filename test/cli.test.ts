@@ -51,6 +51,10 @@ describe('longrun', () => {
     for (const run of v0) {
       expect(run.incidents).toContain('tmprl1103');
       expect(run.executions.at(-1).reason).toMatch(/longrun stopped a workflow task retry loop/);
+      // A retry loop is a stall: liveness fails it and names the failing workflow task.
+      const liveness = run.invariants.find((i: { id: string }) => i.id === 'run.liveness');
+      expect(liveness.status).toBe('fail');
+      expect(liveness.evidence.join('\n')).toMatch(/event \d+: a workflow task failed \(PAYLOADS_TOO_LARGE/);
     }
   });
 
@@ -64,6 +68,7 @@ describe('longrun', () => {
       expect(run.incidents).toContain('history-size');
       expect(status(run, 'history.no-termination')).toBe('fail');
       expect(status(run, 'history.continue-as-new')).toBe('fail');
+      expect(status(run, 'run.liveness')).toBe('fail');
     }
     for (const run of byBinary('v1')) {
       expect(run.outcome).toBe('completed');

@@ -20,6 +20,8 @@ export interface CheckContext {
   historyCountLimit?: number;
   /** This many consecutive WorkflowTaskFailed events make a retry loop (default 3). */
   workflowTaskFailureRun?: number;
+  /** How long a run may take, first event to last (the scenario's `runs.timeout`); unbounded when absent. */
+  runTimeoutMs?: number;
   /** call_model activities allowed after the one that passed the ContinueAsNew budget (default 1). */
   continueAsNewGraceTurns?: number;
   card?: {
@@ -42,6 +44,7 @@ export interface ResolvedContext {
   historySizeLimitBytes: number;
   historyCountLimit: number;
   workflowTaskFailureRun: number;
+  runTimeoutMs: number | undefined;
   continueAsNewGraceTurns: number;
   card: { recentToolOutputs: number; minIdentifierShare: number };
   gateOpens: GateMode;
@@ -81,6 +84,7 @@ export function resolveContext(ctx: CheckContext, mapping: KernelMapping, runLim
     historySizeLimitBytes: whole('historySizeLimitBytes', ctx.historySizeLimitBytes, HISTORY_SIZE_LIMIT_BYTES),
     historyCountLimit: whole('historyCountLimit', ctx.historyCountLimit, HISTORY_COUNT_LIMIT),
     workflowTaskFailureRun: whole('workflowTaskFailureRun', ctx.workflowTaskFailureRun, 3),
+    runTimeoutMs: ctx.runTimeoutMs === undefined ? undefined : whole('runTimeoutMs', ctx.runTimeoutMs, 0),
     continueAsNewGraceTurns: whole('continueAsNewGraceTurns', ctx.continueAsNewGraceTurns, 1, 0),
     card: { recentToolOutputs: recent, minIdentifierShare: share },
     gateOpens: gateMode(ctx.gateOpens),

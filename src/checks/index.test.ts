@@ -52,6 +52,7 @@ describe('checkRun', () => {
       'compaction.card': 'pass',
       'rebuild.contract': 'pass',
       'journal.chain': 'pass',
+      'run.liveness': 'pass',
     });
     expect(verdict.limits).toEqual(SMALL_LIMITS);
   });

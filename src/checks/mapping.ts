@@ -4,6 +4,7 @@
  * limits. The default describes our kernel (src/contract); another kernel (the Go production
  * kernel) is judged by the same checks through its own mapping.
  */
+import { FAILURE_TYPES } from '../contract/failure-types.ts';
 import { ACTIVITY, type KernelLimits, WORKFLOW_TYPE } from '../contract/kernel-api.ts';
 import {
   BLOB_LIMIT_BYTES,
@@ -53,6 +54,8 @@ export interface KernelMapping {
   };
   /** The version gate of compaction (TS `patched`, Go `GetVersion`); null when ungated. */
   patchId: string | null;
+  /** The failure types a run may end with (the reasons the contract names); any other failure is a liveness violation. */
+  failureTypes: readonly string[];
   /** The seq of a run's first journal event. */
   journalFirstSeq: number;
   /** The kernel's default limits; a check context and the run's own input override them. */
@@ -83,6 +86,7 @@ export const DEFAULT_KERNEL_MAPPING: KernelMapping = {
     journalHashes: firstArg('hashes'),
   },
   patchId: COMPACTION_PATCH_ID,
+  failureTypes: FAILURE_TYPES,
   // Our kernel starts its journal at seq 1 (src/kernel/workflows/agent-run.ts).
   journalFirstSeq: 1,
   limits: {

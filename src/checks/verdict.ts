@@ -15,6 +15,7 @@ export const HISTORY_INVARIANT_IDS = [
   'compaction.card',
   'rebuild.contract',
   'journal.chain',
+  'run.liveness',
 ] as const;
 export type HistoryInvariantId = (typeof HISTORY_INVARIANT_IDS)[number];
 /** `replay.cross-version` needs workers: the replay harness judges it, not a history check. */

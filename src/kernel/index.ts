@@ -2,6 +2,8 @@
  * The kernel, the system under test: its binaries (workflow bundles), its activities and the
  * pure functions that decide compaction, rebuild and the payload guard.
  */
+
+export { FAILURE_TYPE } from '../contract/failure-types.ts';
 export {
   type ActivitiesConfig,
   createActivities,
@@ -17,7 +19,6 @@ export {
   isBinaryId,
 } from './binaries/index.ts';
 export * from './context/index.ts';
-export { FAILURE_TYPE } from './failure-types.ts';
 export {
   CURRENT_KERNEL,
   type KernelOptions,

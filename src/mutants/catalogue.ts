@@ -15,6 +15,8 @@ export interface Mutant {
 /** Limits scaled ~8x down: runs cross the trigger in ~17 turns and the blob limit in ~29 on v0. */
 export const MUTANT_SERVER = { 'limit.blobSize.error': 262_144, 'limit.blobSize.warn': 65_536 };
 const LIMITS = { blobLimitBytes: 262_144, compactionTriggerBytes: 150_000, tailMaxBytes: 32_768 };
+/** A stalled run lasts until its timeout: keep it short. */
+const STALLING_RUNS = { count: 1, concurrency: 1, timeout: '15s' };
 const TEXT_RUN = { screenshots: { share: 0 }, overrides: { turns: 40, bytesPerTurn: 8_000 } };
 
 function mutant(binary: BinaryId, catches: Mutant['catches'], input: Partial<ScenarioInput>, on: BinaryId = binary): Mutant {
@@ -45,4 +47,10 @@ export const MUTANTS: readonly Mutant[] = [
   mutant('trigger-late', ['compaction.trigger'], {}),
   mutant('compaction-fatal', ['compaction.failure-continues'], { faults: { compaction: [{ fault: { kind: 'http-500' } }] } }),
   mutant('card-unchecked', ['compaction.card'], { faults: { compaction: [{ fault: { kind: 'oversized-card', bytes: 12_000 } }] } }),
+  // Stalled runs: longrun stops them at their timeout, and run.liveness names why they stalled.
+  mutant('compaction-retries-forever', ['run.liveness'], {
+    runs: { ...STALLING_RUNS },
+    faults: { compaction: [{ fault: { kind: 'http-500' } }] },
+  }),
+  mutant('can-budget-per-run', ['run.liveness'], { runs: { ...STALLING_RUNS }, limits: { ...LIMITS, continueAsNewBytes: 300_000 } }),
 ];

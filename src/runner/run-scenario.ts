@@ -294,41 +294,63 @@ async function watchRun(
   const handle = client.workflow.getHandle(workflowId);
   // The result's long poll wakes the watch the moment the run's last execution closes; the
   // describe poll stays for what only it sees (a retry loop, the timeout). It wakes it once: a
-  // result that failed for a server restart must not turn the poll into a spin.
-  let closed: Promise<void> | undefined = handle.result().then(
-    () => {},
-    () => {},
-  );
+  // result that failed for a server restart must not turn the poll into a spin. It is cancelled
+  // when the watch ends: a long poll left retrying would outlive the connection.
+  const longPoll = new AbortController();
+  // Every call of the long poll listens on it while the run lasts: many listeners are the design.
+  setMaxListeners(0, longPoll.signal);
+  let closed: Promise<void> | undefined = client
+    .withAbortSignal(longPoll.signal, () => handle.result())
+    .then(
+      () => {},
+      () => {},
+    );
   const deadline = Date.now() + timeoutMs;
   let workerError: Error | undefined;
   workerFailed.catch((error: Error) => (workerError = error));
-  for (;;) {
-    const description = await whileServerDown(() => handle.describe(), SERVER_DOWN_TOLERANCE_MS);
-    if (description.status.name !== 'RUNNING') return undefined;
-    const attempt = description.raw.pendingWorkflowTask?.attempt ?? 0;
-    const why =
-      attempt >= RETRY_LOOP_ATTEMPTS
-        ? `longrun stopped a workflow task retry loop (attempt ${attempt})`
-        : Date.now() > deadline
-          ? `longrun stopped the run after its timeout of ${Math.round(timeoutMs / 1000)} s`
-          : signal.aborted
-            ? 'longrun was interrupted'
-            : workerError
-              ? `longrun's worker died: ${workerError.message}`
-              : undefined;
-    if (why) {
-      await whileServerDown(() => handle.terminate(why), SERVER_DOWN_TOLERANCE_MS).catch(() => {});
-      return why;
+  try {
+    for (;;) {
+      const description = await whileServerDown(() => handle.describe(), SERVER_DOWN_TOLERANCE_MS);
+      if (description.status.name !== 'RUNNING') return undefined;
+      const attempt = description.raw.pendingWorkflowTask?.attempt ?? 0;
+      const why =
+        attempt >= RETRY_LOOP_ATTEMPTS
+          ? `longrun stopped a workflow task retry loop (attempt ${attempt})`
+          : Date.now() > deadline
+            ? `longrun stopped the run after its timeout of ${Math.round(timeoutMs / 1000)} s`
+            : signal.aborted
+              ? 'longrun was interrupted'
+              : workerError
+                ? `longrun's worker died: ${workerError.message}`
+                : undefined;
+      if (why) {
+        // The history shows no attempt of a pending activity: the reason keeps what was stuck.
+        const reason = `${why}${pendingWork(description.raw)}`;
+        await whileServerDown(() => handle.terminate(reason), SERVER_DOWN_TOLERANCE_MS).catch(() => {});
+        return reason;
+      }
+      const pause = sleep(WATCH_EVERY_MS, signal.aborted ? undefined : signal);
+      if (closed) await Promise.race([pause, closed.then(() => (closed = undefined))]);
+      else await pause;
     }
-    const pause = sleep(WATCH_EVERY_MS, signal.aborted ? undefined : signal);
-    if (closed) await Promise.race([pause, closed.then(() => (closed = undefined))]);
-    else await pause;
+  } finally {
+    longPoll.abort();
   }
+}
+
+/** "; pending: kernel.compact_context attempt 14 (last failure: ...)" for the activities a stopped run waited on. */
+function pendingWork(description: temporal.api.workflowservice.v1.IDescribeWorkflowExecutionResponse): string {
+  const pending = (description.pendingActivities ?? []).map((activity) => {
+    const failure = activity.lastFailure?.message ? ` (last failure: ${activity.lastFailure.message.split('\n')[0]?.slice(0, 200)})` : '';
+    return `${activity.activityType?.name ?? 'activity'} attempt ${activity.attempt ?? 1}${failure}`;
+  });
+  return pending.length > 0 ? `; pending: ${pending.join(', ')}` : '';
 }
 
 function checkContextOf(scenario: Scenario, env: Environment): CheckContext {
   const serverBlob = Number(env.dynamicConfig?.['limit.blobSize.error'] ?? BLOB_LIMIT_BYTES);
   return {
+    runTimeoutMs: durationMs(scenario.runs.timeout),
     limits: { blobLimitBytes: serverBlob, ...scenario.limits },
     historySizeLimitBytes: Number(env.dynamicConfig?.['limit.historySize.error'] ?? HISTORY_SIZE_LIMIT_BYTES),
   };

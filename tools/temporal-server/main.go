@@ -140,6 +140,10 @@ func serve(o *options) error {
 	if err != nil {
 		return fmt.Errorf("building server: %w", err)
 	}
+	// A terminal's Ctrl-C goes to its whole foreground process group. In a group of its own, the
+	// server stays up while longrun judges the runs it stopped and writes the partial report;
+	// longrun's teardown, or its death (exitWithParent), still stops it.
+	_ = syscall.Setpgid(0, 0)
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGINT, syscall.SIGTERM)
 	go exitWithParent(stop)

@@ -107,7 +107,16 @@ export type EventAttributes =
     }
   | { kind: 'workflow-task'; phase: 'scheduled' | 'started' | 'completed' | 'timed-out'; attempt?: number }
   | { kind: 'workflow-task-failed'; cause: string; failure?: FailureSummary }
-  | { kind: 'activity-scheduled'; activityType: string; activityId: string; input: ActivityInput }
+  | {
+      kind: 'activity-scheduled';
+      activityType: string;
+      activityId: string;
+      input: ActivityInput;
+      /** The retry policy's maximum attempts; 0 (Temporal's default) is unbounded. */
+      maximumAttempts: number;
+      /** The schedule-to-close timeout in ms; 0 is none. */
+      scheduleToCloseMs: number;
+    }
   | { kind: 'activity-started'; scheduledEventId: number; attempt?: number }
   | { kind: 'activity-cancel-requested'; scheduledEventId: number }
   | {

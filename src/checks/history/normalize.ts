@@ -7,7 +7,7 @@ import type { KernelMapping } from '../mapping.ts';
 import { HistoryLoadError } from './errors.ts';
 import type { ActivityOutcome, EventAttributes, FailureSummary, HistoryEvent, LoadedHistory, WorkflowOutcome } from './model.ts';
 import { decodePayload, decodePayloads, isShorthandPayloads, payloadFields, payloadList } from './payloads.ts';
-import { eventTypeName, isRecord, toBuffer, toInt, toIsoTime, toText, workflowTaskFailedCause } from './proto-values.ts';
+import { eventTypeName, isRecord, toBuffer, toDurationMs, toInt, toIsoTime, toText, workflowTaskFailedCause } from './proto-values.ts';
 import { activityRole, ContractReader } from './summarize.ts';
 
 type Raw = Record<string, unknown>;
@@ -227,7 +227,14 @@ export class HistoryNormalizer {
     } catch (error) {
       input = { kind: 'unreadable', unreadable: `${activityType} input: ${(error as Error).message}` };
     }
-    return { kind: 'activity-scheduled', activityType, activityId: toText(a.activityId) ?? '', input };
+    return {
+      kind: 'activity-scheduled',
+      activityType,
+      activityId: toText(a.activityId) ?? '',
+      input,
+      maximumAttempts: (isRecord(a.retryPolicy) ? toInt(a.retryPolicy.maximumAttempts) : undefined) ?? 0,
+      scheduleToCloseMs: toDurationMs(a.scheduleToCloseTimeout) ?? 0,
+    };
   }
 
   private activityClosed(outcome: ActivityOutcome, scheduledEventId: number, a: Raw): EventAttributes {

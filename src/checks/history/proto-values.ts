@@ -37,6 +37,20 @@ export function toIsoTime(value: unknown): string | undefined {
   return undefined;
 }
 
+/** A Duration ("30s", "0.250s", `{ seconds, nanos }`) in milliseconds; undefined when absent or unreadable. */
+export function toDurationMs(value: unknown): number | undefined {
+  if (typeof value === 'string') {
+    const match = /^(\d+(?:\.\d+)?)s$/.exec(value);
+    return match ? Math.round(Number(match[1]) * 1000) : undefined;
+  }
+  if (isRecord(value)) {
+    const seconds = toInt(value.seconds) ?? 0;
+    const nanos = typeof value.nanos === 'number' ? value.nanos : 0;
+    return seconds * 1000 + Math.round(nanos / 1e6);
+  }
+  return undefined;
+}
+
 /** "EVENT_TYPE_ACTIVITY_TASK_SCHEDULED", "ActivityTaskScheduled" or 10 -> "ActivityTaskScheduled". */
 export function eventTypeName(value: unknown): string | undefined {
   const constant = enumConstant(value, enums.EventType, 'EVENT_TYPE_');

@@ -2,7 +2,7 @@ import { canonicalJson } from '../../contract/journal-hash.ts';
 import { GENESIS_HASH, type RunCounters } from '../../contract/kernel-api.ts';
 import type { ResolvedContext } from '../context.ts';
 import type { RunInputSummary } from '../history/model.ts';
-import { acceptedAt, dialogBeforeCompaction, journalOf } from '../run/compactions.ts';
+import { acceptedAt, dialogBeforeCompaction } from '../run/compactions.ts';
 import { dialogAtEnd, dialogDifference } from '../run/dialog.ts';
 import { checkRebuild } from '../run/rebuild.ts';
 import { callRequest, type Execution, type RunView } from '../run/run-view.ts';
@@ -15,9 +15,9 @@ const NO_COUNTERS: RunCounters = { turns: 0, totalRequestBytes: 0, compactions: 
  * history shows (turns with a completed call_model and their request bytes, compactions and
  * failures journaled), and `executions` one more (this execution: the count so far).
  */
-function expectedCounters(run: RunView, execution: Execution): RunCounters {
+function expectedCounters(execution: Execution): RunCounters {
   const before = execution.input.resume?.counters ?? NO_COUNTERS;
-  const inExecution = (type: string) => journalOf(run, type).filter((entry) => entry.activity.execution === execution).length;
+  const inExecution = (type: string) => execution.journal.filter((entry) => entry.event.type === type).length;
   const sent = execution.turns.flatMap((turn) => {
     const completed = turn.calls.filter((call) => call.outcome === 'completed').at(-1);
     return completed ? [callRequest(completed)?.bytes ?? 0] : [];
@@ -32,16 +32,18 @@ function expectedCounters(run: RunView, execution: Execution): RunCounters {
 }
 
 /** Whether the kernel elided payloads after the execution's last turn (its ContinueAsNew input). */
-function elidedAtEnd(run: RunView, execution: Execution): boolean {
+function elidedAtEnd(execution: Execution): boolean {
   const lastTurn = execution.turns.at(-1)?.number ?? 0;
-  return journalOf(run, 'payload.elided').some((entry) => entry.activity.execution === execution && entry.event.turn > lastTurn);
+  return execution.journal.some((entry) => entry.event.type === 'payload.elided' && entry.event.turn > lastTurn);
 }
 
 /** The journal head after `execution`: its last event (sent, if not yet confirmed, counts). */
 function expectedHead(run: RunView, execution: Execution): { nextSeq: number; headHash: string } {
-  const written = run.journal.filter((entry) => entry.activity.execution.number <= execution.number);
-  const last = written.at(-1);
-  if (last) return { nextSeq: last.event.seq + 1, headHash: last.hash };
+  // The last event of this execution, else of the nearest one before it that wrote any.
+  for (let number = execution.number; number >= 1; number--) {
+    const last = run.executions[number - 1]?.journal.at(-1);
+    if (last) return { nextSeq: last.event.seq + 1, headHash: last.hash };
+  }
   return execution.input.resume?.journal ?? { nextSeq: run.mapping.journalFirstSeq, headHash: GENESIS_HASH };
 }
 
@@ -73,11 +75,11 @@ function carryOverFailures(run: RunView, ctx: ResolvedContext, execution: Execut
     for (const violation of report.violations) failures.push(`${where}: resume.messages after compaction: ${violation}`);
   } else {
     const dialog = dialogAtEnd(execution);
-    const difference = dialog ? dialogDifference(resume.messages, dialog, elidedAtEnd(run, execution)) : null;
+    const difference = dialog ? dialogDifference(resume.messages, dialog, elidedAtEnd(execution)) : null;
     if (difference) failures.push(`${where}: resume.messages is not the dialog as it stood: ${difference}`);
   }
 
-  const counters = expectedCounters(run, execution);
+  const counters = expectedCounters(execution);
   for (const [name, value] of Object.entries(counters)) {
     const actual = resume.counters[name as keyof RunCounters];
     if (actual !== value) {

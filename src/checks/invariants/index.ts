@@ -9,6 +9,7 @@ import { historyNoTermination } from './history-no-termination.ts';
 import { journalChain } from './journal-chain.ts';
 import { payloadCeiling } from './payload-ceiling.ts';
 import { rebuildContract } from './rebuild-contract.ts';
+import { runLiveness } from './run-liveness.ts';
 import { wftNoRetryLoop } from './wft-no-retry-loop.ts';
 
 /** The history invariants, in the order of the design's table. */
@@ -24,6 +25,7 @@ export const HISTORY_INVARIANTS: readonly HistoryInvariant[] = [
   compactionCard,
   rebuildContract,
   journalChain,
+  runLiveness,
 ];
 
 export { requiredIdentifiers, sectionProblem } from './compaction-card.ts';

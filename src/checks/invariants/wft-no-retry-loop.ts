@@ -9,7 +9,7 @@ function payloadsTooLarge(failure: FailureSummary | undefined): boolean {
  * The cause the server writes when it closes a started task because the run was terminated or
  * reset under it: the server's bookkeeping, not an attempt that failed.
  */
-const FORCE_CLOSED = 'FORCE_CLOSE_COMMAND';
+export const FORCE_CLOSED = 'FORCE_CLOSE_COMMAND';
 
 export const wftNoRetryLoop: HistoryInvariant = {
   id: 'wft.no-retry-loop',

@@ -31,6 +31,12 @@ export function orderChain(histories: readonly LoadedHistory[]): LoadedHistory[]
     byRunId.set(runId, history);
   }
   const heads = histories.filter((h) => !byRunId.has(continuedFrom(h) ?? ''));
+  // Indexed by the run each continues, so a chain of thousands of executions orders in linear time.
+  const byContinuedFrom = new Map<string, LoadedHistory>();
+  for (const history of histories) {
+    const from = continuedFrom(history);
+    if (from !== undefined && !byContinuedFrom.has(from)) byContinuedFrom.set(from, history);
+  }
   if (heads.length !== 1) {
     throw new HistoryLoadError(
       heads.map((h) => h.source).join(', ') || histories[0]?.source || 'histories',
@@ -40,7 +46,7 @@ export function orderChain(histories: readonly LoadedHistory[]): LoadedHistory[]
   const ordered = [heads[0] as LoadedHistory];
   for (;;) {
     const current = ordered.at(-1) as LoadedHistory;
-    const next = histories.find((h) => continuedFrom(h) === ownRunId(current));
+    const next = byContinuedFrom.get(ownRunId(current) ?? '');
     if (!next) break;
     if (!endsInContinueAsNew(current)) {
       throw new HistoryLoadError(current.source, `is continued by ${next.source} but does not end in ContinueAsNew`);
@@ -48,7 +54,8 @@ export function orderChain(histories: readonly LoadedHistory[]): LoadedHistory[]
     ordered.push(next);
   }
   if (ordered.length !== histories.length) {
-    const stray = histories.find((h) => !ordered.includes(h)) as LoadedHistory;
+    const placed = new Set(ordered);
+    const stray = histories.find((h) => !placed.has(h)) as LoadedHistory;
     throw new HistoryLoadError(stray.source, 'is not part of the ContinueAsNew chain of the other histories');
   }
   return ordered;

@@ -6,8 +6,21 @@
 import { dialogBefore, type ExpectedMessage } from './dialog.ts';
 import type { Activity, JournaledEvent, RunView, Turn } from './run-view.ts';
 
+/** The run's journal by event type, made once per run: checks ask for it per turn and per execution. */
+const journalByType = new WeakMap<RunView, Map<string, JournaledEvent[]>>();
+
 export function journalOf(run: RunView, type: string): JournaledEvent[] {
-  return run.journal.filter((entry) => entry.event.type === type);
+  let byType = journalByType.get(run);
+  if (!byType) {
+    byType = new Map();
+    for (const entry of run.journal) {
+      const list = byType.get(entry.event.type);
+      if (list) list.push(entry);
+      else byType.set(entry.event.type, [entry]);
+    }
+    journalByType.set(run, byType);
+  }
+  return byType.get(type) ?? [];
 }
 
 export function cardOf(event: JournaledEvent): string | undefined {

@@ -25,6 +25,8 @@ export interface Activity {
   type: string;
   input: ActivityInput;
   closed?: HistoryEvent;
+  /** The attempt its ActivityTaskStarted names (the server writes the last attempt's only). */
+  attempt?: number;
   outcome?: ActivityOutcome;
   result?: ActivityResult;
   failure?: FailureSummary;
@@ -51,6 +53,8 @@ export interface Execution {
   turns: Turn[];
   /** compact_context activities scheduled after the last call_model. */
   trailingCompactions: Activity[];
+  /** The run's journal events written by this execution's activities, in order. */
+  journal: JournaledEvent[];
   /** The event that closed the execution, and how; null while it is open. */
   end: { event: HistoryEvent; kind: 'continued-as-new' | WorkflowOutcome } | null;
   /**
@@ -119,6 +123,7 @@ function buildExecution(history: LoadedHistory, number: number): Execution {
     activities: [],
     turns: [],
     trailingCompactions: [],
+    journal: [],
     end: null,
     gateMarker: markerPosition(history.events, history.mapping.patchId),
   };
@@ -148,6 +153,9 @@ function buildExecution(history: LoadedHistory, number: number): Execution {
           pendingCompactions = [];
         }
       }
+    } else if (attrs.kind === 'activity-started') {
+      const activity = byScheduledId.get(attrs.scheduledEventId);
+      if (activity && attrs.attempt !== undefined) activity.attempt = attrs.attempt;
     } else if (attrs.kind === 'activity-closed') {
       const activity = byScheduledId.get(attrs.scheduledEventId);
       if (activity) {
@@ -177,7 +185,11 @@ export function buildRunView(histories: readonly LoadedHistory[]): RunView {
   for (const execution of executions) {
     for (const activity of execution.activities) {
       if (activity.input.kind !== 'journal-append' || (activity.outcome ?? 'completed') !== 'completed') continue;
-      for (const entry of activity.input.entries) journal.push({ ...entry, activity });
+      for (const entry of activity.input.entries) {
+        const journaled = { ...entry, activity };
+        journal.push(journaled);
+        execution.journal.push(journaled);
+      }
     }
   }
   const multiple = executions.length > 1;

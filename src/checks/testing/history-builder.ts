@@ -122,28 +122,37 @@ export class HistoryBuilder {
     });
   }
 
-  activityScheduled(activityType: string, input: unknown): number {
+  activityScheduled(
+    activityType: string,
+    input: unknown,
+    bounds: { maximumAttempts?: number; scheduleToCloseSeconds?: number } = {},
+  ): number {
     return this.event('ActivityTaskScheduled', {
       activityId: String(this.nextActivityId++),
       activityType: { name: activityType },
       taskQueue: TASK_QUEUE,
       header: {},
       input: jsonPayloads(input),
-      scheduleToCloseTimeout: '0s',
+      scheduleToCloseTimeout: `${bounds.scheduleToCloseSeconds ?? 0}s`,
       scheduleToStartTimeout: '0s',
       startToCloseTimeout: '300s',
       heartbeatTimeout: '0s',
       workflowTaskCompletedEventId: String(this.lastWorkflowTaskCompleted),
-      retryPolicy: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '100s' },
+      retryPolicy: {
+        initialInterval: '1s',
+        backoffCoefficient: 2,
+        maximumInterval: '100s',
+        ...(bounds.maximumAttempts !== undefined && { maximumAttempts: bounds.maximumAttempts }),
+      },
     });
   }
 
-  activityStarted(scheduled: number): number {
+  activityStarted(scheduled: number, attempt = 1): number {
     return this.event('ActivityTaskStarted', {
       scheduledEventId: String(scheduled),
       identity: IDENTITY,
       requestId: `request-${scheduled}`,
-      attempt: 1,
+      attempt,
     });
   }
 
@@ -240,9 +249,9 @@ export class HistoryBuilder {
     });
   }
 
-  failed(message: string): number {
+  failed(message: string, type = 'Error'): number {
     return this.event('WorkflowExecutionFailed', {
-      failure: { message, source: 'TypeScriptSDK', applicationFailureInfo: { type: 'Error' } },
+      failure: { message, source: 'TypeScriptSDK', applicationFailureInfo: { type } },
       retryState: 'RETRY_STATE_RETRY_POLICY_NOT_SET',
       workflowTaskCompletedEventId: String(this.lastWorkflowTaskCompleted),
     });

@@ -4,10 +4,10 @@ import { DefaultLogger } from '@temporalio/worker';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FAILURE_TYPE } from '../../contract/failure-types.ts';
 import { journalHash } from '../../contract/journal-hash.ts';
 import { ACTIVITY, type CompactContextInput, GENESIS_HASH, type JournalEvent } from '../../contract/kernel-api.ts';
 import type { ChatRequest, Message } from '../../contract/messages.ts';
-import { FAILURE_TYPE } from '../failure-types.ts';
 import { MODEL_BASE_URL, SANDBOX_BASE_URL, scriptedWorld } from '../test-support/scripted-world.ts';
 import { compactionModel, createActivities, MAX_RETRY_AFTER_MS, retryAfterMs } from './index.ts';
 

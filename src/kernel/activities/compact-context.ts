@@ -4,11 +4,11 @@
  * body, invalid card are all failures, retried briefly by the workflow's policy).
  */
 import { ApplicationFailure } from '@temporalio/common';
+import { FAILURE_TYPE } from '../../contract/failure-types.ts';
 import type { CompactContextInput, CompactContextResult, RunSettings } from '../../contract/kernel-api.ts';
 import type { ChatRequest } from '../../contract/messages.ts';
 import { cardProblem } from '../context/card.ts';
 import { buildDigest } from '../context/digest.ts';
-import { FAILURE_TYPE } from '../failure-types.ts';
 import { authorization } from './call-model.ts';
 import { compactionPrompt } from './compaction-prompt.ts';
 import { type ActivitiesConfig, DEFAULT_HTTP_TIMEOUTS, joinUrl } from './config.ts';

@@ -5,7 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { FAILURE_TYPE } from '../failure-types.ts';
+import { FAILURE_TYPE } from '../../contract/failure-types.ts';
 
 /** Retry-After is honoured up to this; a server asking for longer gets the policy's backoff. */
 export const MAX_RETRY_AFTER_MS = 30_000;

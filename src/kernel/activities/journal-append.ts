@@ -3,9 +3,9 @@
  * checking that each event of the batch names the hash of the one before it.
  */
 import { ApplicationFailure } from '@temporalio/common';
+import { FAILURE_TYPE } from '../../contract/failure-types.ts';
 import { journalHash } from '../../contract/journal-hash.ts';
 import { JOURNAL_TYPES, type JournalAppendInput, type JournalAppendResult } from '../../contract/kernel-api.ts';
-import { FAILURE_TYPE } from '../failure-types.ts';
 
 export async function journalAppend(input: JournalAppendInput): Promise<JournalAppendResult> {
   if (!Array.isArray(input?.events) || input.events.length === 0) throw invalid('events must be a non-empty array');

@@ -4,9 +4,9 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
+import { FAILURE_TYPE } from '../../contract/failure-types.ts';
 import type { CallModelResult } from '../../contract/kernel-api.ts';
 import type { ToolResult } from '../../contract/messages.ts';
-import { FAILURE_TYPE } from '../failure-types.ts';
 
 const toolCall = z.object({
   id: z.string(),

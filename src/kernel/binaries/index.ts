@@ -14,6 +14,8 @@ export const BINARY_IDS = [
   'trigger-late',
   'compaction-fatal',
   'card-unchecked',
+  'compaction-retries-forever',
+  'can-budget-per-run',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
 
@@ -64,6 +66,14 @@ const DESCRIPTIONS: Record<BinaryId, { description: string; broken: boolean }> =
   'card-unchecked': {
     broken: true,
     description: 'the card is checked against four times its limit: oversized cards replace the history',
+  },
+  'compaction-retries-forever': {
+    broken: true,
+    description: 'the compaction activity has no attempt bound: a compaction model that keeps failing stalls the run',
+  },
+  'can-budget-per-run': {
+    broken: true,
+    description: 'the ContinueAsNew budget counts the whole run: once passed, every execution continues as new at once',
   },
 };
 

@@ -6,6 +6,7 @@
  * behind the `context-compaction` gate, so that histories written without them replay as written.
  */
 import { ApplicationFailure, continueAsNew, isCancellation, patched } from '@temporalio/workflow';
+import { FAILURE_TYPE } from '../../contract/failure-types.ts';
 import type {
   CompactContextInput,
   CompactedData,
@@ -24,8 +25,7 @@ import { bigItemThresholdBytes, guardTargetBytes } from '../context/limits.ts';
 import { rebuildMessages } from '../context/rebuild.ts';
 import { buildAgentRequest, overheadBytes } from '../context/request.ts';
 import { checkRunInput } from '../context/run-input.ts';
-import { FAILURE_TYPE } from '../failure-types.ts';
-import { callModel, compactContext, journalAppend, runTool } from './activity-proxies.ts';
+import { callModel, compactContext, compactContextUnbounded, journalAppend, runTool } from './activity-proxies.ts';
 import { JournalWriter } from './journal-writer.ts';
 import type { KernelOptions } from './kernel-options.ts';
 
@@ -227,7 +227,8 @@ class AgentRun {
   /** Replaces the messages with the rebuild around a fresh card; false when compaction failed. */
   private async compact(turn: number, bytesBefore: number): Promise<boolean> {
     try {
-      const { card } = await compactContext(this.compactionInput(turn));
+      const compactor = this.options.compactionAttempts === 'bounded' ? compactContext : compactContextUnbounded;
+      const { card } = await compactor(this.compactionInput(turn));
       const rebuilt = rebuildMessages(this.messages, card, this.limits, this.options.rebuild);
       this.messages = rebuilt.messages;
       this.counters.compactions++;
@@ -301,7 +302,8 @@ class AgentRun {
 
   /** At a clean turn boundary, once this execution has sent its budget: carry on in a fresh one. */
   private async continueAsNewIfDue(): Promise<void> {
-    if (this.executionRequestBytes <= this.limits.continueAsNewBytes || !this.gateOpen()) return;
+    const sent = this.options.continueAsNewBudget === 'execution' ? this.executionRequestBytes : this.counters.totalRequestBytes;
+    if (sent <= this.limits.continueAsNewBytes || !this.gateOpen()) return;
     const turn = this.counters.turns;
     const carried = {
       ...this.input,

@@ -20,6 +20,10 @@ export interface KernelOptions {
   triggerBoundaries: number;
   /** A failed compaction ends the run (true only in compaction-fatal). */
   compactionFailureEndsRun: boolean;
+  /** The compaction activity's attempts: at most 3, or without bound (compaction-retries-forever). */
+  compactionAttempts: 'bounded' | 'unbounded';
+  /** What the ContinueAsNew budget counts: this execution's request bytes, or the whole run's (can-budget-per-run). */
+  continueAsNewBudget: 'execution' | 'run';
   /** The card limit the activity validates against, as a multiple of the real one (4 in card-unchecked). */
   cardLimitFactor: number;
 }
@@ -31,5 +35,7 @@ export const CURRENT_KERNEL: KernelOptions = {
   guardCountsScreenshots: true,
   triggerBoundaries: 1,
   compactionFailureEndsRun: false,
+  compactionAttempts: 'bounded',
+  continueAsNewBudget: 'execution',
   cardLimitFactor: 1,
 };

@@ -47,6 +47,7 @@ function invariantResults(run: FixtureRunOptions, compactions: readonly Compacti
     'compaction.card': compactions.some((c) => c.ok),
     'rebuild.contract': compactions.some((c) => c.ok),
     'journal.chain': true,
+    'run.liveness': true,
   };
   return HISTORY_INVARIANT_IDS.map((id): InvariantResult => {
     const failures = run.failures?.[id];

@@ -1,4 +1,8 @@
-/** The `type` of every ApplicationFailure the kernel raises; workflow-safe. */
+/**
+ * The `type` of every ApplicationFailure a kernel may end a run with: the reasons the contract
+ * names. A run that fails for another reason did not end the way the contract allows
+ * (`run.liveness`). Workflow-safe.
+ */
 export const FAILURE_TYPE = {
   /** The current binary's guard cannot bring a payload under the blob limit: the run ends. */
   payloadGuard: 'PayloadGuard',
@@ -13,3 +17,5 @@ export const FAILURE_TYPE = {
   invalidCard: 'InvalidCard',
   invalidJournal: 'InvalidJournal',
 } as const;
+
+export const FAILURE_TYPES: readonly string[] = Object.values(FAILURE_TYPE);

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { ACTIVITY } from '../../contract/kernel-api.ts';
+import { AgentRun, resultOf } from '../testing/index.ts';
+
+const STOPPED = 'longrun stopped the run after its timeout of 30 s';
+
+describe('run.liveness', () => {
+  it('passes a run that completed, and one that failed for a reason the contract names', () => {
+    const done = resultOf(new AgentRun().turn().complete(), 'run.liveness');
+    expect(done.status).toBe('pass');
+    expect(done.evidence[0]).toMatch(/completed$/);
+    const guarded = new AgentRun().turn();
+    guarded.history.failed('the request of turn 2 cannot be brought under the limit', 'PayloadGuard');
+    const result = resultOf(guarded, 'run.liveness');
+    expect(result.status).toBe('pass');
+    expect(result.evidence[0]).toContain('failed with PayloadGuard, a reason the contract names');
+  });
+
+  it('fails a run that failed for a reason the contract does not name', () => {
+    const run = new AgentRun().turn();
+    const failed = run.history.failed('Cannot read properties of undefined', 'TypeError');
+    const result = resultOf(run, 'run.liveness');
+    expect(result.status).toBe('fail');
+    expect(result.evidence[0]).toBe(`event ${failed}: failed for a reason the contract does not name: Cannot read properties of undefined`);
+  });
+
+  it('fails a run still open, and says what it was waiting for', () => {
+    const run = new AgentRun().turn();
+    run.history.workflowTask();
+    const pending = run.history.activityScheduled(ACTIVITY.compactContext, { turn: 2 });
+    const result = resultOf(run, 'run.liveness');
+    expect(result.status).toBe('fail');
+    expect(result.evidence).toEqual([
+      `event ${pending}: the run has not ended (its last execution is still open)`,
+      `event ${pending}: kernel.compact_context was scheduled and never closed (attempts without bound, no schedule-to-close)`,
+    ]);
+  });
+
+  it('fails a run that had to be stopped, naming the activity that retried without end', () => {
+    const run = new AgentRun().turn();
+    run.history.workflowTask();
+    const pending = run.history.activityScheduled(ACTIVITY.compactContext, { turn: 2 });
+    const terminated = run.history.terminated(STOPPED, 'longrun');
+    const result = resultOf(run, 'run.liveness');
+    expect(result.status).toBe('fail');
+    expect(result.evidence).toEqual([
+      `event ${terminated}: terminated by "longrun": "${STOPPED}" (the run did not end by itself)`,
+      `event ${pending}: kernel.compact_context was scheduled and never closed (attempts without bound, no schedule-to-close)`,
+    ]);
+  });
+
+  it('fails a run whose last workflow task failed in a loop', () => {
+    const run = new AgentRun().turn();
+    run.history.workflowTaskFailed('PAYLOADS_TOO_LARGE', 'payload too large', 1);
+    const last = run.history.workflowTaskFailed('PAYLOADS_TOO_LARGE', 'payload too large', 2);
+    run.history.terminated('longrun stopped a workflow task retry loop (attempt 3)', 'longrun');
+    const result = resultOf(run, 'run.liveness');
+    expect(result.status).toBe('fail');
+    expect(result.evidence[1]).toBe(
+      `event ${last}: a workflow task failed (PAYLOADS_TOO_LARGE: payload too large) and none completed after it`,
+    );
+  });
+
+  it.each([
+    ['timed out', (run: AgentRun) => run.history.event('WorkflowExecutionTimedOut', { retryState: 'RETRY_STATE_TIMEOUT' })],
+    ['canceled', (run: AgentRun) => run.history.event('WorkflowExecutionCanceled', {})],
+  ])('fails a run that %s', (what, end) => {
+    const run = new AgentRun().turn();
+    const id = end(run);
+    const result = resultOf(run, 'run.liveness');
+    expect(result.status).toBe('fail');
+    expect(result.evidence[0]).toBe(`event ${id}: ${what} (the run did not end by itself)`);
+  });
+
+  it('fails an activity past its maximum attempts or its schedule-to-close', () => {
+    const run = new AgentRun().turn();
+    run.history.workflowTask();
+    const retried = run.history.activityScheduled(ACTIVITY.runTool, { turn: 2 }, { maximumAttempts: 3 });
+    run.history.activityStarted(retried, 4);
+    run.history.workflowTask();
+    // The builder's events are one second apart: this one closes 2 s after it was scheduled.
+    const slow = run.history.activityScheduled(ACTIVITY.runTool, { turn: 2 }, { scheduleToCloseSeconds: 1 });
+    run.history.activityCompleted(slow, { tool_call_id: 'x', content: 'ok' });
+    run.complete();
+    const result = resultOf(run, 'run.liveness');
+    expect(result.status).toBe('fail');
+    expect(result.evidence).toEqual([
+      `event ${retried}: run_tool ran attempt 4, past its maximum of 3`,
+      `event ${slow}: run_tool was open 2.0 s, past its schedule-to-close of 1.0 s`,
+      expect.stringMatching(/completed$/),
+    ]);
+  });
+
+  it('fails executions that continue as new without completing a turn, counting a long chain', () => {
+    const run = new AgentRun().turns(2);
+    for (let i = 0; i < 5; i++) run.continueAsNew();
+    run.complete();
+    const result = resultOf(run, 'run.liveness');
+    expect(result.status).toBe('fail');
+    expect(result.evidence.slice(0, 4)).toEqual([
+      expect.stringMatching(/^execution 2 event \d+: continued as new without completing a turn$/),
+      expect.stringMatching(/^execution 3 event \d+: /),
+      expect.stringMatching(/^execution 4 event \d+: /),
+      '4 of 6 executions continued as new without completing a turn',
+    ]);
+    expect(resultOf(new AgentRun().turns(2).continueAsNew().turn().complete(), 'run.liveness').status).toBe('pass');
+  });
+
+  it('fails a run that took longer than its timeout', () => {
+    const run = new AgentRun().turn().complete();
+    const events = run.history.lastEventId;
+    expect(resultOf(run, 'run.liveness', { runTimeoutMs: events * 1000 }).status).toBe('pass');
+    const result = resultOf(run, 'run.liveness', { runTimeoutMs: 5_000 });
+    expect(result.status).toBe('fail');
+    expect(result.evidence[0]).toBe(`the run took ${(events - 1).toFixed(1)} s, past its timeout of 5.0 s`);
+  });
+});

@@ -1,0 +1,129 @@
+/**
+ * run.liveness: a run ends by itself, within its timeout, completed or failed for a reason the
+ * contract names. A stall is a violation, never "no violation": a run that had to be stopped,
+ * timed out or is still open fails, and the evidence says why it stalled (an activity that never
+ * closed, a workflow task failing at the end). So do an activity past its attempts or its
+ * schedule-to-close, and an execution that continued as new without completing a turn.
+ */
+import type { HistoryEvent } from '../history/model.ts';
+import type { Activity, Execution, RunView } from '../run/run-view.ts';
+import { type HistoryInvariant, judge } from '../verdict.ts';
+import { FORCE_CLOSED } from './wft-no-retry-loop.ts';
+
+/** Empty executions listed one by one before the rest are counted. */
+const LISTED_EMPTY_EXECUTIONS = 3;
+
+function timeMs(event: HistoryEvent | undefined): number | undefined {
+  const ms = event?.time === undefined ? Number.NaN : Date.parse(event.time);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function scheduled(activity: Activity): Extract<HistoryEvent['attrs'], { kind: 'activity-scheduled' }> {
+  return activity.scheduled.attrs as Extract<HistoryEvent['attrs'], { kind: 'activity-scheduled' }>;
+}
+
+function retryBound(activity: Activity): string {
+  const { maximumAttempts, scheduleToCloseMs } = scheduled(activity);
+  const attempts = maximumAttempts > 0 ? `at most ${maximumAttempts} attempts` : 'attempts without bound';
+  return `${attempts}, ${scheduleToCloseMs > 0 ? `schedule-to-close ${seconds(scheduleToCloseMs)}` : 'no schedule-to-close'}`;
+}
+
+/** How the run ended: a failure line when it did not end by itself, else a note. */
+function endOf(run: RunView, last: Execution): { failure?: string; note?: string } {
+  const end = last.end;
+  const lastEvent = last.history.events.at(-1) as HistoryEvent;
+  if (!end) return { failure: `${run.at(last, lastEvent.id)}: the run has not ended (its last execution is still open)` };
+  const at = run.at(last, end.event.id);
+  const attrs = end.event.attrs;
+  if (end.kind === 'completed') return { note: `${at}: completed` };
+  if (attrs.kind !== 'workflow-closed') return { failure: `${at}: the last execution continued as new, and no execution follows it` };
+  if (end.kind === 'failed') {
+    const named = attrs.failure?.types.find((type) => run.mapping.failureTypes.includes(type));
+    return named
+      ? { note: `${at}: failed with ${named}, a reason the contract names` }
+      : { failure: `${at}: failed for a reason the contract does not name: ${attrs.failure?.text ?? 'no failure given'}` };
+  }
+  if (end.kind === 'terminated') {
+    return { failure: `${at}: terminated by "${attrs.identity ?? ''}": "${attrs.reason ?? ''}" (the run did not end by itself)` };
+  }
+  return { failure: `${at}: ${end.kind === 'timed-out' ? 'timed out' : 'canceled'} (the run did not end by itself)` };
+}
+
+/** Why a run that did not end by itself stalled: what was still open in its last execution. */
+function stallCauses(run: RunView, last: Execution): string[] {
+  const causes: string[] = [];
+  for (const activity of last.activities) {
+    if (activity.closed) continue;
+    causes.push(`${run.at(last, activity.scheduled.id)}: ${activity.type} was scheduled and never closed (${retryBound(activity)})`);
+  }
+  let failedTask: HistoryEvent | undefined;
+  for (const event of last.history.events) {
+    const { attrs } = event;
+    if (attrs.kind === 'workflow-task-failed' && attrs.cause !== FORCE_CLOSED) failedTask = event;
+    else if (attrs.kind === 'workflow-task' && attrs.phase === 'completed') failedTask = undefined;
+  }
+  if (failedTask?.attrs.kind === 'workflow-task-failed') {
+    const { cause, failure } = failedTask.attrs;
+    causes.push(
+      `${run.at(last, failedTask.id)}: a workflow task failed (${cause}${failure ? `: ${failure.text}` : ''}) and none completed after it`,
+    );
+  }
+  return causes;
+}
+
+/** Activities past their attempts or their schedule-to-close. */
+function overdueActivities(run: RunView, execution: Execution): string[] {
+  const closedAt = timeMs(execution.end?.event ?? execution.history.events.at(-1));
+  const failures: string[] = [];
+  for (const activity of execution.activities) {
+    const { maximumAttempts, scheduleToCloseMs } = scheduled(activity);
+    const at = run.at(execution, activity.scheduled.id);
+    if (maximumAttempts > 0 && (activity.attempt ?? 0) > maximumAttempts) {
+      failures.push(`${at}: ${activity.type} ran attempt ${activity.attempt}, past its maximum of ${maximumAttempts}`);
+    }
+    const from = timeMs(activity.scheduled);
+    const to = activity.closed ? timeMs(activity.closed) : closedAt;
+    if (scheduleToCloseMs > 0 && from !== undefined && to !== undefined && to - from > scheduleToCloseMs) {
+      failures.push(`${at}: ${activity.type} was open ${seconds(to - from)}, past its schedule-to-close of ${seconds(scheduleToCloseMs)}`);
+    }
+  }
+  return failures;
+}
+
+/** Executions that continued as new without a completed model call: a chain that does not progress. */
+function emptyExecutions(run: RunView): string[] {
+  const empty = run.executions.filter(
+    (execution) =>
+      execution.end?.kind === 'continued-as-new' &&
+      !execution.activities.some((a) => a.type === run.mapping.activities.callModel && a.outcome === 'completed'),
+  );
+  const lines = empty
+    .slice(0, LISTED_EMPTY_EXECUTIONS)
+    .map((execution) => `${run.at(execution, execution.end?.event.id ?? 0)}: continued as new without completing a turn`);
+  if (empty.length > LISTED_EMPTY_EXECUTIONS) {
+    lines.push(`${empty.length} of ${run.executions.length} executions continued as new without completing a turn`);
+  }
+  return lines;
+}
+
+export const runLiveness: HistoryInvariant = {
+  id: 'run.liveness',
+  description: 'the run ends by itself within its timeout, completed or failed for a reason the contract names',
+  check(run, ctx) {
+    const last = run.executions.at(-1) as Execution;
+    const { failure, note } = endOf(run, last);
+    const failures = failure ? [failure, ...stallCauses(run, last)] : [];
+    for (const execution of run.executions) failures.push(...overdueActivities(run, execution));
+    failures.push(...emptyExecutions(run));
+    const startedAt = timeMs(run.executions[0]?.history.events[0]);
+    const endedAt = timeMs(last.end?.event);
+    if (ctx.runTimeoutMs !== undefined && startedAt !== undefined && endedAt !== undefined && endedAt - startedAt > ctx.runTimeoutMs) {
+      failures.push(`the run took ${seconds(endedAt - startedAt)}, past its timeout of ${seconds(ctx.runTimeoutMs)}`);
+    }
+    return judge(this.id, failures, note ? [note] : [], true);
+  },
+};

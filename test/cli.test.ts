@@ -23,6 +23,18 @@ describe('longrun', () => {
     expect(unknown.stderr).toContain('unknown command "frobnicate"');
   });
 
+  it('turns an error nothing expected (thrown from a timer) into one line', async () => {
+    const preload = join(reports, 'throw-later.mjs');
+    // Throws from a timer once longrun is up (it has its last-resort handler in place).
+    writeFileSync(
+      preload,
+      "const t = setInterval(() => { if (process.listenerCount('uncaughtException') === 0) return; clearInterval(t); throw new Error('boom from a timer\\n    at somewhere (x.js:1:1)'); }, 50);\n",
+    );
+    const result = await longrun(['mock-server'], { env: { NODE_OPTIONS: `--import ${preload}` } });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual(['longrun: internal error: boom from a timer (LONGRUN_DEBUG=1 prints the stack)']);
+  });
+
   it('names file, line and field of a malformed scenario, and exits non-zero', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'longrun-scenario-'));
     const file = join(dir, 'broken.yaml');

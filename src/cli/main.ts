@@ -45,4 +45,15 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+// The last resort: an error no command expected (a library's timer throwing after teardown)
+// still ends in one line, not a stack trace alone.
+function internalError(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`longrun: internal error: ${message.split('\n')[0]} (LONGRUN_DEBUG=1 prints the stack)`);
+  if (process.env.LONGRUN_DEBUG && error instanceof Error) console.error(error.stack);
+  process.exit(1);
+}
+process.on('uncaughtException', internalError);
+process.on('unhandledRejection', internalError);
+
 process.exitCode = await main(process.argv.slice(2));

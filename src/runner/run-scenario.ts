@@ -27,7 +27,6 @@ import { type RunHarness, startChaosHarness, startInProcessHarness } from './run
 import { buildRunRecord } from './run-record.ts';
 import { whileServerDown } from './server-retry.ts';
 import { percentile } from './stats.ts';
-import { withTurnContinuity } from './turn-continuity.ts';
 
 export interface Progress {
   runsDone: number;
@@ -181,7 +180,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
       const loaded: LoadedHistory[] = histories.map((history, i) => loadHistory(history, { source: `${workflowId} execution ${i + 1}` }));
       const view = buildRunView(loaded);
       const verdict = checkRunView(view, tookOver ? { ...checkContext, gateOpens: 'at-marker' } : checkContext);
-      const invariants: InvariantResult[] = withTurnContinuity(verdict.results, view);
+      const invariants: InvariantResult[] = [...verdict.results];
       invariants.push(replayVerdict(await replayed));
       const record = buildRunRecord({
         workflowId,

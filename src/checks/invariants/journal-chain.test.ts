@@ -16,16 +16,17 @@ describe('journal.chain', () => {
 
   it('fails a gap in seq, a wrong prevHash and another run id', () => {
     const run = new AgentRun().turn();
-    run.journal('turn.completed', { turn: 1 }, { seq: run.journalHead.nextSeq + 1 });
-    run.journal('turn.completed', { turn: 1 }, { prevHash: GENESIS_HASH });
-    run.journal('turn.completed', { turn: 1 }, { runId: 'run-other' });
+    run.journal('payload.elided', { turn: 1 }, { seq: run.journalHead.nextSeq + 1 });
+    run.journal('payload.elided', { turn: 1 }, { prevHash: GENESIS_HASH });
+    run.journal('payload.elided', { turn: 1 }, { runId: 'run-other' });
     const evidence = resultOf(run, 'journal.chain').evidence;
     expect(evidence).toEqual([
-      expect.stringMatching(/^event \d+: journal turn\.completed seq 4, expected seq 3$/),
+      expect.stringMatching(/^event \d+: journal payload\.elided seq 4, expected seq 3$/),
       expect.stringMatching(
-        /^event \d+: journal turn\.completed seq 5 prevHash 000000000000 is not the hash of the event before \([0-9a-f]{12}\)$/,
+        /^event \d+: journal payload\.elided seq 5 prevHash 000000000000 is not the hash of the event before \([0-9a-f]{12}\)$/,
       ),
-      expect.stringMatching(/^event \d+: journal turn\.completed seq 6 names run run-other, not run-0001$/),
+      expect.stringMatching(/^event \d+: journal payload\.elided seq 6 names run run-other, not run-0001$/),
+      'turn.completed for turns 1-1, each once',
       expect.stringMatching(/^5 journal events/),
     ]);
   });
@@ -39,7 +40,14 @@ describe('journal.chain', () => {
 
   it('fails when the journal activity returns other hashes than the events hash to', () => {
     const run = new AgentRun();
-    const event = { runId: 'run-0001', seq: 2, type: 'turn.completed' as const, turn: 1, data: {}, prevHash: run.journalHead.headHash };
+    const event = {
+      runId: 'run-0001',
+      seq: 2,
+      type: 'turn.completed' as const,
+      turn: 1,
+      data: { turn: 1 },
+      prevHash: run.journalHead.headHash,
+    };
     run.history.activity('journal.append', { events: [event] }, { hashes: ['f'.repeat(64)] });
     expect(resultOf(run, 'journal.chain').evidence[0]).toBe(
       `event ${run.history.lastEventId - 2}: journal.append returned hash ffffffffffff for seq 2; the event hashes to ${journalHash(event).slice(0, 12)}`,
@@ -54,6 +62,7 @@ describe('journal.chain', () => {
         /^execution 2 event \d+: journal turn\.completed seq 3 prevHash [0-9a-f]{12} is not the hash of the event before/,
       ),
       expect.stringMatching(/^execution 1 event \d+: journal\.append still pending when the execution closed$/),
+      'turn.completed for turns 1-2, each once',
       expect.stringMatching(/journal events/),
     ]);
     expect(resultOf(run, 'can.carry-over').evidence[0]).toMatch(/journal head is seq 3 hash [0-9a-f]{12}, expected seq 4/);
@@ -62,9 +71,9 @@ describe('journal.chain', () => {
 
   it('leaves out the events of a failed append, which the kernel sends again', () => {
     const run = new AgentRun();
-    const event = { runId: 'run-0001', seq: 2, type: 'turn.completed' as const, turn: 1, data: {}, prevHash: run.journalHead.headHash };
+    const event = { runId: 'run-0001', seq: 2, type: 'payload.elided' as const, turn: 1, data: {}, prevHash: run.journalHead.headHash };
     run.history.activityFailed(run.history.activityScheduled('journal.append', { events: [event] }), 'store down');
-    run.journal('turn.completed', {});
+    run.journal('payload.elided', {});
     expect(resultOf(run, 'journal.chain').status).toBe('pass');
   });
 
@@ -73,5 +82,44 @@ describe('journal.chain', () => {
     const json = run.histories()[0] as { events: { activityTaskScheduledEventAttributes?: unknown }[] };
     const bare = { events: json.events.slice(0, 3) };
     expect(checkRun([bare]).results.find((r) => r.id === 'journal.chain')?.status).toBe('not-applicable');
+  });
+});
+
+describe('journal.chain: the turn counter', () => {
+  const journalChain = (run: AgentRun) => resultOf(run, 'journal.chain');
+
+  it('passes turns 1..N completed once each, across ContinueAsNew, and says so', () => {
+    const run = new AgentRun().play(3).continueAsNew().play(2).complete();
+    const result = journalChain(run);
+    expect(result.status).toBe('pass');
+    expect(result.evidence).toContain('turn.completed for turns 1-6, each once');
+  });
+
+  it('fails a turn completed twice', () => {
+    const run = new AgentRun().play(2);
+    run.journal('turn.completed', { turn: 2 }, { turn: 2 });
+    const result = journalChain(run.turn());
+    expect(result.status).toBe('fail');
+    expect(result.evidence[0]).toBe('turn counter: journal seq 4: turn 2 completed again (turn 2 was the last)');
+  });
+
+  it('fails a turn that never completed', () => {
+    const run = new AgentRun().play(2);
+    run.journal('turn.completed', { turn: 5 }, { turn: 5 });
+    const result = journalChain(run);
+    expect(result.status).toBe('fail');
+    expect(result.evidence[0]).toBe('turn counter: journal seq 4: turn 5 completed, but turns 3-4 never did');
+  });
+
+  it('fails a turn.completed whose data names another turn than the event', () => {
+    const run = new AgentRun().play(1);
+    run.journal('turn.completed', { turn: 3 }, { turn: 2 });
+    expect(journalChain(run).evidence[0]).toBe("turn counter: journal seq 3: turn.completed data.turn 3 is not the event's turn 2");
+  });
+
+  it('fails a run.completed whose counters disagree with the journal', () => {
+    const run = new AgentRun().play(2);
+    run.journal('run.completed', { ended: 'done', counters: { turns: 3 } });
+    expect(journalChain(run).evidence[0]).toBe('turn counter: journal seq 4: run.completed counts 3 turns, the journal completed 2');
   });
 });

@@ -1,13 +1,15 @@
 import { GENESIS_HASH } from '../../contract/kernel-api.ts';
+import { turnContinuityFailures } from '../run/turn-continuity.ts';
 import { type HistoryInvariant, judge } from '../verdict.ts';
 
 const short = (hash: string): string => String(hash).slice(0, 12);
 
 export const journalChain: HistoryInvariant = {
   id: 'journal.chain',
-  description: 'journal events form one unbroken chain across executions',
+  description: 'journal events form one unbroken chain across executions, completing turns 1..N once each',
   check(run) {
-    const failures: string[] = [];
+    const turns = turnContinuityFailures(run);
+    const failures: string[] = turns.failures.map((failure) => `turn counter: ${failure}`);
     const notes: string[] = [];
     let seq = run.mapping.journalFirstSeq;
     let prevHash = GENESIS_HASH;
@@ -41,6 +43,7 @@ export const journalChain: HistoryInvariant = {
         });
       }
     }
+    if (turns.failures.length === 0 && turns.turns > 0) notes.push(`turn.completed for turns 1-${turns.turns}, each once`);
     if (run.journal.length > 0) notes.push(`${run.journal.length} journal events, head seq ${seq - 1} hash ${short(prevHash)}`);
     else notes.push('no journal events');
     return judge(this.id, failures, notes, run.journal.length > 0);

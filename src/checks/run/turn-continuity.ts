@@ -2,10 +2,9 @@
  * The turn counter read from the journal: `turn.completed` events name turns 1..N in order,
  * each once (no turn lost, none done twice, across crashes, restarts and ContinueAsNew), and
  * `run.completed` counts N turns. journal.chain proves the events form one chain; this proves
- * the chain tells one story of turns. Its findings join journal.chain's result.
+ * the chain tells one story of turns. Its findings are journal.chain's.
  */
-import type { InvariantResult } from '../checks/index.ts';
-import type { RunView } from '../checks/run/run-view.ts';
+import type { RunView } from './run-view.ts';
 
 export function turnContinuityFailures(view: RunView): { failures: string[]; turns: number } {
   const failures: string[] = [];
@@ -30,16 +29,4 @@ export function turnContinuityFailures(view: RunView): { failures: string[]; tur
     }
   }
   return { failures, turns: expected - 1 };
-}
-
-/** journal.chain's result with the turn counter's findings added. */
-export function withTurnContinuity(results: readonly InvariantResult[], view: RunView): InvariantResult[] {
-  const { failures, turns } = turnContinuityFailures(view);
-  return results.map((result) => {
-    if (result.id !== 'journal.chain') return result;
-    if (failures.length === 0) {
-      return turns > 0 ? { ...result, evidence: [...result.evidence, `turn.completed for turns 1-${turns}, each once`] } : result;
-    }
-    return { ...result, status: 'fail', evidence: [...failures.map((f) => `turn counter: ${f}`), ...result.evidence] };
-  });
 }

@@ -14,6 +14,7 @@ export const BINARY_IDS = [
   'trigger-late',
   'compaction-fatal',
   'card-unchecked',
+  'utf16-sizes',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
 
@@ -64,6 +65,10 @@ const DESCRIPTIONS: Record<BinaryId, { description: string; broken: boolean }> =
   'card-unchecked': {
     broken: true,
     description: 'the card is checked against four times its limit: oversized cards replace the history',
+  },
+  'utf16-sizes': {
+    broken: true,
+    description: 'sizes count UTF-16 code units (string.length), not UTF-8 bytes: non-ASCII requests pass the trigger uncompacted',
   },
 };
 

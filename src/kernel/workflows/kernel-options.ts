@@ -2,6 +2,7 @@
  * What tells the binaries apart. Every binary runs the same workflow code; the broken controls
  * each turn one of these switches, so an invariant that catches them catches exactly one bug.
  */
+import type { SizeUnit } from '../context/bytes.ts';
 import type { RebuildOptions } from '../context/rebuild.ts';
 
 export interface KernelOptions {
@@ -22,6 +23,8 @@ export interface KernelOptions {
   compactionFailureEndsRun: boolean;
   /** The card limit the activity validates against, as a multiple of the real one (4 in card-unchecked). */
   cardLimitFactor: number;
+  /** What request, tail and item sizes count (trigger, budget, guard, rebuild): `utf16-units` only in utf16-sizes. */
+  sizeUnit: SizeUnit;
 }
 
 export const CURRENT_KERNEL: KernelOptions = {
@@ -32,4 +35,5 @@ export const CURRENT_KERNEL: KernelOptions = {
   triggerBoundaries: 1,
   compactionFailureEndsRun: false,
   cardLimitFactor: 1,
+  sizeUnit: 'utf8-bytes',
 };

@@ -45,4 +45,9 @@ export const MUTANTS: readonly Mutant[] = [
   mutant('trigger-late', ['compaction.trigger'], {}),
   mutant('compaction-fatal', ['compaction.failure-continues'], { faults: { compaction: [{ fault: { kind: 'http-500' } }] } }),
   mutant('card-unchecked', ['compaction.card'], { faults: { compaction: [{ fault: { kind: 'oversized-card', bytes: 12_000 } }] } }),
+  // The default shape's non-ASCII text weighs ~7% more in bytes than in units: requests pass the
+  // trigger and the budget uncounted, the tail outgrows its cap, the carried counters fall short.
+  mutant('utf16-sizes', ['compaction.trigger', 'history.continue-as-new', 'rebuild.contract', 'can.carry-over'], {
+    limits: { ...LIMITS, continueAsNewBytes: 1_500_000 },
+  }),
 ];

@@ -110,7 +110,7 @@ export function toolContentWireBytes(tool: ToolName, args: ToolArgs): number {
       },
       { type: 'image_url', image_url: { url: '' } },
     ]);
-    return shell.length + PNG_DATA_URL_PREFIX.length + 4 * Math.ceil(args.bytes / 3);
+    return Buffer.byteLength(shell) + PNG_DATA_URL_PREFIX.length + 4 * Math.ceil(args.bytes / 3);
   }
   return 2 + Math.round(args.bytes * (1 + escapeRatio(textFormat(tool, args.format), textMix(args))));
 }

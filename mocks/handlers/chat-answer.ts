@@ -99,8 +99,22 @@ function event(data: unknown): string {
   return `data: ${JSON.stringify(data)}\n\n`;
 }
 
-function pieces(text: string): string[] {
+/** Deltas of about PIECE units that never split a surrogate pair (a client may decode each delta on its own). */
+export function pieces(text: string): string[] {
   const out: string[] = [];
-  for (let i = 0; i < text.length; i += PIECE) out.push(text.slice(i, i + PIECE));
+  for (let i = 0; i < text.length; ) {
+    let end = Math.min(text.length, i + PIECE);
+    if (isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end))) end++;
+    out.push(text.slice(i, end));
+    i = end;
+  }
   return out;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatResponse } from '../../src/contract/messages.ts';
+import { toolOutput } from '../synthetic/tool-output.ts';
 import { type MockServer, startMockServer } from './http-server.ts';
 
 const run = promisify(execFile);
@@ -48,6 +49,20 @@ describe('startMockServer', () => {
     expect(Buffer.byteLength((JSON.parse(ok.slice(4)) as { content: string }).content)).toBe(500);
     expect(await postFromChild(`${server.sandboxBaseUrl}/tools/shell`, call(2))).toBe('error TypeError');
     expect((await postFromChild(`${server.url}/elsewhere`, {})).startsWith('404 ')).toBe(true);
+  });
+
+  it('carries non-ASCII tool outputs over HTTP intact, lone surrogates included (as JSON escapes)', async () => {
+    server = await startMockServer({ seed: 9 });
+    const args = { seed: 4, bytes: 20_000, format: 'listing' as const, multibyte: 0.5, loneSurrogates: 0.05 };
+    const expected = toolOutput('list_files', args) as string;
+    expect(expected).toMatch(/[\udc80-\udcff]/);
+    const call = { id: 'c1', type: 'function', function: { name: 'list_files', arguments: JSON.stringify(args) } };
+    const out = await postFromChild(`${server.sandboxBaseUrl}/tools/list_files`, { runId: 'r', turn: 1, call });
+    expect(out.startsWith('200 ')).toBe(true);
+    expect(out).toMatch(/\\udc[89a-f][0-9a-f]/);
+    const content = (JSON.parse(out.slice(4)) as { content: string }).content;
+    expect(content).toBe(expected);
+    expect(Buffer.byteLength(content)).toBe(20_000);
   });
 
   it('ends a hanging answer when the client hangs up', async () => {

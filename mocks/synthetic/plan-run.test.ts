@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { extractIdentifiers } from '../../src/contract/identifiers.ts';
 import { BLOB_LIMIT_BYTES, BYTES_PER_TOKEN } from '../../src/contract/limits.ts';
 import type { SyntheticToolArgs } from '../../src/contract/messages.ts';
 import { planContextBytes, planRun, type RunPlan } from './plan-run.ts';
@@ -108,6 +109,27 @@ describe('planRun', () => {
     for (const identifier of plan.identifiers) expect(plan.userRequest).toContain(identifier);
   });
 
+  it('plans non-ASCII runs in UTF-8 bytes, and a share of 0 is ASCII', () => {
+    const tokens: [number, number][] = [
+      [0, 20_000],
+      [1, 40_000],
+    ];
+    const ascii = planRun({ seed: SEED, runId: 'mb', shape: { tokens, text: { multibyteShare: 0, loneSurrogateShare: 0 } } });
+    expect(JSON.stringify(runMessages(ascii))).toMatch(/^[\x20-\x7e]*$/);
+    for (const multibyteShare of [0.4, 1]) {
+      const plan = planRun({ seed: SEED, runId: 'mb', shape: { tokens, text: { multibyteShare, loneSurrogateShare: 0.01 } } });
+      const messages = runMessages(plan);
+      const json = JSON.stringify(messages);
+      expect(json).toMatch(/[\u0400-\u04ff]/);
+      expect(Buffer.byteLength(json)).toBeGreaterThan(json.length * 1.03);
+      const actual = contextBytes(messages);
+      expect(Math.abs(actual - plan.plannedBytes) / actual).toBeLessThan(0.005);
+      expect(Math.abs(actual - plan.targetBytes) / actual).toBeLessThan(0.02);
+      // In Russian too, the request names its identifiers apart, as the compaction checks extract them.
+      expect(extractIdentifiers(plan.userRequest)).toEqual(expect.arrayContaining(plan.identifiers));
+    }
+  });
+
   it('reproduces a text-only run that grows past the 2 MiB blob limit', () => {
     const plan = planRun({
       seed: SEED,
@@ -145,7 +167,7 @@ describe('planRun', () => {
         expect(call.args.bytes).toBe(Math.max(call.tool === 'screenshot' ? 256 : 1, Math.round(unscaled * 0.01)));
       });
     const turns = full.turns.length;
-    expect(small.plannedBytes).toBeLessThan(0.01 * full.plannedBytes + 500 * turns);
+    expect(small.plannedBytes).toBeLessThan(0.01 * full.plannedBytes + 600 * turns);
     expect(small.plannedBytes).toBe(planContextBytes(small));
   });
 

@@ -7,6 +7,7 @@
  */
 import { BYTES_PER_TOKEN } from '../../src/contract/limits.ts';
 import type { Message, ToolCall, ToolName } from '../../src/contract/messages.ts';
+import type { TextMix } from './multibyte.ts';
 import { finalAnswer, systemPrompt, turnText, userRequest } from './prose.ts';
 import { curveAt } from './quantile-curve.ts';
 import { hash32, Rng } from './random.ts';
@@ -14,7 +15,7 @@ import { type RunShape, type RunShapeInput, resolveShape, TEXT_TOOLS, type TextT
 import { createStory, type RunStory, sourcePath, storyIdentifiers } from './run-story.ts';
 import { MIN_SCREENSHOT_BYTES } from './screenshot.ts';
 import type { TextFormat } from './text-output.ts';
-import { escapeRatio, FORMATS_BY_TOOL, type ToolArgs, textFormat, toolContentWireBytes } from './tool-output.ts';
+import { escapeRatio, FORMATS_BY_TOOL, type ToolArgs, textFormat, textMix, textMixArgs, toolContentWireBytes } from './tool-output.ts';
 import { vocabulary } from './vocabulary.ts';
 
 export type AssistantMessage = Extract<Message, { role: 'assistant' }>;
@@ -41,7 +42,7 @@ export interface RunPlan {
   targetTokens: number;
   /**
    * targetTokens * BYTES_PER_TOKEN * scale. At scale 1 the final context weighs this; a scaled
-   * run keeps its turns and messages, whose ~450 bytes per turn do not scale, so it weighs more.
+   * run keeps its turns and messages, whose ~500 bytes per turn do not scale, so it weighs more.
    */
   targetBytes: number;
   /** The final context's bytes as planned (text outputs' JSON escaping estimated, within ~0.5%). */
@@ -90,7 +91,8 @@ export function planRun(input: PlanRunInput): RunPlan {
   const story = createStory(new Rng(rng.fork('story')));
   const promptSeed = rng.fork('prompt');
   const promptBytes = Math.min(curveAt(shape.systemPromptBytes, new Rng(promptSeed).float()), 0.4 * fullBytes);
-  const prompt = (scale: number) => systemPrompt(story, Math.max(80, Math.round(promptBytes * scale)), new Rng(hash32(promptSeed, 'text')));
+  const prompt = (scale: number) =>
+    systemPrompt(story, Math.max(80, Math.round(promptBytes * scale)), new Rng(hash32(promptSeed, 'text')), shape.text);
   const plan: RunPlan = {
     runId,
     seed,
@@ -98,7 +100,7 @@ export function planRun(input: PlanRunInput): RunPlan {
     targetBytes: Math.round(fullBytes * shape.scale),
     plannedBytes: 0,
     systemPrompt: prompt(1),
-    userRequest: userRequest(story, new Rng(rng.fork('request'))),
+    userRequest: userRequest(story, new Rng(rng.fork('request')), shape.text),
     identifiers: storyIdentifiers(story),
     turns: [],
   };
@@ -107,8 +109,8 @@ export function planRun(input: PlanRunInput): RunPlan {
   // Texts are seeded per turn, so that rebuilding the turns after re-sizing keeps them.
   const textSeed = rng.fork('text');
   const build = (scale: number) => {
-    plan.turns = calls.map((turnCalls, i) => toolTurn(i + 1, turnCalls, story, scale, new Rng(hash32(textSeed, i + 1))));
-    const answer = finalAnswer(story, scale, new Rng(hash32(textSeed, 'final')));
+    plan.turns = calls.map((turnCalls, i) => toolTurn(i + 1, turnCalls, story, scale, new Rng(hash32(textSeed, i + 1)), shape.text));
+    const answer = finalAnswer(story, scale, new Rng(hash32(textSeed, 'final')), shape.text);
     plan.turns.push({ turn: turnCount, message: { role: 'assistant', content: answer }, calls: [] });
   };
   const sizeRng = new Rng(rng.fork('sizes'));
@@ -179,7 +181,7 @@ interface DraftCall {
   tool: ToolName;
   seed: number;
   bytes: number;
-  details: Pick<ToolArgs, 'format' | 'path' | 'command' | 'base' | 'url'>;
+  details: Pick<ToolArgs, 'format' | 'path' | 'command' | 'base' | 'url' | 'multibyte' | 'loneSurrogates'>;
   args(): ToolArgs;
 }
 
@@ -191,7 +193,11 @@ function isText(call: DraftCall): boolean {
 function draftCalls(shape: RunShape, turnCount: number, targetBytes: number, story: RunStory, rng: Rng): DraftCall[][] {
   const { overrides, screenshots } = shape;
   const textWeights = TEXT_TOOLS.map((t) => shape.toolOutputs.tools[t]);
-  const textCall = () => draft(TEXT_TOOLS[rng.weighted(textWeights)] as TextToolName, 0, story, rng);
+  const textCall = () => {
+    const call = draft(TEXT_TOOLS[rng.weighted(textWeights)] as TextToolName, 0, story, rng);
+    Object.assign(call.details, textMixArgs(shape.text));
+    return call;
+  };
   const screenshotBytes = () =>
     Math.max(MIN_SCREENSHOT_BYTES, Math.round(overrides.screenshotBytes ?? curveAt(screenshots.bytes, rng.float())));
   const capped = overrides.screenshotEvery === undefined && overrides.screenshotBytes === undefined;
@@ -307,10 +313,10 @@ function textGrowth(call: DraftCall): number {
 
 /** Serialized bytes per byte of a text output (JSON escaping). */
 function wirePerByte(call: DraftCall): number {
-  return 1 + escapeRatio(textFormat(call.tool as TextToolName, call.details.format));
+  return 1 + escapeRatio(textFormat(call.tool as TextToolName, call.details.format), textMix(call.details));
 }
 
-function toolTurn(turn: number, calls: DraftCall[], story: RunStory, scale: number, rng: Rng): PlannedTurn {
+function toolTurn(turn: number, calls: DraftCall[], story: RunStory, scale: number, rng: Rng, mix: TextMix): PlannedTurn {
   const planned = calls.map((c) => ({
     id: c.id,
     tool: c.tool,
@@ -325,7 +331,7 @@ function toolTurn(turn: number, calls: DraftCall[], story: RunStory, scale: numb
     type: 'function',
     function: { name: c.tool, arguments: JSON.stringify(c.args) },
   }));
-  const text = turnText(story, subjects, scale, rng);
+  const text = turnText(story, subjects, scale, rng, mix);
   return {
     turn,
     message: { role: 'assistant', content: text, tool_calls: toolCalls },

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { ToolName } from '../../src/contract/messages.ts';
+import type { TextMix } from './multibyte.ts';
 import { curveProblem, type QuantileCurve } from './quantile-curve.ts';
 
 export type TextToolName = Exclude<ToolName, 'screenshot'>;
@@ -45,7 +46,7 @@ export interface RunShape {
   /**
    * Multiplies every generated size (system prompt, each tool output, each screenshot) after
    * the run is planned at full size: turns, calls and relative sizes are kept. Message texts
-   * and JSON framing (~450 bytes per turn) do not shrink, so a run at 0.01 weighs more than
+   * and JSON framing (~500 bytes per turn) do not shrink, so a run at 0.01 weighs more than
    * 1% of its full size.
    */
   scale: number;
@@ -62,6 +63,13 @@ export interface RunShape {
   screenshots: { share: number; bytes: QuantileCurve; maxShareOfRun: number };
   /** Text outputs fill the rest of the run with log-normal spread `sigma`; tools by weight. */
   toolOutputs: { sigma: number; tools: Record<TextToolName, number> };
+  /**
+   * Non-ASCII content (mocks/synthetic/multibyte.ts): `multibyteShare` of the lines and
+   * sentences of prompts, answers and tool outputs carry Cyrillic, CJK, emoji or combining
+   * marks; `loneSurrogateShare` of log and listing lines carry a lone surrogate. Every size
+   * is planned in UTF-8 bytes whatever the script.
+   */
+  text: TextMix;
   overrides: RunOverrides;
 }
 
@@ -89,6 +97,7 @@ export const DEFAULT_SHAPE: RunShape = {
     sigma: 1,
     tools: { shell: 0.45, read_file: 0.3, list_files: 0.1, diff: 0.15 },
   },
+  text: { multibyteShare: 0.4, loneSurrogateShare: 0.003 },
   overrides: {},
 };
 
@@ -101,6 +110,7 @@ export interface RunShapeInput {
   systemPromptBytes?: QuantileCurve;
   screenshots?: Partial<RunShape['screenshots']>;
   toolOutputs?: { sigma?: number; tools?: Partial<Record<TextToolName, number>> };
+  text?: Partial<TextMix>;
   overrides?: RunOverrides;
 }
 
@@ -140,6 +150,7 @@ const shapeSchema = z.strictObject({
       })
       .refine((w) => Object.values(w).some((x) => x > 0), 'needs a positive weight'),
   }),
+  text: z.strictObject({ multibyteShare: share, loneSurrogateShare: share }),
   overrides: z.strictObject({
     targetTokens: positive.optional(),
     turns: positiveInt.optional(),
@@ -153,7 +164,7 @@ const shapeSchema = z.strictObject({
 export function resolveShape(input: RunShapeInput = {}): RunShape {
   if (typeof input !== 'object' || input === null) throw new Error('shape: must be an object');
   const merged: Record<string, unknown> = { ...DEFAULT_SHAPE, ...input };
-  for (const key of ['turns', 'screenshots', 'toolOutputs', 'overrides'] as const) {
+  for (const key of ['turns', 'screenshots', 'toolOutputs', 'text', 'overrides'] as const) {
     merged[key] = {
       ...DEFAULT_SHAPE[key],
       ...(input[key] as object | undefined),

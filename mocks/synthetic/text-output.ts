@@ -1,8 +1,9 @@
 /**
  * Text tool outputs that look like the real thing (logs, JSON, diffs, stack traces, file
- * listings, source files, test reports), exactly `bytes` long, ASCII only, seeded by their
- * arguments alone.
+ * listings, source files, test reports), exactly `bytes` UTF-8 bytes long, seeded by their
+ * arguments alone. At the mix's share, lines carry non-ASCII text (see multibyte.ts).
  */
+import { ASCII_ONLY, fitUtf8, Multibyte, type TextMix } from './multibyte.ts';
 import { Rng } from './random.ts';
 import { type Vocabulary, vocabulary } from './vocabulary.ts';
 
@@ -19,6 +20,8 @@ export interface TextDetails {
   command?: string;
   /** The commit a diff compares against. */
   base?: string;
+  /** Non-ASCII content; ASCII only when left out. */
+  mix?: TextMix;
 }
 
 /** Synthetic clock: November 2026, where the production measurements come from. */
@@ -27,6 +30,7 @@ const EPOCH_MS = Date.UTC(2026, 10, 1);
 interface Context {
   rng: Rng;
   words: Vocabulary;
+  multibyte: Multibyte;
   path: string;
   clock: number;
 }
@@ -36,6 +40,7 @@ export function textOutput(details: TextDetails): string {
   const ctx: Context = {
     rng,
     words: vocabulary(),
+    multibyte: new Multibyte(rng, details.mix ?? ASCII_ONLY),
     path: details.path ?? 'src/index.ts',
     clock: EPOCH_MS + rng.int(0, 29 * 86_400_000),
   };
@@ -45,16 +50,24 @@ export function textOutput(details: TextDetails): string {
   return fillTo(details.bytes, header, next);
 }
 
-/** Appends generated lines until `bytes`, then cuts there (real outputs get cut too). */
+/**
+ * Appends generated lines until `bytes`, then cuts there (real outputs get cut too), never
+ * inside a character: a cut that would split one pads with spaces instead.
+ */
 function fillTo(bytes: number, header: string, next: () => string): string {
+  if (Buffer.byteLength(header) >= bytes) return fitUtf8(header, bytes);
   const parts = [header];
-  let size = header.length;
-  while (size < bytes) {
+  let size = Buffer.byteLength(header);
+  for (;;) {
     const line = next();
+    const lineBytes = Buffer.byteLength(line);
+    if (size + lineBytes >= bytes) {
+      parts.push(fitUtf8(line, bytes - size));
+      return parts.join('');
+    }
     parts.push(line);
-    size += line.length;
+    size += lineBytes;
   }
-  return parts.join('').slice(0, bytes);
 }
 
 const LINES: Record<Exclude<TextFormat, 'json'>, (ctx: Context, details: TextDetails) => () => string> = {
@@ -97,53 +110,60 @@ const METHODS = ['GET', 'GET', 'POST', 'PUT', 'DELETE'];
 const STATUSES = [200, 200, 200, 201, 204, 304, 400, 404, 409, 500, 503];
 
 function logLine(ctx: Context): string {
-  const { rng, words } = ctx;
+  const { rng, words, multibyte } = ctx;
   const service = `${rng.pick(words.nouns)}-service`;
   const id = `req_${rng.alnum(16)}`;
   let message: string;
-  switch (rng.int(0, 5)) {
-    case 0:
-      message = `${rng.pick(METHODS)} /api/v1/${rng.pick(words.nouns)}s/${rng.int(1000, 99999)} ${rng.pick(STATUSES)} ${rng.int(2, 2400)}ms`;
-      break;
-    case 1:
-      message = `cache miss key=${rng.pick(words.nouns)}:${rng.hex(16)} ttl=${rng.int(30, 3600)}s`;
-      break;
-    case 2:
-      message = `job ${rng.hex(8)}-${rng.hex(4)}-${rng.hex(4)}-${rng.hex(12)} done: ${rng.pick(words.verbs)} ${rng.int(1, 5000)} ${rng.pick(words.nouns)}s in ${rng.int(5, 90000)}ms`;
-      break;
-    case 3:
-      message = `retrying connection to db-${rng.int(1, 6)}.internal:5432 (attempt ${rng.int(1, 5)}/5): ${rng.pick(words.phrases)}`;
-      break;
-    case 4:
-      message = `wrote ${sourcePathIn(ctx)} (${rng.int(120, 480000)} bytes, sha256 ${rng.hex(64)})`;
-      break;
-    default:
-      message = `order ord_${rng.alnum(12)} updated by ${rng.pick(words.people)} amount=${rng.int(1, 99999) / 100}`;
-  }
+  if (multibyte.loneSurrogate()) message = multibyte.cutLogMessage();
+  else if (multibyte.line()) message = multibyte.logMessage();
+  else message = asciiLogMessage(ctx);
   return `${timestamp(ctx)} ${rng.pick(LEVELS)} [${service}] ${id} ${message}\n`;
 }
 
-function testReport(ctx: Context): () => string {
+function asciiLogMessage(ctx: Context): string {
   const { rng, words } = ctx;
+  switch (rng.int(0, 5)) {
+    case 0:
+      return `${rng.pick(METHODS)} /api/v1/${rng.pick(words.nouns)}s/${rng.int(1000, 99999)} ${rng.pick(STATUSES)} ${rng.int(2, 2400)}ms`;
+    case 1:
+      return `cache miss key=${rng.pick(words.nouns)}:${rng.hex(16)} ttl=${rng.int(30, 3600)}s`;
+    case 2:
+      return `job ${rng.hex(8)}-${rng.hex(4)}-${rng.hex(4)}-${rng.hex(12)} done: ${rng.pick(words.verbs)} ${rng.int(1, 5000)} ${rng.pick(words.nouns)}s in ${rng.int(5, 90000)}ms`;
+    case 3:
+      return `retrying connection to db-${rng.int(1, 6)}.internal:5432 (attempt ${rng.int(1, 5)}/5): ${rng.pick(words.phrases)}`;
+    case 4:
+      return `wrote ${sourcePathIn(ctx)} (${rng.int(120, 480000)} bytes, sha256 ${rng.hex(64)})`;
+    default:
+      return `order ord_${rng.alnum(12)} updated by ${rng.pick(words.people)} amount=${rng.int(1, 99999) / 100}`;
+  }
+}
+
+function testReport(ctx: Context): () => string {
+  const { rng, words, multibyte } = ctx;
   let index = 0;
   return () => {
     index++;
     const file = `tests/${rng.pick(words.nouns)}/test_${rng.pick(words.nouns).replaceAll('-', '_')}.py`;
     const name = `test_${rng.pick(words.verbs)}_${rng.pick(words.nouns)}`.replaceAll('-', '_');
-    const passed = rng.chance(0.9);
+    // A non-ASCII line is a failure whose assertion compares the texts a user would read.
+    const localized = multibyte.line();
+    const passed = !localized && rng.chance(0.9);
     const line = `${file}::${name} ${passed ? 'PASSED' : 'FAILED'} [${String(index % 100).padStart(3)}%]\n`;
     if (passed) return line;
+    if (localized) return `${line}    E   AssertionError: assert '${multibyte.userMessage()}' == '${multibyte.userMessage()}'\n`;
     return `${line}    E   AssertionError: assert ${rng.pick(STATUSES)} == ${rng.pick(STATUSES)}\n    E    +  where response = <Response ${rng.hex(12)} for ${ctx.path}:${rng.int(10, 900)}>\n`;
   };
 }
 
 function stackTrace(ctx: Context): () => string {
-  const { rng, words } = ctx;
+  const { rng, words, multibyte } = ctx;
   return () => {
     const noun = rng.pick(words.nouns);
     const lines = [
       `${timestamp(ctx)} ERROR request req_${rng.alnum(16)} failed after ${rng.int(5, 30000)}ms`,
-      `TypeError: Cannot read properties of undefined (reading '${camel(noun)}Id')`,
+      multibyte.line()
+        ? `NotFoundError: ${multibyte.userMessage()} (${camel(noun)}Id)`
+        : `TypeError: Cannot read properties of undefined (reading '${camel(noun)}Id')`,
     ];
     const frames = rng.int(4, 12);
     for (let i = 0; i < frames; i++) {
@@ -157,7 +177,7 @@ function stackTrace(ctx: Context): () => string {
 }
 
 function codeLines(ctx: Context): () => string {
-  const { rng, words } = ctx;
+  const { rng, words, multibyte } = ctx;
   const queue: string[] = [`// ${ctx.path}`];
   return () => {
     if (queue.length === 0) {
@@ -170,10 +190,10 @@ function codeLines(ctx: Context): () => string {
       } else {
         queue.push(
           '',
-          `/** ${rng.pick(words.phrases)} */`,
+          `/** ${multibyte.line() ? multibyte.comment() : rng.pick(words.phrases)} */`,
           `export async function ${camel(verb)}${pascal(entity)}(${camel(entity)}Id: string): Promise<${pascal(entity)}> {`,
           `  const ${camel(entity)} = await repository.find${pascal(entity)}(${camel(entity)}Id);`,
-          `  if (!${camel(entity)}) throw new NotFoundError(\`${entity} \${${camel(entity)}Id} not found\`);`,
+          `  if (!${camel(entity)}) throw new NotFoundError(\`${multibyte.line() ? `${multibyte.userMessage()}: \${${camel(entity)}Id}` : `${entity} \${${camel(entity)}Id} not found`}\`);`,
           `  logger.info({ id: ${camel(entity)}.id, sha: '${rng.hex(12)}' }, '${verb} ${entity}');`,
           `  const limit = ${rng.int(2, 5000)};`,
           `  return ${camel(rng.pick(words.verbs))}(${camel(entity)}, { limit, retries: ${rng.int(0, 5)} });`,
@@ -186,13 +206,14 @@ function codeLines(ctx: Context): () => string {
 }
 
 function yamlBlocks(ctx: Context): () => string {
-  const { rng, words } = ctx;
+  const { rng, words, multibyte } = ctx;
   let first = true;
   return () => {
     const name = rng.pick(words.nouns);
     const head = first ? `# ${ctx.path}\nservices:\n` : '';
     first = false;
-    return `${head}  ${name}:
+    const comment = multibyte.line() ? `  # ${multibyte.comment()}\n` : '';
+    return `${head}${comment}  ${name}:
     image: registry.${rng.pick(words.domains)}/${rng.pick(words.products)}:${rng.hex(12)}
     replicas: ${rng.int(1, 12)}
     environment:
@@ -221,12 +242,17 @@ function listing(ctx: Context): () => string {
     const isDir = rng.chance(0.2);
     const date = new Date(ctx.clock - rng.int(0, 200) * 86_400_000);
     const when = `${MONTHS[date.getUTCMonth()]} ${String(date.getUTCDate()).padStart(2)} ${String(date.getUTCHours()).padStart(2, '0')}:${String(date.getUTCMinutes()).padStart(2, '0')}`;
-    const name = isDir
-      ? rng.pick(words.nouns)
-      : `${rng.pick(words.nouns)}-${rng.pick(words.nouns)}.${rng.pick(['ts', 'json', 'md', 'py', 'go', 'yaml'])}`;
+    const name = isDir ? rng.pick(words.nouns) : fileName(ctx);
     const size = String(isDir ? 4096 : rng.int(0, 250_000)).padStart(8);
     return `${isDir ? 'drwxr-xr-x' : '-rw-r--r--'}  1 agent staff ${size} ${when} ${name}\n`;
   };
+}
+
+function fileName(ctx: Context): string {
+  const { rng, words, multibyte } = ctx;
+  if (multibyte.loneSurrogate()) return multibyte.cp1251FileName();
+  if (multibyte.line()) return multibyte.fileName();
+  return `${rng.pick(words.nouns)}-${rng.pick(words.nouns)}.${rng.pick(['ts', 'json', 'md', 'py', 'go', 'yaml'])}`;
 }
 
 function diffHunks(ctx: Context, details: TextDetails): () => string {
@@ -260,16 +286,17 @@ function diffHunks(ctx: Context, details: TextDetails): () => string {
  * they fit, and an opaque cursor takes the remaining bytes exactly.
  */
 function jsonDocument(ctx: Context, bytes: number): string {
-  const { rng, words } = ctx;
+  const { rng, words, multibyte } = ctx;
   const head = `{\n  "request_id": "req_${rng.alnum(16)}",\n  "source": "${ctx.path}",\n  "items": [\n`;
   const tail = (cursor: string) => `\n  ],\n  "next_cursor": "${cursor}"\n}\n`;
-  const minimum = head.length + tail('').length + 8;
-  if (bytes < minimum) return fillTo(bytes, '', () => logLine(ctx));
+  const skeleton = Buffer.byteLength(head) + tail('').length;
+  if (bytes < skeleton + 8) return fillTo(bytes, '', () => logLine(ctx));
   const items: string[] = [];
-  let size = head.length + tail('').length;
+  let size = skeleton;
   for (;;) {
-    const item = `    {"id": "${rng.pick(words.nouns)}_${rng.alnum(10)}", "status": "${rng.pick(['active', 'pending', 'failed', 'shipped', 'archived'])}", "owner": "${rng.pick(words.people)}", "amount": ${rng.int(1, 999999) / 100}, "sha": "${rng.hex(40)}", "updated_at": "${timestamp(ctx)}", "path": "${sourcePathIn(ctx)}"}`;
-    const cost = item.length + (items.length > 0 ? 2 : 0);
+    const localized = multibyte.line();
+    const item = `    {"id": "${rng.pick(words.nouns)}_${rng.alnum(10)}", "status": "${rng.pick(['active', 'pending', 'failed', 'shipped', 'archived'])}", "owner": "${localized ? multibyte.person() : rng.pick(words.people)}", "amount": ${rng.int(1, 999999) / 100}, "sha": "${rng.hex(40)}", "updated_at": "${timestamp(ctx)}", "path": "${sourcePathIn(ctx)}"${localized ? `, "comment": "${multibyte.logMessage()}"` : ''}}`;
+    const cost = Buffer.byteLength(item) + (items.length > 0 ? 2 : 0);
     if (size + cost > bytes - 8) break;
     items.push(item);
     size += cost;

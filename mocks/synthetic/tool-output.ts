@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { ContentPart, SyntheticToolArgs, ToolName } from '../../src/contract/messages.ts';
+import { ASCII_ONLY, type TextMix } from './multibyte.ts';
 import { describeIssue, type TextToolName } from './run-shape.ts';
 import { MIN_SCREENSHOT_BYTES, screenshotCaption, screenshotPng } from './screenshot.ts';
 import { type TextFormat, textOutput } from './text-output.ts';
@@ -22,6 +23,9 @@ export interface ToolArgs extends SyntheticToolArgs {
   command?: string;
   base?: string;
   url?: string;
+  /** The mix's shares (see TextMix); left out, the output is ASCII. */
+  multibyte?: number;
+  loneSurrogates?: number;
 }
 
 const detailsSchema = z.looseObject({
@@ -32,6 +36,8 @@ const detailsSchema = z.looseObject({
   base: z.string().optional(),
   url: z.string().optional(),
   format: z.string().optional(),
+  multibyte: z.number().min(0).max(1).optional(),
+  loneSurrogates: z.number().min(0).max(1).optional(),
 });
 
 /** Validates a call's arguments for `tool`; throws one line naming the field. */
@@ -71,15 +77,29 @@ export function toolOutput(tool: ToolName, args: ToolArgs): string | ContentPart
     path: args.path,
     command: args.command,
     base: args.base,
+    mix: textMix(args),
   });
+}
+
+/** The text mix a call's arguments ask for. */
+export function textMix(args: Pick<ToolArgs, 'multibyte' | 'loneSurrogates'>): TextMix {
+  return { multibyteShare: args.multibyte ?? 0, loneSurrogateShare: args.loneSurrogates ?? 0 };
+}
+
+/** The arguments that ask for a text mix: none for ASCII, so that ASCII runs keep their calls. */
+export function textMixArgs(mix: TextMix): Pick<ToolArgs, 'multibyte' | 'loneSurrogates'> {
+  const args: Pick<ToolArgs, 'multibyte' | 'loneSurrogates'> = {};
+  if (mix.multibyteShare > 0) args.multibyte = mix.multibyteShare;
+  if (mix.loneSurrogateShare > 0) args.loneSurrogates = mix.loneSurrogateShare;
+  return args;
 }
 
 const PNG_DATA_URL_PREFIX = 'data:image/png;base64,';
 
 /**
- * The bytes the output adds to a JSON-serialized context (the content value with its quotes),
- * without generating it: exact for screenshots, for text the escaping is an estimate (see
- * escapeRatio), off by well under 1% on a run.
+ * The UTF-8 bytes the output adds to a JSON-serialized context (the content value with its
+ * quotes), without generating it: exact for screenshots, for text the escaping is an estimate
+ * (see escapeRatio), off by well under 1% on a run.
  */
 export function toolContentWireBytes(tool: ToolName, args: ToolArgs): number {
   if (tool === 'screenshot') {
@@ -90,9 +110,9 @@ export function toolContentWireBytes(tool: ToolName, args: ToolArgs): number {
       },
       { type: 'image_url', image_url: { url: '' } },
     ]);
-    return shell.length + PNG_DATA_URL_PREFIX.length + 4 * Math.ceil(args.bytes / 3);
+    return Buffer.byteLength(shell) + PNG_DATA_URL_PREFIX.length + 4 * Math.ceil(args.bytes / 3);
   }
-  return 2 + Math.round(args.bytes * (1 + escapeRatio(textFormat(tool, args.format))));
+  return 2 + Math.round(args.bytes * (1 + escapeRatio(textFormat(tool, args.format), textMix(args))));
 }
 
 /** The format a text tool produces: the one asked for, or the tool's default. */
@@ -100,20 +120,20 @@ export function textFormat(tool: TextToolName, format: TextFormat | undefined): 
   return format ?? (FORMATS_BY_TOOL[tool][0] as TextFormat);
 }
 
-const ratios = new Map<TextFormat, number>();
+const ratios = new Map<string, number>();
 
-/** Extra bytes per byte that JSON escaping adds to a format (quotes, newlines), measured once. */
-export function escapeRatio(format: TextFormat): number {
-  let ratio = ratios.get(format);
+/**
+ * Extra UTF-8 bytes per byte that JSON escaping adds to a format (quotes, newlines; a lone
+ * surrogate's 3 bytes become a 6-byte \uXXXX escape), measured once per format and mix.
+ */
+export function escapeRatio(format: TextFormat, mix: TextMix = ASCII_ONLY): number {
+  const key = `${format}:${mix.multibyteShare}:${mix.loneSurrogateShare}`;
+  let ratio = ratios.get(key);
   if (ratio === undefined) {
-    const sample = textOutput({
-      seed: 1,
-      bytes: 64 * 1024,
-      format,
-      path: 'src/sample/sample-file.ts',
-    });
-    ratio = (JSON.stringify(sample).length - 2 - sample.length) / sample.length;
-    ratios.set(format, ratio);
+    const bytes = 64 * 1024;
+    const sample = textOutput({ seed: 1, bytes, format, path: 'src/sample/sample-file.ts', mix });
+    ratio = (Buffer.byteLength(JSON.stringify(sample)) - 2 - bytes) / bytes;
+    ratios.set(key, ratio);
   }
   return ratio;
 }

@@ -57,7 +57,7 @@ function slug(text: string): string {
   );
 }
 
-/** Synthetic content stays ASCII so that its size in bytes equals its length. */
+/** The English pools stay ASCII; non-ASCII text comes from multibyte.ts, at the share the run shape sets. */
 function ascii(text: string): string {
   return text.normalize('NFKD').replace(/[^\x20-\x7e]/g, '');
 }

@@ -31,7 +31,7 @@ export function durationMs(value: z.infer<typeof durationSchema>): number {
 const shapeSchema = z
   .record(z.string(), z.unknown())
   .superRefine((value, ctx) => checkWith(() => resolveShape(value as never), 'shape', ctx))
-  .describe('The shape of synthetic runs (mocks/synthetic/run-shape.ts): tokens, scale, turns, screenshots, toolOutputs, overrides');
+  .describe('The shape of synthetic runs (mocks/synthetic/run-shape.ts): tokens, scale, turns, screenshots, toolOutputs, text, overrides');
 
 const faultsSchema = z
   .record(z.string(), z.unknown())

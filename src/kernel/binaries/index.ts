@@ -16,6 +16,7 @@ export const BINARY_IDS = [
   'card-unchecked',
   'compaction-retries-forever',
   'can-budget-per-run',
+  'utf16-sizes',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
 
@@ -74,6 +75,10 @@ const DESCRIPTIONS: Record<BinaryId, { description: string; broken: boolean }> =
   'can-budget-per-run': {
     broken: true,
     description: 'the ContinueAsNew budget counts the whole run: once passed, every execution continues as new at once',
+  },
+  'utf16-sizes': {
+    broken: true,
+    description: 'sizes count UTF-16 code units (string.length), not UTF-8 bytes: non-ASCII requests pass the trigger uncompacted',
   },
 };
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatCount, jsonBytes, utf8Bytes, utf8Head, utf8Tail } from './bytes.ts';
+import { countSizesIn, formatCount, jsonBytes, utf8Bytes, utf8Head, utf8Tail } from './bytes.ts';
 
 describe('utf8Bytes', () => {
   it('counts what Buffer encodes, for any string including lone surrogates', () => {
@@ -17,6 +17,23 @@ describe('utf8Bytes', () => {
         expect(jsonBytes(value)).toBe(Buffer.byteLength(JSON.stringify(value), 'utf8'));
       }),
     );
+  });
+});
+
+describe('the utf16-sizes switch', () => {
+  it('counts UTF-16 code units, which undercount non-ASCII text and only it', () => {
+    const text = 'Заказ ord_7Gk2 оплачен 💳 注文 e\u0301 \ud83d';
+    expect(utf8Bytes(text)).toBe(Buffer.byteLength(text));
+    countSizesIn('utf16-units');
+    try {
+      expect(utf8Bytes(text)).toBe(text.length);
+      expect(utf8Bytes(text)).toBeLessThan(Buffer.byteLength(text));
+      expect(utf8Bytes('plain ASCII')).toBe(Buffer.byteLength('plain ASCII'));
+      expect(jsonBytes({ content: text })).toBe(JSON.stringify({ content: text }).length);
+    } finally {
+      countSizesIn('utf8-bytes');
+    }
+    expect(utf8Bytes(text)).toBe(Buffer.byteLength(text));
   });
 });
 

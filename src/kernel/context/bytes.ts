@@ -6,10 +6,24 @@
 
 const NON_ASCII = /[\u0080-\uffff]/;
 
+/** What the kernel's sizes count: UTF-8 bytes, or UTF-16 code units in the utf16-sizes control. */
+export type SizeUnit = 'utf8-bytes' | 'utf16-units';
+
+let sizeUnit: SizeUnit = 'utf8-bytes';
+
+/**
+ * Set by createAgentRun from its KernelOptions. Each binary is a workflow bundle of its own, so
+ * the setting is the binary's; the activities' copy of this module keeps UTF-8 bytes.
+ */
+export function countSizesIn(unit: SizeUnit): void {
+  sizeUnit = unit;
+}
+
 /** UTF-8 length of a string, as TextEncoder would encode it (lone surrogates as U+FFFD). */
 export function utf8Bytes(text: string): number {
   // Requests are JSON, mostly ASCII (base64 screenshots): a native scan is 3x faster than the loop.
-  if (!NON_ASCII.test(text)) return text.length;
+  // utf16-sizes takes the fast path for every string: string.length, the slip of counting units.
+  if (sizeUnit === 'utf16-units' || !NON_ASCII.test(text)) return text.length;
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);

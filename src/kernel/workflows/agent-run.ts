@@ -19,7 +19,7 @@ import type {
 import { GENESIS_HASH } from '../../contract/kernel-api.ts';
 import { COMPACTION_PATCH_ID } from '../../contract/limits.ts';
 import type { ChatRequest, Message, ToolCall } from '../../contract/messages.ts';
-import { jsonBytes } from '../context/bytes.ts';
+import { countSizesIn, jsonBytes } from '../context/bytes.ts';
 import { type GuardPolicy, type GuardResult, guardMessages } from '../context/guard.ts';
 import { bigItemThresholdBytes, guardTargetBytes } from '../context/limits.ts';
 import { rebuildMessages } from '../context/rebuild.ts';
@@ -32,6 +32,7 @@ import type { KernelOptions } from './kernel-options.ts';
 export type AgentRunWorkflow = (input: RunInput) => Promise<RunResult>;
 
 export function createAgentRun(options: KernelOptions): AgentRunWorkflow {
+  countSizesIn(options.sizeUnit);
   return async (input) => new AgentRun(input, options, checkedLimits(input)).run();
 }
 

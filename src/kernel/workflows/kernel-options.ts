@@ -2,6 +2,7 @@
  * What tells the binaries apart. Every binary runs the same workflow code; the broken controls
  * each turn one of these switches, so an invariant that catches them catches exactly one bug.
  */
+import type { SizeUnit } from '../context/bytes.ts';
 import type { RebuildOptions } from '../context/rebuild.ts';
 
 export interface KernelOptions {
@@ -26,6 +27,8 @@ export interface KernelOptions {
   continueAsNewBudget: 'execution' | 'run';
   /** The card limit the activity validates against, as a multiple of the real one (4 in card-unchecked). */
   cardLimitFactor: number;
+  /** What request, tail and item sizes count (trigger, budget, guard, rebuild): `utf16-units` only in utf16-sizes. */
+  sizeUnit: SizeUnit;
 }
 
 export const CURRENT_KERNEL: KernelOptions = {
@@ -38,4 +41,5 @@ export const CURRENT_KERNEL: KernelOptions = {
   compactionAttempts: 'bounded',
   continueAsNewBudget: 'execution',
   cardLimitFactor: 1,
+  sizeUnit: 'utf8-bytes',
 };

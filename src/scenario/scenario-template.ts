@@ -58,7 +58,7 @@ faults: {}
 chaos: []
 
 # What must be true: \`hold\` (all, or a list of invariant ids), \`reproduces\` (tmprl1103,
-# history-size) or \`violates\` (a broken control is caught), each on one binary.
+# history-size, history-count) or \`violates\` (a broken control is caught), each on one binary.
 expect:
   - on: v1
     hold: all

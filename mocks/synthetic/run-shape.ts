@@ -37,6 +37,8 @@ export interface RunOverrides {
   screenshotEvery?: number;
   /** Every screenshot's encoded PNG size. */
   screenshotBytes?: number;
+  /** Tool calls in every tool turn, instead of drawing them from `callsPerTurn` (history-count: many small ones). */
+  callsPerTurn?: number;
 }
 
 export interface RunShape {
@@ -146,6 +148,7 @@ const shapeSchema = z.strictObject({
     bytesPerTurn: positive.optional(),
     screenshotEvery: positiveInt.optional(),
     screenshotBytes: positive.optional(),
+    callsPerTurn: positiveInt.optional(),
   }),
 });
 

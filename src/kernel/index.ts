@@ -15,6 +15,7 @@ export {
   type BinaryId,
   CURRENT_BINARY,
   isBinaryId,
+  RELEASES,
 } from './binaries/index.ts';
 export * from './context/index.ts';
 export { FAILURE_TYPE } from './failure-types.ts';

@@ -45,6 +45,7 @@ shape:
   #   bytesPerTurn: 8192
   #   screenshotEvery: 5
   #   screenshotBytes: 200000
+  #   callsPerTurn: 20
 
 # Faults the mocks inject (mocks/faults/fault-profile.ts), per target: agent, compaction, sandbox.
 faults: {}

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 export const BINARY_IDS = [
   'v0',
   'v1',
+  'v2',
   'ungated',
   'can-while-pending',
   'split-group',
@@ -18,6 +19,12 @@ export const BINARY_IDS = [
 export type BinaryId = (typeof BINARY_IDS)[number];
 
 export const CURRENT_BINARY = 'v1' satisfies BinaryId;
+
+/**
+ * The release line, oldest first: each one's histories must replay on every later one. The
+ * broken controls are not on it: each is CURRENT_BINARY with one switch turned.
+ */
+export const RELEASES = ['v0', 'v1', 'v2'] as const satisfies readonly BinaryId[];
 
 export interface Binary {
   id: BinaryId;
@@ -36,6 +43,10 @@ const DESCRIPTIONS: Record<BinaryId, { description: string; broken: boolean }> =
   v1: {
     broken: false,
     description: 'current: compaction, rebuild and ContinueAsNew behind the context-compaction gate',
+  },
+  v2: {
+    broken: false,
+    description: 'v1, and ContinueAsNew when Temporal suggests it or the history passes its bounds, behind its own gate',
   },
   ungated: {
     broken: true,

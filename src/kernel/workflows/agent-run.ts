@@ -5,7 +5,7 @@
  * of request bytes. Compaction, rebuild, ContinueAsNew and the guard's honest last boundary sit
  * behind the `context-compaction` gate, so that histories written without them replay as written.
  */
-import { ApplicationFailure, continueAsNew, isCancellation, patched } from '@temporalio/workflow';
+import { ApplicationFailure, continueAsNew, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
 import type {
   CompactContextInput,
   CompactedData,
@@ -16,10 +16,11 @@ import type {
   RunResult,
 } from '../../contract/kernel-api.ts';
 import { GENESIS_HASH } from '../../contract/kernel-api.ts';
-import { COMPACTION_PATCH_ID } from '../../contract/limits.ts';
+import { COMPACTION_PATCH_ID, HISTORY_PRESSURE_PATCH_ID } from '../../contract/limits.ts';
 import type { ChatRequest, Message, ToolCall } from '../../contract/messages.ts';
 import { jsonBytes } from '../context/bytes.ts';
 import { type GuardPolicy, type GuardResult, guardMessages } from '../context/guard.ts';
+import { historyCallsForContinueAsNew } from '../context/history-pressure.ts';
 import { bigItemThresholdBytes, guardTargetBytes } from '../context/limits.ts';
 import { rebuildMessages } from '../context/rebuild.ts';
 import { buildAgentRequest, overheadBytes } from '../context/request.ts';
@@ -299,9 +300,12 @@ class AgentRun {
     }
   }
 
-  /** At a clean turn boundary, once this execution has sent its budget: carry on in a fresh one. */
+  /**
+   * At a clean turn boundary, once this execution has sent its budget (or, in v2, once its history
+   * calls for it): carry on in a fresh one.
+   */
   private async continueAsNewIfDue(): Promise<void> {
-    if (this.executionRequestBytes <= this.limits.continueAsNewBytes || !this.gateOpen()) return;
+    if (!this.budgetSpent() && !this.historyPressed()) return;
     const turn = this.counters.turns;
     const carried = {
       ...this.input,
@@ -330,6 +334,26 @@ class AgentRun {
         journal,
       },
     });
+  }
+
+  private budgetSpent(): boolean {
+    return this.executionRequestBytes > this.limits.continueAsNewBytes && this.gateOpen();
+  }
+
+  /**
+   * v2: the history's own length and size, as the server reports them. Its gate is asked first,
+   * so that replaying a history written without it (v1's) never asks the compaction gate where v1
+   * did not. At least one model call in this execution first: a carried dialog that is itself
+   * over a bound must not continue as new for ever.
+   */
+  private historyPressed(): boolean {
+    return (
+      this.options.continuesAsNewOnHistory &&
+      this.executionRequestBytes > 0 &&
+      historyCallsForContinueAsNew(workflowInfo()) &&
+      patched(HISTORY_PRESSURE_PATCH_ID) &&
+      this.gateOpen()
+    );
   }
 }
 

@@ -22,6 +22,11 @@ export interface KernelOptions {
   compactionFailureEndsRun: boolean;
   /** The card limit the activity validates against, as a multiple of the real one (4 in card-unchecked). */
   cardLimitFactor: number;
+  /**
+   * Also continue as new when the history calls for it (the server suggests it, or its length
+   * or size passes the kernel's bounds), behind the `continue-as-new-suggested` gate (true in v2).
+   */
+  continuesAsNewOnHistory: boolean;
 }
 
 export const CURRENT_KERNEL: KernelOptions = {
@@ -32,4 +37,5 @@ export const CURRENT_KERNEL: KernelOptions = {
   triggerBoundaries: 1,
   compactionFailureEndsRun: false,
   cardLimitFactor: 1,
+  continuesAsNewOnHistory: false,
 };

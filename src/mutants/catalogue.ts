@@ -45,4 +45,14 @@ export const MUTANTS: readonly Mutant[] = [
   mutant('trigger-late', ['compaction.trigger'], {}),
   mutant('compaction-fatal', ['compaction.failure-continues'], { faults: { compaction: [{ fault: { kind: 'http-500' } }] } }),
   mutant('card-unchecked', ['compaction.card'], { faults: { compaction: [{ fault: { kind: 'oversized-card', bytes: 12_000 } }] } }),
+  // v1's histories carry the server's suggestion (past 200 events, ~turn 12); the control continues as new there in replay.
+  mutant(
+    'history-ungated',
+    ['replay.cross-version'],
+    {
+      target: { binaries: ['v1', 'history-ungated'] },
+      server: { dynamicConfig: { ...MUTANT_SERVER, 'limit.historyCount.suggestContinueAsNew': 200 } },
+    },
+    'v1',
+  ),
 ];

@@ -14,4 +14,9 @@ describe('replayTargets', () => {
     expect(replayTargets('v1', ['v1', 'ungated'])).toEqual(['v1']);
     expect(replayTargets('ungated', ['v0', 'ungated', 'v2'])).toEqual(['ungated']);
   });
+
+  it("replays v1's histories on the controls that break v2", () => {
+    expect(replayTargets('v1', ['v1', 'history-ungated'])).toEqual(['v1', 'history-ungated']);
+    expect(replayTargets('v2', ['v2', 'history-ungated'])).toEqual(['v2']);
+  });
 });

@@ -109,15 +109,16 @@ export async function closeReplayers(): Promise<void> {
   await Promise.all(open.map((r) => r.close()));
 }
 
-/** Where a binary stands on the release line; a broken control stands where the binary it breaks does. */
+/** Where a binary stands on the release line; a broken control stands where the release it breaks does. */
 function generation(binary: BinaryId): number {
-  return (RELEASES as readonly BinaryId[]).indexOf(BINARIES[binary].broken ? CURRENT_BINARY : binary);
+  const { broken, base = CURRENT_BINARY } = BINARIES[binary];
+  return (RELEASES as readonly BinaryId[]).indexOf(broken ? base : binary);
 }
 
 /**
  * The binaries a run recorded on `recordedOn` must replay on, among those in play: itself and
- * every later one (v0's on v1, v2 and the broken controls; v1's on v2). A broken control's
- * histories replay on itself only: no release has to keep them.
+ * every later one (v0's on v1, v2 and the broken controls; v1's on v2 and the controls that
+ * break v2). A broken control's histories replay on itself only: no release has to keep them.
  */
 export function replayTargets(recordedOn: BinaryId, inPlay: readonly BinaryId[]): BinaryId[] {
   if (BINARIES[recordedOn].broken) return [recordedOn];

@@ -78,6 +78,12 @@ describe('the replay corpus', () => {
     expect(suggested).toBe(true);
   });
 
+  it("does not replay v1 histories on v2's control without its gate (a determinism error)", async () => {
+    const histories = [...corpus('v1').values()].flat().map((json) => historyFromJSON(json));
+    const outcome = await replayHistories('history-ungated', 'corpus-v1', histories);
+    expect(outcome.errors.join('\n')).toMatch(/DeterminismViolation|Nondeterminism/i);
+  });
+
   it('does not replay v0 histories on the ungated control (a determinism error)', async () => {
     const histories = [...corpus('v0').values()].flat().map((json) => historyFromJSON(json));
     const outcome = await replayHistories('ungated', 'corpus-v0', histories);

@@ -15,6 +15,7 @@ export const BINARY_IDS = [
   'trigger-late',
   'compaction-fatal',
   'card-unchecked',
+  'history-ungated',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
 
@@ -22,7 +23,8 @@ export const CURRENT_BINARY = 'v1' satisfies BinaryId;
 
 /**
  * The release line, oldest first: each one's histories must replay on every later one. The
- * broken controls are not on it: each is CURRENT_BINARY with one switch turned.
+ * broken controls are not on it: each is a release (`base`, CURRENT_BINARY unless it says) with
+ * one switch turned.
  */
 export const RELEASES = ['v0', 'v1', 'v2'] as const satisfies readonly BinaryId[];
 
@@ -33,9 +35,11 @@ export interface Binary {
   workflowsPath: string;
   /** A deliberately broken control that some invariant must catch. */
   broken: boolean;
+  /** A broken control: the release it breaks (CURRENT_BINARY unless it says). */
+  base?: BinaryId;
 }
 
-const DESCRIPTIONS: Record<BinaryId, { description: string; broken: boolean }> = {
+const DESCRIPTIONS: Record<BinaryId, { description: string; broken: boolean; base?: BinaryId }> = {
   v0: {
     broken: false,
     description: 'before compaction: append-only history, payload guard and elision of big items',
@@ -75,6 +79,11 @@ const DESCRIPTIONS: Record<BinaryId, { description: string; broken: boolean }> =
   'card-unchecked': {
     broken: true,
     description: 'the card is checked against four times its limit: oversized cards replace the history',
+  },
+  'history-ungated': {
+    broken: true,
+    base: 'v2',
+    description: "v2's ContinueAsNew on the history without its gate: v1 histories the server suggested it in do not replay",
   },
 };
 

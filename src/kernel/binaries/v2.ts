@@ -6,4 +6,4 @@
 import { createAgentRun } from '../workflows/agent-run.ts';
 import { CURRENT_KERNEL } from '../workflows/kernel-options.ts';
 
-export const agentRun = createAgentRun({ ...CURRENT_KERNEL, continuesAsNewOnHistory: true });
+export const agentRun = createAgentRun({ ...CURRENT_KERNEL, continuesAsNewOnHistory: 'patched' });

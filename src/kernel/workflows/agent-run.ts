@@ -347,11 +347,12 @@ class AgentRun {
    * over a bound must not continue as new for ever.
    */
   private historyPressed(): boolean {
+    const mode = this.options.continuesAsNewOnHistory;
     return (
-      this.options.continuesAsNewOnHistory &&
+      mode !== 'never' &&
       this.executionRequestBytes > 0 &&
       historyCallsForContinueAsNew(workflowInfo()) &&
-      patched(HISTORY_PRESSURE_PATCH_ID) &&
+      (mode === 'always' || patched(HISTORY_PRESSURE_PATCH_ID)) &&
       this.gateOpen()
     );
   }

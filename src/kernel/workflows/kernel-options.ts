@@ -23,10 +23,11 @@ export interface KernelOptions {
   /** The card limit the activity validates against, as a multiple of the real one (4 in card-unchecked). */
   cardLimitFactor: number;
   /**
-   * Also continue as new when the history calls for it (the server suggests it, or its length
-   * or size passes the kernel's bounds), behind the `continue-as-new-suggested` gate (true in v2).
+   * Whether to continue as new also when the history calls for it (the server suggests it, or
+   * its length or size passes the kernel's bounds): `never` (v0, v1), `patched` (v2: behind the
+   * `continue-as-new-suggested` gate), `always` (the history-ungated control).
    */
-  continuesAsNewOnHistory: boolean;
+  continuesAsNewOnHistory: 'never' | 'patched' | 'always';
 }
 
 export const CURRENT_KERNEL: KernelOptions = {
@@ -37,5 +38,5 @@ export const CURRENT_KERNEL: KernelOptions = {
   triggerBoundaries: 1,
   compactionFailureEndsRun: false,
   cardLimitFactor: 1,
-  continuesAsNewOnHistory: false,
+  continuesAsNewOnHistory: 'never',
 };

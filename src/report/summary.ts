@@ -86,6 +86,8 @@ export interface Summary {
     compactionTriggerBytes: number;
     continueAsNewBytes: number;
     historySizeLimitBytes: number;
+    /** The server's `limit.historyCount.error` (absent from summaries written before it was reported). */
+    historyCountLimit?: number;
   };
   runs: RunRecord[];
   expectations: ExpectationRecord[];

@@ -369,6 +369,7 @@ function summarize(
       compactionTriggerBytes: scenario.limits.compactionTriggerBytes ?? COMPACTION_TRIGGER_BYTES,
       continueAsNewBytes: scenario.limits.continueAsNewBytes ?? CONTINUE_AS_NEW_BYTES,
       historySizeLimitBytes: Number(env.dynamicConfig?.['limit.historySize.error'] ?? HISTORY_SIZE_LIMIT_BYTES),
+      historyCountLimit: Number(env.dynamicConfig?.['limit.historyCount.error'] ?? HISTORY_COUNT_LIMIT),
     },
     runs,
     expectations,

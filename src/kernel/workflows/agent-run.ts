@@ -341,9 +341,9 @@ class AgentRun {
   }
 
   /**
-   * v2: the history's own length and size, as the server reports them. Its gate is asked first,
-   * so that replaying a history written without it (v1's) never asks the compaction gate where v1
-   * did not. At least one model call in this execution first: a carried dialog that is itself
+   * v2: the history's own length and size, as the server reports them. Its gate is asked first
+   * (history-ungated skips it), so that replaying a history written without it (v1's) never asks
+   * the compaction gate where v1 did not. At least one model call in this execution first: a carried dialog that is itself
    * over a bound must not continue as new for ever.
    */
   private historyPressed(): boolean {

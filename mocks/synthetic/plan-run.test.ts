@@ -155,6 +155,18 @@ describe('planRun', () => {
     });
   });
 
+  it('makes every tool turn exactly callsPerTurn calls when overridden (many small ones)', () => {
+    const plan = planRun({
+      seed: SEED,
+      runId: 'chatty',
+      shape: { screenshots: { share: 0 }, overrides: { turns: 12, bytesPerTurn: 640, callsPerTurn: 20 } },
+    });
+    const toolTurns = plan.turns.slice(0, -1);
+    expect(toolTurns.map((t) => t.calls.length)).toEqual(Array(11).fill(20));
+    for (const turn of toolTurns) expect(turn.calls.reduce((sum, c) => sum + c.args.bytes, 0)).toBe(640);
+    expect(() => planRun({ seed: 1, runId: 'x', shape: { overrides: { callsPerTurn: 0 } } })).toThrow(/^shape\.overrides\.callsPerTurn: /);
+  });
+
   it('scales every generated size and keeps turns, calls and messages', () => {
     const full = planRun({ seed: SEED, runId: 'run-9', shape: { overrides: { targetTokens: 400_000 } } });
     const small = planRun({ seed: SEED, runId: 'run-9', shape: { scale: 0.01, overrides: { targetTokens: 400_000 } } });

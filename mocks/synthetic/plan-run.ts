@@ -205,7 +205,7 @@ function draftCalls(shape: RunShape, turnCount: number, targetBytes: number, sto
 
   const turns: DraftCall[][] = [];
   for (let turn = 1; turn < turnCount; turn++) {
-    const count = 1 + rng.weighted(shape.callsPerTurn);
+    const count = overrides.callsPerTurn ?? 1 + rng.weighted(shape.callsPerTurn);
     const calls: DraftCall[] = [];
     for (let i = 0; i < count; i++) {
       const wanted =

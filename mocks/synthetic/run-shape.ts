@@ -38,6 +38,8 @@ export interface RunOverrides {
   screenshotEvery?: number;
   /** Every screenshot's encoded PNG size. */
   screenshotBytes?: number;
+  /** Tool calls in every tool turn, instead of drawing them from `callsPerTurn` (history-count: many small ones). */
+  callsPerTurn?: number;
 }
 
 export interface RunShape {
@@ -157,6 +159,7 @@ const shapeSchema = z.strictObject({
     bytesPerTurn: positive.optional(),
     screenshotEvery: positiveInt.optional(),
     screenshotBytes: positive.optional(),
+    callsPerTurn: positiveInt.optional(),
   }),
 });
 

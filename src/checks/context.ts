@@ -4,13 +4,10 @@
  * the run's own `RunInput.limits` (what the kernel was actually told).
  */
 import type { KernelLimits } from '../contract/kernel-api.ts';
-import { HISTORY_SIZE_LIMIT_BYTES } from '../contract/limits.ts';
+import { HISTORY_COUNT_LIMIT, HISTORY_SIZE_LIMIT_BYTES } from '../contract/limits.ts';
 import { RECENT_TOOL_OUTPUTS_KEPT } from './history/summarize.ts';
 import type { KernelMapping } from './mapping.ts';
 import type { GateMode } from './run/run-view.ts';
-
-/** Temporal's default `limit.historyCount.error`. */
-export const HISTORY_COUNT_LIMIT = 51_200;
 
 export interface CheckContext {
   limits?: Partial<KernelLimits>;

@@ -13,8 +13,9 @@ import type { HistoryInvariant, InvariantId, InvariantResult, RunVerdict } from 
 import { verdictStatus } from './verdict.ts';
 
 export { extractIdentifiers } from '../contract/identifiers.ts';
+export { HISTORY_COUNT_LIMIT } from '../contract/limits.ts';
 export type { CheckContext, ResolvedContext } from './context.ts';
-export { HISTORY_COUNT_LIMIT, resolveContext } from './context.ts';
+export { resolveContext } from './context.ts';
 export * from './history/index.ts';
 export { requiredIdentifiers, sectionProblem } from './invariants/index.ts';
 export { DEFAULT_KERNEL_MAPPING, type KernelMapping, type PayloadPath } from './mapping.ts';

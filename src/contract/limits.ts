@@ -9,6 +9,8 @@ export const BLOB_LIMIT_BYTES = 2 * 1024 * 1024;
 export const BLOB_WARN_BYTES = 512 * 1024;
 /** `limit.historySize.error` in the deployment (Temporal's own default is 50 MiB). */
 export const HISTORY_SIZE_LIMIT_BYTES = 500 * 1024 * 1024;
+/** Temporal's default `limit.historyCount.error`, which the deployment keeps: events per execution. */
+export const HISTORY_COUNT_LIMIT = 51_200;
 
 /** Compaction starts when the serialized request is larger than this (1.2 MB). */
 export const COMPACTION_TRIGGER_BYTES = 1_200_000;
@@ -42,3 +44,13 @@ export const BYTES_PER_TOKEN = 2.7;
 
 /** The version gate of compaction, rebuild and ContinueAsNew. */
 export const COMPACTION_PATCH_ID = 'context-compaction';
+
+/**
+ * v2's own bounds on the history, past which it continues as new even when the server does not
+ * suggest it (a server with `limit.history*.suggestContinueAsNew` raised, or one older than 1.20):
+ * four fifths of the deployment's limits, so that the turn in flight still fits.
+ */
+export const CONTINUE_AS_NEW_HISTORY_EVENTS = (HISTORY_COUNT_LIMIT * 4) / 5;
+export const CONTINUE_AS_NEW_HISTORY_BYTES = (HISTORY_SIZE_LIMIT_BYTES * 4) / 5;
+/** The version gate of v2's ContinueAsNew on the history's length and size, so that v1 histories replay unchanged. */
+export const HISTORY_PRESSURE_PATCH_ID = 'continue-as-new-suggested';

@@ -17,6 +17,7 @@ export {
   type BinaryId,
   CURRENT_BINARY,
   isBinaryId,
+  RELEASES,
 } from './binaries/index.ts';
 export * from './context/index.ts';
 export {

@@ -58,4 +58,14 @@ export const MUTANTS: readonly Mutant[] = [
   mutant('utf16-sizes', ['compaction.trigger', 'history.continue-as-new', 'rebuild.contract', 'can.carry-over'], {
     limits: { ...LIMITS, continueAsNewBytes: 1_500_000 },
   }),
+  // v1's histories carry the server's suggestion (past 200 events, ~turn 12); the control continues as new there in replay.
+  mutant(
+    'history-ungated',
+    ['replay.cross-version'],
+    {
+      target: { binaries: ['v1', 'history-ungated'] },
+      server: { dynamicConfig: { ...MUTANT_SERVER, 'limit.historyCount.suggestContinueAsNew': 200 } },
+    },
+    'v1',
+  ),
 ];

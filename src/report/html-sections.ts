@@ -53,6 +53,7 @@ export function totalsSection(summary: Summary): string {
     ['blob limit', formatBytes(limits.blobLimitBytes)],
     ['ContinueAsNew budget', formatBytes(limits.continueAsNewBytes)],
     ['history size limit', formatBytes(limits.historySizeLimitBytes)],
+    ...(limits.historyCountLimit ? [['history count limit', `${formatCount(limits.historyCountLimit)} events`] as [string, string]] : []),
   ];
   return `<dl class="totals">${items.map(([term, value]) => `<div><dt>${escapeText(term)}</dt><dd>${escapeText(value)}</dd></div>`).join('')}</dl>`;
 }

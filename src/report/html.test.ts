@@ -28,6 +28,13 @@ describe('renderHtml', () => {
     }
   });
 
+  it('names the history limits the runs were judged against, the count limit when the summary has it', () => {
+    expect(html).toContain('<dt>history size limit</dt><dd>500 MiB</dd>');
+    expect(html).toContain('<dt>history count limit</dt><dd>51,200 events</dd>');
+    const { historyCountLimit, ...older } = summary.limits;
+    expect(renderHtml({ ...summary, limits: older })).not.toContain('history count limit');
+  });
+
   it('shows the verdict and the partial banner', () => {
     expect(html).toContain('<span class="verdict failed" id="verdict">FAILED</span>');
     expect(html).toContain('<div class="banner" id="partial" role="alert"><strong>Partial report.</strong>');

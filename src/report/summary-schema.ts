@@ -71,6 +71,7 @@ const summarySchema: z.ZodType<Summary> = z.object({
     compactionTriggerBytes: bytes.positive(),
     continueAsNewBytes: bytes.positive(),
     historySizeLimitBytes: bytes.positive(),
+    historyCountLimit: z.number().int().positive().optional(),
   }),
   runs: z.array(run),
   expectations: z.array(z.object({ description: z.string(), met: z.boolean(), detail: z.string() })),

@@ -51,7 +51,10 @@ export interface RunRecord {
   compactions: CompactionRecord[];
   /** Workflow tasks that failed (PAYLOADS_TOO_LARGE loops and others). */
   workflowTaskFailures: number;
-  /** Incidents this run shows: 'tmprl1103' (a PAYLOADS_TOO_LARGE task failure), 'history-size' (terminated by the history-size limit). */
+  /**
+   * Incidents this run shows: 'tmprl1103' (a PAYLOADS_TOO_LARGE task failure), 'history-size' (terminated by the
+   * history-size limit), 'history-count' (terminated by the history event-count limit).
+   */
   incidents: string[];
   invariants: InvariantResult[];
   /** Relative paths (in the report folder) of the saved histories, one per execution. */
@@ -83,6 +86,8 @@ export interface Summary {
     compactionTriggerBytes: number;
     continueAsNewBytes: number;
     historySizeLimitBytes: number;
+    /** The server's `limit.historyCount.error` (absent from summaries written before it was reported). */
+    historyCountLimit?: number;
   };
   runs: RunRecord[];
   expectations: ExpectationRecord[];

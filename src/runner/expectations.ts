@@ -3,10 +3,9 @@
  * control is caught) judged over the run records of the binary it names.
  */
 import type { LoadedHistory } from '../checks/index.ts';
+import { historyLimitOf } from '../contract/history-limits.ts';
 import type { ExpectationRecord, RunRecord } from '../report/summary.ts';
 import type { Expectation, Incident } from '../scenario/scenario-schema.ts';
-
-const HISTORY_LIMIT_REASONS = ['Workflow history size exceeds limit.', 'Workflow history count exceeds limit.'];
 
 /** The incidents a run's histories show. */
 export function incidentsOf(histories: readonly LoadedHistory[]): Incident[] {
@@ -16,8 +15,8 @@ export function incidentsOf(histories: readonly LoadedHistory[]): Incident[] {
       const { attrs } = event;
       if (attrs.kind === 'workflow-task-failed' && /PAYLOADS_TOO_LARGE/i.test(attrs.cause)) found.add('tmprl1103');
       if (event.type === 'WorkflowExecutionTerminated') {
-        const reason = (attrs as { reason?: string }).reason ?? '';
-        if (HISTORY_LIMIT_REASONS.includes(reason)) found.add('history-size');
+        const limit = historyLimitOf((attrs as { reason?: string }).reason ?? '');
+        if (limit) found.add(limit);
       }
     }
   }

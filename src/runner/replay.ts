@@ -5,7 +5,7 @@
 import type { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import type { InvariantResult } from '../checks/index.ts';
-import type { BinaryId } from '../kernel/index.ts';
+import { BINARIES, type BinaryId, CURRENT_BINARY, RELEASES } from '../kernel/index.ts';
 import { workflowBundle } from './workflow-bundles.ts';
 
 export interface ReplayOutcome {
@@ -109,10 +109,21 @@ export async function closeReplayers(): Promise<void> {
   await Promise.all(open.map((r) => r.close()));
 }
 
-/** The binaries a run recorded on `recordedOn` must replay on, among those in play. */
+/** Where a binary stands on the release line; a broken control stands where the release it breaks does. */
+function generation(binary: BinaryId): number {
+  const { broken, base = CURRENT_BINARY } = BINARIES[binary];
+  return (RELEASES as readonly BinaryId[]).indexOf(broken ? base : binary);
+}
+
+/**
+ * The binaries a run recorded on `recordedOn` must replay on, among those in play: itself and
+ * every later one (v0's on v1, v2 and the broken controls; v1's on v2 and the controls that
+ * break v2). A broken control's histories replay on itself only: no release has to keep them.
+ */
 export function replayTargets(recordedOn: BinaryId, inPlay: readonly BinaryId[]): BinaryId[] {
-  if (recordedOn !== 'v0') return [recordedOn];
-  return [...new Set<BinaryId>(['v0', ...inPlay])];
+  if (BINARIES[recordedOn].broken) return [recordedOn];
+  const own = generation(recordedOn);
+  return [...new Set<BinaryId>([recordedOn, ...inPlay.filter((binary) => generation(binary) > own)])];
 }
 
 export function replayVerdict(outcomes: readonly ReplayOutcome[]): InvariantResult {

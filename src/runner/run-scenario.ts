@@ -11,7 +11,13 @@ import type { temporal } from '@temporalio/proto';
 import { type ChaosEvent, killAllChildren, planChaos } from '../chaos/index.ts';
 import { buildRunView, type CheckContext, checkRunView, type InvariantResult, type LoadedHistory, loadHistory } from '../checks/index.ts';
 import { type RunInput, WORKFLOW_TYPE } from '../contract/kernel-api.ts';
-import { BLOB_LIMIT_BYTES, COMPACTION_TRIGGER_BYTES, CONTINUE_AS_NEW_BYTES, HISTORY_SIZE_LIMIT_BYTES } from '../contract/limits.ts';
+import {
+  BLOB_LIMIT_BYTES,
+  COMPACTION_TRIGGER_BYTES,
+  CONTINUE_AS_NEW_BYTES,
+  HISTORY_COUNT_LIMIT,
+  HISTORY_SIZE_LIMIT_BYTES,
+} from '../contract/limits.ts';
 import type { Environment } from '../environment/index.ts';
 import type { BinaryId } from '../kernel/index.ts';
 import { type LoadMetrics, MetricsSampler, rampOf, serverPidFinder, soakVerdict } from '../load/index.ts';
@@ -352,6 +358,7 @@ function checkContextOf(scenario: Scenario, env: Environment): CheckContext {
     runTimeoutMs: durationMs(scenario.runs.timeout),
     limits: { blobLimitBytes: serverBlob, ...scenario.limits },
     historySizeLimitBytes: Number(env.dynamicConfig?.['limit.historySize.error'] ?? HISTORY_SIZE_LIMIT_BYTES),
+    historyCountLimit: Number(env.dynamicConfig?.['limit.historyCount.error'] ?? HISTORY_COUNT_LIMIT),
   };
 }
 
@@ -383,6 +390,7 @@ function summarize(
       compactionTriggerBytes: scenario.limits.compactionTriggerBytes ?? COMPACTION_TRIGGER_BYTES,
       continueAsNewBytes: scenario.limits.continueAsNewBytes ?? CONTINUE_AS_NEW_BYTES,
       historySizeLimitBytes: Number(env.dynamicConfig?.['limit.historySize.error'] ?? HISTORY_SIZE_LIMIT_BYTES),
+      historyCountLimit: Number(env.dynamicConfig?.['limit.historyCount.error'] ?? HISTORY_COUNT_LIMIT),
     },
     runs,
     expectations,

@@ -17,6 +17,7 @@ import type { Scenario } from './scenario-schema.ts';
 const BUILT_IN_NAMES = [
   'compaction-failure',
   'cross-version-replay',
+  'history-count',
   'history-size',
   'nightly-soak',
   'screenshot-storm',
@@ -26,7 +27,7 @@ const BUILT_IN_NAMES = [
 ];
 
 describe('the built-in scenarios', () => {
-  it('include the eight of the design', () => {
+  it('include the nine of the design', () => {
     expect(scenarioFiles().map(scenarioName)).toEqual(expect.arrayContaining(BUILT_IN_NAMES));
   });
 
@@ -120,6 +121,27 @@ describe('the incident scenarios cross the limits they claim to', () => {
       expect(2 * largest + limits.continueAsNewBytes).toBeLessThan(historyLimit * 0.75);
       expect(firstTurnOver(requests, limits.compactionTriggerBytes)).toBeNull();
       expect(largest).toBeLessThan(guardTargetBytes(limits));
+    }
+  });
+
+  it('history-count: the events alone pass limit.historyCount.error on v1; its requests stay far from every byte limit', () => {
+    const { scenario } = resolveScenario('history-count');
+    const limits = resolveLimits(scenario.limits);
+    const countLimit = dynamicConfig(scenario, 'limit.historyCount.error') as number;
+    const suggestAt = dynamicConfig(scenario, 'limit.historyCount.suggestContinueAsNew') as number;
+    const sizeSuggestAt = dynamicConfig(scenario, 'limit.historySize.suggestContinueAsNew') as number;
+    for (const { plan, requests } of plannedRuns(scenario, scenario.runs.count)) {
+      const calls = plan.turns.map((t) => t.calls.length);
+      // Three events an activity (call_model, every run_tool, the turn's journal.append) and three a
+      // workflow task: at least two a turn (after the answer, after the last tool), at most one per completion and one.
+      const fewest = cumulative(calls.map((n) => 3 * (n + 2) + 3 * 2));
+      const most = Math.max(...calls.map((n) => 3 * (n + 2) + 3 * (n + 3)));
+      expect(firstTurnOver(fewest, countLimit)).toBeLessThan(plan.turns.length);
+      expect(suggestAt + 2 * most).toBeLessThan(countLimit);
+      const sent = cumulative(requests).at(-1) as number;
+      expect(sent).toBeLessThan(limits.continueAsNewBytes / 4);
+      expect(sent).toBeLessThan(sizeSuggestAt / 2);
+      expect(Math.max(...requests)).toBeLessThan(limits.compactionTriggerBytes);
     }
   });
 

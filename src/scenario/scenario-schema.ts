@@ -9,7 +9,7 @@ import { HISTORY_INVARIANT_IDS } from '../checks/verdict.ts';
 import { BINARY_IDS } from '../kernel/index.ts';
 import { rampSchemaWith, soakSchemaWith } from '../load/soak-schema.ts';
 
-export const INCIDENTS = ['tmprl1103', 'history-size'] as const;
+export const INCIDENTS = ['tmprl1103', 'history-size', 'history-count'] as const;
 export type Incident = (typeof INCIDENTS)[number];
 
 const INVARIANT_ID_LIST = [...HISTORY_INVARIANT_IDS, 'replay.cross-version'] as const;

@@ -45,6 +45,7 @@ shape:
   #   bytesPerTurn: 8192
   #   screenshotEvery: 5
   #   screenshotBytes: 200000
+  #   callsPerTurn: 20
 
 # Faults the mocks inject (mocks/faults/fault-profile.ts), per target: agent, compaction, sandbox.
 faults: {}
@@ -58,7 +59,7 @@ faults: {}
 chaos: []
 
 # What must be true: \`hold\` (all, or a list of invariant ids), \`reproduces\` (tmprl1103,
-# history-size) or \`violates\` (a broken control is caught), each on one binary.
+# history-size, history-count) or \`violates\` (a broken control is caught), each on one binary.
 expect:
   - on: v1
     hold: all

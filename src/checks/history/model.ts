@@ -105,7 +105,15 @@ export type EventAttributes =
       runId?: string;
       continuedFromRunId?: string;
     }
-  | { kind: 'workflow-task'; phase: 'scheduled' | 'started' | 'completed' | 'timed-out'; attempt?: number }
+  | {
+      kind: 'workflow-task';
+      phase: 'scheduled' | 'started' | 'completed' | 'timed-out';
+      attempt?: number;
+      /** Started: the server suggests ContinueAsNew (its `limit.history*.suggestContinueAsNew`). */
+      suggestContinueAsNew?: boolean;
+      /** Started: the history's size as the server counts it against its limit (0 from servers before 1.20). */
+      historySizeBytes?: number;
+    }
   | { kind: 'workflow-task-failed'; cause: string; failure?: FailureSummary }
   | {
       kind: 'activity-scheduled';

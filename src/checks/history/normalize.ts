@@ -167,7 +167,14 @@ export class HistoryNormalizer {
     }
     if (type in WORKFLOW_TASK_PHASES) {
       const phase = WORKFLOW_TASK_PHASES[type as keyof typeof WORKFLOW_TASK_PHASES];
-      return { kind: 'workflow-task', phase, attempt: toInt(a.attempt) };
+      if (phase !== 'started') return { kind: 'workflow-task', phase, attempt: toInt(a.attempt) };
+      return {
+        kind: 'workflow-task',
+        phase,
+        attempt: toInt(a.attempt),
+        suggestContinueAsNew: a.suggestContinueAsNew === true,
+        historySizeBytes: toInt(a.historySizeBytes) ?? 0, // proto3: absent is zero (SDK objects leave defaults out)
+      };
     }
     if (type === 'WorkflowTaskFailed') {
       return { kind: 'workflow-task-failed', cause: workflowTaskFailedCause(a.cause), failure: summarizeFailure(a.failure) };

@@ -30,8 +30,8 @@ describe('history.continue-as-new', () => {
   it('fails when the execution ends otherwise after passing the budget, or reaches a history limit', () => {
     const run = new AgentRun({ limits: SMALL_LIMITS }).turns(12);
     run.history.terminated('Workflow history size exceeds limit.', 'history-service');
-    expect(resultOf(run, 'history.continue-as-new').evidence[0]).toMatch(
-      /yet the execution ended terminated at event \d+, not ContinueAsNew/,
+    expect(resultOf(run, 'history.continue-as-new').evidence).toEqual(
+      expect.arrayContaining([expect.stringMatching(/yet the execution ended terminated at event \d+, not ContinueAsNew/)]),
     );
     const small = new AgentRun().turns(3);
     const result = resultOf(small, 'history.continue-as-new', { historySizeLimitBytes: 10_000, historyCountLimit: 40 });
@@ -40,6 +40,28 @@ describe('history.continue-as-new', () => {
         expect.stringMatching(/^execution 1: history payloads reached [\d,]+ bytes >= history size limit 10,000$/),
         expect.stringMatching(/^execution 1: \d+ events >= history count limit 40$/),
       ]),
+    );
+  });
+
+  it('fails an execution the server terminated for its event count, though fewer events than the limit came back', () => {
+    const run = new AgentRun().turns(3);
+    run.history.workflowTask({ suggestContinueAsNew: true });
+    const terminated = run.history.terminated('Workflow history count exceeds limit.', 'history-service');
+    const result = resultOf(run, 'history.continue-as-new');
+    expect(result.status).toBe('fail');
+    expect(result.evidence[0]).toBe(`execution 1: terminated by the history-count limit at event ${terminated} (${terminated} events)`);
+  });
+
+  it('passes a ContinueAsNew under the budget that follows the server suggesting it', () => {
+    const run = new AgentRun().turns(3);
+    const suggested = run.history.workflowTask({ suggestContinueAsNew: true }) - 1;
+    run.continueAsNew().turn().complete();
+    const result = resultOf(run, 'history.continue-as-new');
+    expect(result.status).toBe('pass');
+    expect(result.evidence[0]).toMatch(
+      new RegExp(
+        `^execution 1: [\\d,]+ request bytes, under the budget [\\d,]+; the server suggested ContinueAsNew at execution 1 event ${suggested} \\(${suggested} events\\); continued as new at execution 1 event \\d+$`,
+      ),
     );
   });
 

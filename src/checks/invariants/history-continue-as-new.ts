@@ -1,11 +1,20 @@
+import { historyLimitOf } from '../../contract/history-limits.ts';
+import type { HistoryEvent } from '../history/model.ts';
 import { callRequest } from '../run/run-view.ts';
 import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
+
+/** The first workflow task whose started event carries the server's suggestion to continue as new. */
+function firstSuggestion(events: readonly HistoryEvent[]): HistoryEvent | undefined {
+  return events.find((event) => event.attrs.kind === 'workflow-task' && event.attrs.suggestContinueAsNew === true);
+}
 
 /**
  * Accumulated request bytes of an execution: the sum of the serialized requests of every
  * call_model it scheduled (each scheduled request stays in its history). Once the sum passes the
  * budget, at most `continueAsNewGraceTurns` further call_model may be scheduled before the
- * execution continues as new (or completes); and no execution may reach a history limit.
+ * execution continues as new (or completes); and no execution may reach a history limit (or be
+ * terminated by one). A ContinueAsNew under the budget is a kernel's own choice; when it follows
+ * the server's suggestion (WorkflowTaskStarted `suggestContinueAsNew`), it exercises the check.
  */
 export const historyContinueAsNew: HistoryInvariant = {
   id: 'history.continue-as-new',
@@ -26,18 +35,29 @@ export const historyContinueAsNew: HistoryInvariant = {
       });
       const historyBytes = execution.history.events.reduce((sum, event) => sum + event.payloads.reduce((s, p) => s + p.bytes, 0), 0);
       const events = execution.history.events.length;
+      const reached: string[] = [];
       if (historyBytes >= ctx.historySizeLimitBytes) {
-        failures.push(
-          `execution ${execution.number}: history payloads reached ${bytes(historyBytes)} bytes >= history size limit ${bytes(ctx.historySizeLimitBytes)}`,
-        );
+        reached.push(`history payloads reached ${bytes(historyBytes)} bytes >= history size limit ${bytes(ctx.historySizeLimitBytes)}`);
       }
-      if (events >= ctx.historyCountLimit) {
-        failures.push(`execution ${execution.number}: ${bytes(events)} events >= history count limit ${bytes(ctx.historyCountLimit)}`);
-      }
+      if (events >= ctx.historyCountLimit) reached.push(`${bytes(events)} events >= history count limit ${bytes(ctx.historyCountLimit)}`);
       const end = execution.end;
+      const limit =
+        end?.event.attrs.kind === 'workflow-closed' && end.kind === 'terminated' ? historyLimitOf(end.event.attrs.reason ?? '') : undefined;
+      // The server terminates as its own count passes the limit, which may be a few events over what it kept.
+      if (limit && reached.length === 0)
+        reached.push(`terminated by the ${limit} limit at ${at(end?.event.id ?? 0)} (${bytes(events)} events)`);
+      for (const line of reached) failures.push(`execution ${execution.number}: ${line}`);
       if (!crossing) {
         const how = end?.kind === 'continued-as-new' ? `continued as new at ${at(end.event.id)}` : `ended ${end?.kind ?? 'open'}`;
-        notes.push(`execution ${execution.number}: ${bytes(accumulated)} request bytes, under the budget ${bytes(budget)}; ${how}`);
+        const suggestion = firstSuggestion(execution.history.events);
+        const size = suggestion?.attrs.kind === 'workflow-task' ? (suggestion.attrs.historySizeBytes ?? 0) : 0;
+        const suggested = suggestion
+          ? `; the server suggested ContinueAsNew at ${at(suggestion.id)} (${bytes(suggestion.id)} events${size > 0 ? `, ${bytes(size)} bytes` : ''})`
+          : '';
+        notes.push(
+          `execution ${execution.number}: ${bytes(accumulated)} request bytes, under the budget ${bytes(budget)}${suggested}; ${how}`,
+        );
+        if (suggestion && end?.kind === 'continued-as-new') exercised = true;
         continue;
       }
       exercised = true;

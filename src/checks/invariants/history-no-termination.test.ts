@@ -15,6 +15,7 @@ describe('history.no-termination', () => {
     ['Workflow history size exceeds limit.', 'history-service'],
     ['Workflow history count exceeds limit.', 'history-service'],
     ['Workflow history size exceeds limit.', ''],
+    ['Workflow history count exceeds limit.', ''],
   ])('fails on a termination "%s" by "%s"', (reason, identity) => {
     const run = new AgentRun().turn();
     const terminated = run.history.terminated(reason, identity);

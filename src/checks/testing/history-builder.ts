@@ -76,8 +76,11 @@ export class HistoryBuilder {
     });
   }
 
-  /** A workflow task that completes: scheduled, started, completed. Returns the completed id. */
-  workflowTask(): number {
+  /**
+   * A workflow task that completes: scheduled, started, completed. Returns the completed id.
+   * `suggestContinueAsNew`: its started event carries the server's suggestion.
+   */
+  workflowTask(options: { suggestContinueAsNew?: boolean } = {}): number {
     const scheduled = this.event('WorkflowTaskScheduled', {
       taskQueue: TASK_QUEUE,
       startToCloseTimeout: '10s',
@@ -88,6 +91,7 @@ export class HistoryBuilder {
       identity: IDENTITY,
       requestId: `request-${scheduled}`,
       historySizeBytes: '0',
+      ...(options.suggestContinueAsNew ? { suggestContinueAsNew: true } : {}),
     });
     this.lastWorkflowTaskCompleted = this.event('WorkflowTaskCompleted', {
       scheduledEventId: String(scheduled),

@@ -103,8 +103,8 @@ export const soakCommand: Command = {
 
 export const reproCommand: Command = {
   usage: `repro ${INCIDENTS.join('|')}`,
-  summary: 'reproduce a production incident on v0 and show it fixed on the current binary',
-  help: `${OPTIONS_HELP}\n\nIncidents:\n  tmprl1103      2026-11-08: a request past the 2 MiB blob limit, a PAYLOADS_TOO_LARGE retry loop\n  history-size   2026-11-09: a long run's history hits the history-size limit and is terminated`,
+  summary: 'reproduce a production incident on the binary that had it and show it fixed on the next',
+  help: `${OPTIONS_HELP}\n\nIncidents:\n  tmprl1103      2026-11-08 (v0, fixed in v1): a request past the 2 MiB blob limit, a PAYLOADS_TOO_LARGE retry loop\n  history-size   2026-11-09 (v0, fixed in v1): a long run's history hits the history-size limit and is terminated\n  history-count  (v1, fixed in v2): many small tool calls a turn; the history hits the event-count limit and is terminated`,
   async run(args) {
     const { values, positionals } = parseCommandArgs(args, OPTIONS, { min: 1, max: 1, names: `the incident (${INCIDENTS.join(' or ')})` });
     const incident = positionals[0] as string;

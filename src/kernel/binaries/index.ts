@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 export const BINARY_IDS = [
   'v0',
   'v1',
+  'v2',
   'ungated',
   'can-while-pending',
   'split-group',
@@ -17,10 +18,18 @@ export const BINARY_IDS = [
   'compaction-retries-forever',
   'can-budget-per-run',
   'utf16-sizes',
+  'history-ungated',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
 
 export const CURRENT_BINARY = 'v1' satisfies BinaryId;
+
+/**
+ * The release line, oldest first: each one's histories must replay on every later one. The
+ * broken controls are not on it: each is a release (`base`, CURRENT_BINARY unless it says) with
+ * one switch turned.
+ */
+export const RELEASES = ['v0', 'v1', 'v2'] as const satisfies readonly BinaryId[];
 
 export interface Binary {
   id: BinaryId;
@@ -29,9 +38,11 @@ export interface Binary {
   workflowsPath: string;
   /** A deliberately broken control that some invariant must catch. */
   broken: boolean;
+  /** A broken control: the release it breaks (CURRENT_BINARY unless it says). */
+  base?: BinaryId;
 }
 
-const DESCRIPTIONS: Record<BinaryId, { description: string; broken: boolean }> = {
+const DESCRIPTIONS: Record<BinaryId, { description: string; broken: boolean; base?: BinaryId }> = {
   v0: {
     broken: false,
     description: 'before compaction: append-only history, payload guard and elision of big items',
@@ -39,6 +50,10 @@ const DESCRIPTIONS: Record<BinaryId, { description: string; broken: boolean }> =
   v1: {
     broken: false,
     description: 'current: compaction, rebuild and ContinueAsNew behind the context-compaction gate',
+  },
+  v2: {
+    broken: false,
+    description: 'v1, and ContinueAsNew when Temporal suggests it or the history passes its bounds, behind its own gate',
   },
   ungated: {
     broken: true,
@@ -79,6 +94,11 @@ const DESCRIPTIONS: Record<BinaryId, { description: string; broken: boolean }> =
   'utf16-sizes': {
     broken: true,
     description: 'sizes count UTF-16 code units (string.length), not UTF-8 bytes: non-ASCII requests pass the trigger uncompacted',
+  },
+  'history-ungated': {
+    broken: true,
+    base: 'v2',
+    description: "v2's ContinueAsNew on the history without its gate: v1 histories the server suggested it in do not replay",
   },
 };
 

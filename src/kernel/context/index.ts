@@ -20,6 +20,7 @@ export {
   type GuardResult,
   guardMessages,
 } from './guard.ts';
+export { type HistoryInfo, historyCallsForContinueAsNew } from './history-pressure.ts';
 export {
   bigItemThresholdBytes,
   DEFAULT_LIMITS,

@@ -5,7 +5,7 @@
  * of request bytes. Compaction, rebuild, ContinueAsNew and the guard's honest last boundary sit
  * behind the `context-compaction` gate, so that histories written without them replay as written.
  */
-import { ApplicationFailure, continueAsNew, isCancellation, patched } from '@temporalio/workflow';
+import { ApplicationFailure, continueAsNew, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
 import { FAILURE_TYPE } from '../../contract/failure-types.ts';
 import type {
   CompactContextInput,
@@ -17,10 +17,11 @@ import type {
   RunResult,
 } from '../../contract/kernel-api.ts';
 import { GENESIS_HASH } from '../../contract/kernel-api.ts';
-import { COMPACTION_PATCH_ID } from '../../contract/limits.ts';
+import { COMPACTION_PATCH_ID, HISTORY_PRESSURE_PATCH_ID } from '../../contract/limits.ts';
 import type { ChatRequest, Message, ToolCall } from '../../contract/messages.ts';
 import { countSizesIn, jsonBytes } from '../context/bytes.ts';
 import { type GuardPolicy, type GuardResult, guardMessages } from '../context/guard.ts';
+import { historyCallsForContinueAsNew } from '../context/history-pressure.ts';
 import { bigItemThresholdBytes, guardTargetBytes } from '../context/limits.ts';
 import { rebuildMessages } from '../context/rebuild.ts';
 import { buildAgentRequest, overheadBytes } from '../context/request.ts';
@@ -301,10 +302,12 @@ class AgentRun {
     }
   }
 
-  /** At a clean turn boundary, once this execution has sent its budget: carry on in a fresh one. */
+  /**
+   * At a clean turn boundary, once this execution has sent its budget (or, in v2, once its history
+   * calls for it): carry on in a fresh one.
+   */
   private async continueAsNewIfDue(): Promise<void> {
-    const sent = this.options.continueAsNewBudget === 'execution' ? this.executionRequestBytes : this.counters.totalRequestBytes;
-    if (sent <= this.limits.continueAsNewBytes || !this.gateOpen()) return;
+    if (!this.budgetSpent() && !this.historyPressed()) return;
     const turn = this.counters.turns;
     const carried = {
       ...this.input,
@@ -333,6 +336,28 @@ class AgentRun {
         journal,
       },
     });
+  }
+
+  private budgetSpent(): boolean {
+    const sent = this.options.continueAsNewBudget === 'execution' ? this.executionRequestBytes : this.counters.totalRequestBytes;
+    return sent > this.limits.continueAsNewBytes && this.gateOpen();
+  }
+
+  /**
+   * v2: the history's own length and size, as the server reports them. Its gate is asked first
+   * (history-ungated skips it), so that replaying a history written without it (v1's) never asks
+   * the compaction gate where v1 did not. At least one model call in this execution first: a carried dialog that is itself
+   * over a bound must not continue as new for ever.
+   */
+  private historyPressed(): boolean {
+    const mode = this.options.continuesAsNewOnHistory;
+    return (
+      mode !== 'never' &&
+      this.executionRequestBytes > 0 &&
+      historyCallsForContinueAsNew(workflowInfo()) &&
+      (mode === 'always' || patched(HISTORY_PRESSURE_PATCH_ID)) &&
+      this.gateOpen()
+    );
   }
 }
 

@@ -29,6 +29,12 @@ export interface KernelOptions {
   cardLimitFactor: number;
   /** What request, tail and item sizes count (trigger, budget, guard, rebuild): `utf16-units` only in utf16-sizes. */
   sizeUnit: SizeUnit;
+  /**
+   * Whether to continue as new also when the history calls for it (the server suggests it, or
+   * its length or size passes the kernel's bounds): `never` (v0, v1), `patched` (v2: behind the
+   * `continue-as-new-suggested` gate), `always` (the history-ungated control).
+   */
+  continuesAsNewOnHistory: 'never' | 'patched' | 'always';
 }
 
 export const CURRENT_KERNEL: KernelOptions = {
@@ -42,4 +48,5 @@ export const CURRENT_KERNEL: KernelOptions = {
   continueAsNewBudget: 'execution',
   cardLimitFactor: 1,
   sizeUnit: 'utf8-bytes',
+  continuesAsNewOnHistory: 'never',
 };

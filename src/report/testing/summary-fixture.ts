@@ -3,7 +3,13 @@
  * compact (or fail to), continue as new, and break invariants with evidence full of markup.
  */
 import { HISTORY_INVARIANT_IDS, type HistoryInvariantId, type InvariantResult } from '../../checks/index.ts';
-import { BLOB_LIMIT_BYTES, COMPACTION_TRIGGER_BYTES, CONTINUE_AS_NEW_BYTES, HISTORY_SIZE_LIMIT_BYTES } from '../../contract/limits.ts';
+import {
+  BLOB_LIMIT_BYTES,
+  COMPACTION_TRIGGER_BYTES,
+  CONTINUE_AS_NEW_BYTES,
+  HISTORY_COUNT_LIMIT,
+  HISTORY_SIZE_LIMIT_BYTES,
+} from '../../contract/limits.ts';
 import type { CompactionRecord, ExecutionRecord, ExpectationRecord, RunRecord, Summary, TurnRecord } from '../summary.ts';
 
 export const FIXTURE_LIMITS: Summary['limits'] = {
@@ -11,6 +17,7 @@ export const FIXTURE_LIMITS: Summary['limits'] = {
   compactionTriggerBytes: COMPACTION_TRIGGER_BYTES,
   continueAsNewBytes: CONTINUE_AS_NEW_BYTES,
   historySizeLimitBytes: HISTORY_SIZE_LIMIT_BYTES,
+  historyCountLimit: HISTORY_COUNT_LIMIT,
 };
 
 /** Evidence with everything XML and HTML must escape: markup, ampersands, both quotes, a control character. */

@@ -5,11 +5,13 @@ import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
  * Accumulated request bytes of an execution: the sum of the serialized requests of every
  * call_model it scheduled (each scheduled request stays in its history). Once the sum passes the
  * budget, at most `continueAsNewGraceTurns` further call_model may be scheduled before the
- * execution continues as new (or completes); and no execution may reach a history limit.
+ * execution continues as new (or completes); an execution does not continue as new before the
+ * sum passes the budget (at exactly the budget is too early); and no execution may reach a
+ * history limit.
  */
 export const historyContinueAsNew: HistoryInvariant = {
   id: 'history.continue-as-new',
-  description: 'a run whose accumulated request bytes pass the budget continues as new before any history limit',
+  description: 'an execution continues as new once its accumulated request bytes pass the budget, not before, and before any history limit',
   check(run, ctx) {
     const budget = ctx.limits.continueAsNewBytes;
     const failures: string[] = [];
@@ -19,9 +21,12 @@ export const historyContinueAsNew: HistoryInvariant = {
       const at = (id: number) => run.at(execution, id);
       const calls = execution.activities.filter((a) => a.type === run.mapping.activities.callModel);
       let accumulated = 0;
+      let unreadable = 0;
       let crossing: { index: number; id: number; accumulated: number } | undefined;
       calls.forEach((call, index) => {
-        accumulated += callRequest(call)?.bytes ?? 0;
+        const request = callRequest(call);
+        if (!request) unreadable++;
+        accumulated += request?.bytes ?? 0;
         if (!crossing && accumulated > budget) crossing = { index, id: call.scheduled.id, accumulated };
       });
       const historyBytes = execution.history.events.reduce((sum, event) => sum + event.payloads.reduce((s, p) => s + p.bytes, 0), 0);
@@ -36,8 +41,19 @@ export const historyContinueAsNew: HistoryInvariant = {
       }
       const end = execution.end;
       if (!crossing) {
+        if (end?.kind === 'continued-as-new' && unreadable === 0) {
+          // The spec continues as new once the bytes exceed the budget: at or under it is too early.
+          exercised = true;
+          failures.push(
+            `${at(end.event.id)}: ContinueAsNew after ${bytes(accumulated)} request bytes, not over the budget ${bytes(budget)}`,
+          );
+          continue;
+        }
         const how = end?.kind === 'continued-as-new' ? `continued as new at ${at(end.event.id)}` : `ended ${end?.kind ?? 'open'}`;
-        notes.push(`execution ${execution.number}: ${bytes(accumulated)} request bytes, under the budget ${bytes(budget)}; ${how}`);
+        const unjudged = unreadable > 0 ? ` (${unreadable} call_model inputs unreadable)` : '';
+        notes.push(
+          `execution ${execution.number}: ${bytes(accumulated)} request bytes${unjudged}, under the budget ${bytes(budget)}; ${how}`,
+        );
         continue;
       }
       exercised = true;

@@ -168,7 +168,8 @@ class AgentRun {
   }
 
   private compactionDue(requestBytes: number): boolean {
-    if (requestBytes <= this.limits.compactionTriggerBytes) {
+    const trigger = this.limits.compactionTriggerBytes;
+    if (this.options.compactsAtTrigger ? requestBytes < trigger : requestBytes <= trigger) {
       this.boundariesOverTrigger = 0;
       return false;
     }
@@ -277,7 +278,7 @@ class AgentRun {
       turn,
       messages: [],
       settings: this.input.settings,
-      cardMaxBytes: this.limits.cardMaxBytes * this.options.cardLimitFactor,
+      cardMaxBytes: this.limits[this.options.cardLimit] * this.options.cardLimitFactor,
     };
     const guarded = this.guard(turn, 'compaction', overheadBytes(input), { elidesAssistantText: true });
     if (guarded.blocked) throw new Error(`the compaction input is ${guarded.blocked.bytesAfter} bytes, over the limit`);
@@ -299,9 +300,15 @@ class AgentRun {
     }
   }
 
+  private continueAsNewDue(): boolean {
+    if (this.options.continuesAsNewOnce && this.input.resume) return false;
+    const budget = this.limits.continueAsNewBytes;
+    return this.options.continuesAsNewAtBudget ? this.executionRequestBytes >= budget : this.executionRequestBytes > budget;
+  }
+
   /** At a clean turn boundary, once this execution has sent its budget: carry on in a fresh one. */
   private async continueAsNewIfDue(): Promise<void> {
-    if (this.executionRequestBytes <= this.limits.continueAsNewBytes || !this.gateOpen()) return;
+    if (!this.continueAsNewDue() || !this.gateOpen()) return;
     const turn = this.counters.turns;
     const carried = {
       ...this.input,

@@ -2,7 +2,7 @@
  * What tells the binaries apart. Every binary runs the same workflow code; the broken controls
  * each turn one of these switches, so an invariant that catches them catches exactly one bug.
  */
-import type { RebuildOptions } from '../context/rebuild.ts';
+import { type RebuildOptions, SPEC_REBUILD } from '../context/rebuild.ts';
 
 export interface KernelOptions {
   /**
@@ -22,14 +22,26 @@ export interface KernelOptions {
   compactionFailureEndsRun: boolean;
   /** The card limit the activity validates against, as a multiple of the real one (4 in card-unchecked). */
   cardLimitFactor: number;
+  /** The limit the card is validated against: `cardMaxBytes`, or the tail's (card-tail-limit). */
+  cardLimit: 'cardMaxBytes' | 'tailMaxBytes';
+  /** A request exactly at the trigger compacts too (true only in trigger-inclusive: `>=` for `>`). */
+  compactsAtTrigger: boolean;
+  /** ContinueAsNew once the execution's request bytes reach the budget (true only in can-at-budget: `>=` for `>`). */
+  continuesAsNewAtBudget: boolean;
+  /** Only the run's first execution continues as new (true only in can-once). */
+  continuesAsNewOnce: boolean;
 }
 
 export const CURRENT_KERNEL: KernelOptions = {
   gate: 'patched',
   drainsBeforeContinueAsNew: true,
-  rebuild: { splitsGroups: false },
+  rebuild: SPEC_REBUILD,
   guardCountsScreenshots: true,
   triggerBoundaries: 1,
   compactionFailureEndsRun: false,
   cardLimitFactor: 1,
+  cardLimit: 'cardMaxBytes',
+  compactsAtTrigger: false,
+  continuesAsNewAtBudget: false,
+  continuesAsNewOnce: false,
 };

@@ -300,6 +300,7 @@ class AgentRun {
     }
   }
 
+  /** This execution has sent more than its budget of request bytes (the spec: exceeded, not reached). */
   private continueAsNewDue(): boolean {
     if (this.options.continuesAsNewOnce && this.input.resume) return false;
     const budget = this.limits.continueAsNewBytes;

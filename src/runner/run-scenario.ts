@@ -68,7 +68,8 @@ const RETRY_LOOP_ATTEMPTS = 3;
 const WATCH_EVERY_MS = 250;
 /** Runs judged at once, beside the runs in flight (one per core of a small CI machine). */
 const JUDGED_AT_ONCE = 2;
-const MODELS = { agent: { model: 'longrun-agent' }, compaction: { model: 'longrun-compactor' } };
+/** The models every run is given (the agent's model name is part of every request's bytes). */
+export const MODELS = { agent: { model: 'longrun-agent' }, compaction: { model: 'longrun-compactor' } };
 /** How long a call waits for a server that is down (a chaos restart takes seconds). */
 const SERVER_DOWN_TOLERANCE_MS = 60_000;
 const TERMINATION_SIGNALS = ['SIGTERM', 'SIGINT'] as const;

@@ -7,14 +7,18 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { planContextBytes, planRun, type RunPlan, type RunShapeInput, toolContentWireBytes } from '../../mocks/index.ts';
+import { planContextBytes, planRun, type RunPlan, type RunShapeInput, runMessages, toolContentWireBytes } from '../../mocks/index.ts';
 import { BYTES_PER_TOKEN } from '../contract/limits.ts';
+import type { Message } from '../contract/messages.ts';
 import { bigItemThresholdBytes, buildAgentRequest, guardTargetBytes, jsonBytes, resolveLimits } from '../kernel/index.ts';
+import { MODELS } from '../runner/run-scenario.ts';
 import { loadScenarioFile } from './load-scenario.ts';
 import { listScenarios, resolveScenario, SCENARIOS_DIR, scenarioFiles, scenarioName } from './registry.ts';
 import type { Scenario } from './scenario-schema.ts';
 
 const BUILT_IN_NAMES = [
+  'bounds-big-groups',
+  'bounds-small-groups',
   'compaction-failure',
   'cross-version-replay',
   'history-count',
@@ -27,7 +31,7 @@ const BUILT_IN_NAMES = [
 ];
 
 describe('the built-in scenarios', () => {
-  it('include the nine of the design', () => {
+  it('include the nine of the design and the two of the bounds', () => {
     expect(scenarioFiles().map(scenarioName)).toEqual(expect.arrayContaining(BUILT_IN_NAMES));
   });
 
@@ -196,5 +200,59 @@ describe('the incident scenarios cross the limits they claim to', () => {
     const top = Math.max(...sizes) * BYTES_PER_TOKEN * scale;
     expect(top).toBeGreaterThan(limits.compactionTriggerBytes);
     expect(dynamicConfig(scenario, 'limit.blobSize.error')).toBe(limits.blobLimitBytes);
+  });
+});
+
+/**
+ * Exactly what v1 sends while nothing is compacted: the bytes of every turn's request (index
+ * 0 is turn 1), and the bytes of the last `count` turn groups before a turn, serialized as the
+ * rebuild's tail would be. The bounds scenarios' limits are chosen from these.
+ */
+function exactRun(scenario: Scenario) {
+  const runId = runIdOf(scenario, 0);
+  const plan = planRun({ seed: scenario.seed, runId, shape: scenario.shape as RunShapeInput, index: 0 });
+  const messages = runMessages(plan);
+  const requests: number[] = [];
+  const groups: Message[][] = [];
+  let end = 2;
+  for (const turn of plan.turns) {
+    const sent = buildAgentRequest({ runId, turn: turn.turn, model: MODELS.agent.model, messages: messages.slice(0, end) });
+    requests.push(jsonBytes(sent));
+    groups.push(messages.slice(end, end + 1 + turn.calls.length));
+    end += 1 + turn.calls.length;
+  }
+  const tailBytes = (turn: number, count: number) => jsonBytes(groups.slice(turn - 1 - count, turn - 1).flat());
+  return { plan, requests, tailBytes };
+}
+
+describe('the bounds scenarios put their limits on exact bytes of the plan', () => {
+  it('bounds-small-groups: the trigger is the request of turn 24, the budget the first six requests; 9 groups fit in the tail', () => {
+    const { scenario } = resolveScenario('bounds-small-groups');
+    const limits = resolveLimits(scenario.limits);
+    const { requests, tailBytes } = exactRun(scenario);
+    expect(requests[23]).toBe(limits.compactionTriggerBytes);
+    expect(firstTurnOver(requests, limits.compactionTriggerBytes)).toBe(25);
+    expect(cumulative(requests)[5]).toBe(limits.continueAsNewBytes);
+    // The upper group bound binds at the first compaction: a ninth group would still fit.
+    expect(tailBytes(25, 9)).toBeLessThanOrEqual(limits.tailMaxBytes);
+    // The card's limit under a larger tail: the oversized card falls between the two.
+    expect(limits.tailMaxBytes).toBeGreaterThan(limits.cardMaxBytes);
+    const [rule] = (scenario.faults as { compaction: { fault: { bytes: number }; when: unknown }[] }).compaction;
+    expect(rule?.fault.bytes).toBeGreaterThan(limits.cardMaxBytes);
+    expect(rule?.fault.bytes).toBeLessThanOrEqual(limits.tailMaxBytes);
+    expect(rule?.when).toEqual({ calls: [1] });
+  });
+
+  it('bounds-big-groups: 4 groups pass the tail max by one byte at the first compaction; a screenshot group alone passes it', () => {
+    const { scenario } = resolveScenario('bounds-big-groups');
+    const limits = resolveLimits(scenario.limits);
+    const { plan, requests, tailBytes } = exactRun(scenario);
+    expect(firstTurnOver(requests, limits.compactionTriggerBytes)).toBe(15);
+    expect(tailBytes(15, 3)).toBeLessThanOrEqual(limits.tailMaxBytes);
+    expect(tailBytes(15, 4)).toBe(limits.tailMaxBytes + 1);
+    expect(plan.turns[19]?.calls[0]?.tool).toBe('screenshot');
+    expect(tailBytes(21, 1)).toBeGreaterThan(limits.tailMaxBytes);
+    // The payload guard leaves the screenshots alone: only the rebuild elides inside the tail.
+    expect(largestToolOutput(plan)).toBeLessThan(bigItemThresholdBytes(limits));
   });
 });

@@ -29,6 +29,20 @@ describe('compaction.card', () => {
     ]);
   });
 
+  it('judges the card max at the exact byte, whatever the tail max (here larger than the card)', () => {
+    const cardOf = (bytes: number, run: AgentRun) => {
+      const card = validCard(run.dialog, ' ');
+      return `${card}${'x'.repeat(bytes - Buffer.byteLength(card))}`;
+    };
+    const status = (bytes: number) => {
+      const run = overTrigger();
+      expect(run.limits.tailMaxBytes).toBeGreaterThan(run.limits.cardMaxBytes);
+      return resultOf(run.compact({ card: cardOf(bytes, run) }).turn(), 'compaction.card').status;
+    };
+    expect(status(8192)).toBe('pass');
+    expect(status(8193)).toBe('fail');
+  });
+
   it('fails a card whose sections are missing, out of order or preceded by text', () => {
     const run = overTrigger();
     const swapped = validCard(run.dialog).replace('## Verified', '## Checked');

@@ -33,6 +33,32 @@ describe('compaction.trigger', () => {
     );
   });
 
+  it('judges the trigger at the exact byte: a request at the trigger must not compact, one byte over it must', () => {
+    const fifth = Buffer.byteLength(JSON.stringify(new AgentRun().turns(4).request()));
+    const withTrigger = (trigger: number) => new AgentRun({ limits: { ...SMALL_LIMITS, compactionTriggerBytes: trigger } }).turns(4);
+    const status = (run: AgentRun) => resultOf(run, 'compaction.trigger').status;
+    // At the trigger: sent without compaction (the next boundary, past it, compacts).
+    expect(status(withTrigger(fifth).turn().compact().turn())).toBe('pass');
+    expect(resultOf(withTrigger(fifth).compact().turn(), 'compaction.trigger').evidence[0]).toMatch(
+      new RegExp(
+        `compaction at turn 5 when the request was ${fifth.toLocaleString('en-US')} bytes <= trigger ${fifth.toLocaleString('en-US')}$`,
+      ),
+    );
+    // One byte over: compacts first.
+    expect(
+      status(
+        withTrigger(fifth - 1)
+          .compact()
+          .turn(),
+      ),
+    ).toBe('pass');
+    expect(resultOf(withTrigger(fifth - 1).turn(), 'compaction.trigger').evidence[0]).toMatch(
+      new RegExp(
+        `call_model turn 5 request ${fifth.toLocaleString('en-US')} bytes > trigger ${(fifth - 1).toLocaleString('en-US')} with no`,
+      ),
+    );
+  });
+
   it('fails a failed compaction attempted under the trigger too, and judges the boundary from the dialog', () => {
     const run = new AgentRun({ limits: SMALL_LIMITS }).turns(2).compact({ outcome: 'failed' }).turn();
     expect(resultOf(run, 'compaction.trigger').status).toBe('fail');

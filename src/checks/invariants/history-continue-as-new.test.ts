@@ -65,6 +65,29 @@ describe('history.continue-as-new', () => {
     );
   });
 
+  it('judges the budget at the exact byte: ContinueAsNew at the budget fails, one byte over it passes', () => {
+    const sent = new AgentRun({ limits: SMALL_LIMITS }).turns(4).executionRequestBytes;
+    const atBudget = new AgentRun({ limits: { ...SMALL_LIMITS, continueAsNewBytes: sent } }).turns(4).continueAsNew().turns(2);
+    const early = resultOf(atBudget, 'history.continue-as-new');
+    expect(early.status).toBe('fail');
+    expect(early.evidence).toContainEqual(
+      `execution 1 event ${atBudget.executions[0]?.toJson().events.length}: ContinueAsNew after ${sent.toLocaleString('en-US')} request bytes, not over the budget ${sent.toLocaleString('en-US')}`,
+    );
+    const overBudget = new AgentRun({ limits: { ...SMALL_LIMITS, continueAsNewBytes: sent - 1 } }).turns(4).continueAsNew().turns(2);
+    expect(resultOf(overBudget, 'history.continue-as-new').status).toBe('pass');
+  });
+
+  it('fails a resumed execution that goes on past its budget (the budget judged in every execution)', () => {
+    const run = new AgentRun({ limits: SMALL_LIMITS });
+    while (run.executions.length < 2) run.play(1);
+    run.turns(16);
+    const result = resultOf(run, 'history.continue-as-new');
+    expect(result.status).toBe('fail');
+    expect(result.evidence).toContainEqual(
+      expect.stringMatching(/^execution 2 event \d+: accumulated request bytes [\d,]+ > budget 150,000, yet \d+ more call_model followed/),
+    );
+  });
+
   it('is not applicable when no execution passes the budget', () => {
     expect(resultOf(new AgentRun().turns(3).complete(), 'history.continue-as-new').status).toBe('not-applicable');
   });

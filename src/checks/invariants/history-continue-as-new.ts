@@ -13,12 +13,14 @@ function firstSuggestion(events: readonly HistoryEvent[]): HistoryEvent | undefi
  * call_model it scheduled (each scheduled request stays in its history). Once the sum passes the
  * budget, at most `continueAsNewGraceTurns` further call_model may be scheduled before the
  * execution continues as new (or completes); and no execution may reach a history limit (or be
- * terminated by one). A ContinueAsNew under the budget is a kernel's own choice; when it follows
- * the server's suggestion (WorkflowTaskStarted `suggestContinueAsNew`), it exercises the check.
+ * terminated by one). An execution does not continue as new before the sum passes the budget (at
+ * exactly the budget is too early), unless its history called for it: the server suggested it
+ * (WorkflowTaskStarted `suggestContinueAsNew`), or the history had reached half a limit (a
+ * kernel's own bound on its length or size); such a ContinueAsNew exercises the check.
  */
 export const historyContinueAsNew: HistoryInvariant = {
   id: 'history.continue-as-new',
-  description: 'a run whose accumulated request bytes pass the budget continues as new before any history limit',
+  description: 'an execution continues as new once its accumulated request bytes pass the budget, not before, and before any history limit',
   check(run, ctx) {
     const budget = ctx.limits.continueAsNewBytes;
     const failures: string[] = [];
@@ -28,9 +30,12 @@ export const historyContinueAsNew: HistoryInvariant = {
       const at = (id: number) => run.at(execution, id);
       const calls = execution.activities.filter((a) => a.type === run.mapping.activities.callModel);
       let accumulated = 0;
+      let unreadable = 0;
       let crossing: { index: number; id: number; accumulated: number } | undefined;
       calls.forEach((call, index) => {
-        accumulated += callRequest(call)?.bytes ?? 0;
+        const request = callRequest(call);
+        if (!request) unreadable++;
+        accumulated += request?.bytes ?? 0;
         if (!crossing && accumulated > budget) crossing = { index, id: call.scheduled.id, accumulated };
       });
       const historyBytes = execution.history.events.reduce((sum, event) => sum + event.payloads.reduce((s, p) => s + p.bytes, 0), 0);
@@ -48,16 +53,28 @@ export const historyContinueAsNew: HistoryInvariant = {
         reached.push(`terminated by the ${limit} limit at ${at(end?.event.id ?? 0)} (${bytes(events)} events)`);
       for (const line of reached) failures.push(`execution ${execution.number}: ${line}`);
       if (!crossing) {
-        const how = end?.kind === 'continued-as-new' ? `continued as new at ${at(end.event.id)}` : `ended ${end?.kind ?? 'open'}`;
         const suggestion = firstSuggestion(execution.history.events);
+        const pressed = events * 2 >= ctx.historyCountLimit || historyBytes * 2 >= ctx.historySizeLimitBytes;
+        if (end?.kind === 'continued-as-new' && unreadable === 0 && !suggestion && !pressed) {
+          // The spec continues as new once the bytes exceed the budget: at or under it is too early.
+          exercised = true;
+          failures.push(
+            `${at(end.event.id)}: ContinueAsNew after ${bytes(accumulated)} request bytes, not over the budget ${bytes(budget)}`,
+          );
+          continue;
+        }
+        const how = end?.kind === 'continued-as-new' ? `continued as new at ${at(end.event.id)}` : `ended ${end?.kind ?? 'open'}`;
         const size = suggestion?.attrs.kind === 'workflow-task' ? (suggestion.attrs.historySizeBytes ?? 0) : 0;
         const suggested = suggestion
           ? `; the server suggested ContinueAsNew at ${at(suggestion.id)} (${bytes(suggestion.id)} events${size > 0 ? `, ${bytes(size)} bytes` : ''})`
-          : '';
+          : pressed
+            ? `; the history reached half a limit (${bytes(events)} events, ${bytes(historyBytes)} payload bytes)`
+            : '';
+        const unjudged = unreadable > 0 ? ` (${unreadable} call_model inputs unreadable)` : '';
         notes.push(
-          `execution ${execution.number}: ${bytes(accumulated)} request bytes, under the budget ${bytes(budget)}${suggested}; ${how}`,
+          `execution ${execution.number}: ${bytes(accumulated)} request bytes${unjudged}, under the budget ${bytes(budget)}${suggested}; ${how}`,
         );
-        if (suggestion && end?.kind === 'continued-as-new') exercised = true;
+        if ((suggestion || pressed) && end?.kind === 'continued-as-new') exercised = true;
         continue;
       }
       exercised = true;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../contract/messages.ts';
-import { AgentRun, CARD_FRAME, resultOf, SMALL_LIMITS } from '../testing/index.ts';
+import { AgentRun, CARD_FRAME, lastGroups, resultOf, SMALL_LIMITS } from '../testing/index.ts';
 
 function overTrigger(): AgentRun {
   const run = new AgentRun({ limits: SMALL_LIMITS });
@@ -63,6 +63,47 @@ describe('rebuild.contract', () => {
     while (Buffer.byteLength(JSON.stringify(run.request())) <= run.limits.compactionTriggerBytes) run.turn();
     run.compact({ tailGroups: 3 }).turn();
     expect(resultOf(run, 'rebuild.contract').evidence[0]).toMatch(/the tail is [\d,]+ bytes > tail max 4,000$/);
+  });
+
+  describe('judges every bound of the tail exactly', () => {
+    /** Ten turns, then a compaction that keeps `tailGroups` groups (edited by `rebuild`), then a turn. */
+    const compacted = (tailMaxBytes: number, tailGroups: number, rebuild?: (rebuilt: Message[]) => Message[]) =>
+      new AgentRun({ limits: { ...SMALL_LIMITS, tailMaxBytes } })
+        .turns(10, { tools: [500] })
+        .compact({ tailGroups, ...(rebuild && { rebuild }) })
+        .turn();
+    const before = new AgentRun().turns(10, { tools: [500] }).dialog;
+    const tailBytes = (groups: number) => Buffer.byteLength(JSON.stringify(lastGroups(before, groups)));
+    const verdict = (run: AgentRun) => {
+      const result = resultOf(run, 'rebuild.contract');
+      if (result.status === 'pass') return 'pass';
+      return result.evidence.filter((line) => line.includes('first request after')).map((line) => line.split(': ').slice(1).join(': '));
+    };
+    /** The last tool output replaced by a placeholder, as a kernel eliding inside the tail leaves it. */
+    const elideLast = (rebuilt: Message[]) =>
+      rebuilt.map((m, i) => (i === rebuilt.length - 1 ? ({ ...m, content: '[elided: tool output, 500 bytes]' } as Message) : m));
+
+    it('2 and 8 groups pass; 1 and 9 fail', () => {
+      expect(verdict(compacted(100_000, 2))).toBe('pass');
+      expect(verdict(compacted(100_000, 8))).toBe('pass');
+      expect(verdict(compacted(100_000, 1))).toEqual(['the tail has 1 turn groups, not 2-8']);
+      expect(verdict(compacted(100_000, 9))).toEqual(['the tail has 9 turn groups, not 2-8']);
+    });
+
+    it('a tail of exactly the tail max passes; one byte more fails', () => {
+      const three = tailBytes(3);
+      expect(verdict(compacted(three, 3))).toBe('pass');
+      expect(verdict(compacted(three - 1, 3))).toEqual([
+        `the tail is ${three.toLocaleString('en-US')} bytes > tail max ${(three - 1).toLocaleString('en-US')}`,
+      ]);
+    });
+
+    it('elision inside the tail only when the 2 groups alone pass the cap: not in a tail of 3 that passes it by a byte', () => {
+      expect(verdict(compacted(tailBytes(2) - 1, 2, elideLast))).toBe('pass');
+      expect(verdict(compacted(tailBytes(3) - 1, 3, elideLast))).toEqual([
+        'the tail is not the last 6 messages of the dialog before compaction, verbatim',
+      ]);
+    });
   });
 
   it('fails a tail that splits a group (the split-group control) or is not the dialog verbatim', () => {

@@ -2,9 +2,9 @@
  * The rebuild contract (compaction.md section 3) for the messages of one rebuilt dialog:
  * [system prompt verbatim, user request verbatim, ONE framed card system message, tail], where
  * the tail is the last 2-8 whole turn groups of the dialog before compaction, verbatim, at most
- * `tailMaxBytes` (the tail serialized as a JSON array). When the last groups that must be kept
- * are over the cap on their own, the kernel may elide items inside them: then the tail must
- * have their shape (roles, tool calls and call ids), not their bytes.
+ * `tailMaxBytes` (the tail serialized as a JSON array). When the last 2 groups (the fewest that
+ * must be kept) are over the cap on their own, the kernel may keep just them and elide items
+ * inside: then the tail must have their shape (roles, tool calls and call ids), not their bytes.
  */
 import { TAIL_MAX_GROUPS, TAIL_MIN_GROUPS } from '../../contract/limits.ts';
 import { jsonArrayBytes } from '../history/messages.ts';
@@ -65,9 +65,12 @@ export function checkRebuild(messages: readonly MessageSummary[], expected: Rebu
   }
   if (expected.before) {
     const kept = expected.before.slice(Math.max(0, expected.before.length - tail.length));
-    // Groups over the cap are kept whole with their biggest items elided: then only their shape must match.
+    // The fewest groups, when over the cap on their own, are kept whole with their biggest items
+    // elided: then only their shape must match. More groups than that must fit whole (a kernel
+    // that elides into them should have kept fewer).
     const keptBytes = dialogBytes(kept);
-    const mustBeVerbatim = !expected.relaxed && keptBytes !== null && keptBytes <= expected.tailMaxBytes;
+    const elisionAllowed = tailGroups <= minGroups && keptBytes !== null && keptBytes > expected.tailMaxBytes;
+    const mustBeVerbatim = !expected.relaxed && !elisionAllowed;
     const same =
       kept.length === tail.length &&
       tail.every((m, i) => {

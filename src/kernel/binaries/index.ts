@@ -19,6 +19,13 @@ export const BINARY_IDS = [
   'can-budget-per-run',
   'utf16-sizes',
   'history-ungated',
+  'tail-nine-groups',
+  'tail-one-group',
+  'tail-cap-off-by-one',
+  'card-tail-limit',
+  'trigger-inclusive',
+  'can-at-budget',
+  'can-once',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
 
@@ -99,6 +106,34 @@ const DESCRIPTIONS: Record<BinaryId, { description: string; broken: boolean; bas
     broken: true,
     base: 'v2',
     description: "v2's ContinueAsNew on the history without its gate: v1 histories the server suggested it in do not replay",
+  },
+  'tail-nine-groups': {
+    broken: true,
+    description: 'the rebuild keeps up to 9 whole turn groups in the tail when they fit (the spec: at most 8)',
+  },
+  'tail-one-group': {
+    broken: true,
+    description: 'the rebuild keeps at least 1 turn group, not 2: when the last two pass the tail cap, one is kept',
+  },
+  'tail-cap-off-by-one': {
+    broken: true,
+    description: 'the rebuild counts the tail one byte short: a group that passes the cap by one byte is kept, then elided into',
+  },
+  'card-tail-limit': {
+    broken: true,
+    description: "the card is checked against the tail's limit, not the card's: where the tail may be larger, oversized cards get in",
+  },
+  'trigger-inclusive': {
+    broken: true,
+    description: 'a request exactly at the trigger compacts (>= for >)',
+  },
+  'can-at-budget': {
+    broken: true,
+    description: "ContinueAsNew once the execution's request bytes reach the budget, not exceed it (>= for >)",
+  },
+  'can-once': {
+    broken: true,
+    description: 'only the first execution continues as new: resumed executions send past the budget',
   },
 };
 

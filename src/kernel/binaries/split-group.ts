@@ -4,5 +4,5 @@ import { CURRENT_KERNEL } from '../workflows/kernel-options.ts';
 
 export const agentRun = createAgentRun({
   ...CURRENT_KERNEL,
-  rebuild: { splitsGroups: true },
+  rebuild: { ...CURRENT_KERNEL.rebuild, splitsGroups: true },
 });

@@ -32,6 +32,7 @@ export {
   type RebuildOptions,
   type Rebuilt,
   rebuildMessages,
+  SPEC_REBUILD,
 } from './rebuild.ts';
 export {
   type AgentRequestInput,

@@ -5,7 +5,7 @@ import type { ContentPart, Message } from '../../contract/messages.ts';
 import { jsonBytes } from './bytes.ts';
 import { CARD_FRAME } from './card.ts';
 import { isPlaceholder } from './elision.ts';
-import { rebuildMessages } from './rebuild.ts';
+import { rebuildMessages, SPEC_REBUILD } from './rebuild.ts';
 import { history } from './test-arbitraries.ts';
 import { splitTurnGroups } from './turn-groups.ts';
 
@@ -140,7 +140,43 @@ describe('rebuildMessages', () => {
       ]),
     ];
     expect(contiguityProblem(rebuildMessages(messages, CARD, { tailMaxBytes: 100_000 }).messages.slice(3))).toBeNull();
-    const broken = rebuildMessages(messages, CARD, { tailMaxBytes: 100_000 }, { splitsGroups: true });
+    const broken = rebuildMessages(messages, CARD, { tailMaxBytes: 100_000 }, { ...SPEC_REBUILD, splitsGroups: true });
     expect(contiguityProblem(broken.messages.slice(3))).toMatch(/follows no assistant call/);
+  });
+
+  describe("the broken controls' switches", () => {
+    const groupOf = (i: number, bytes: number): Message[] => [
+      { role: 'assistant', content: null, tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'shell', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: `c${i}`, content: 'x'.repeat(bytes) },
+    ];
+    const dialog = (sizes: number[]): Message[] => [
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'req' },
+      ...sizes.flatMap((bytes, i) => groupOf(i, bytes)),
+    ];
+
+    it('tailMaxGroups 9 keeps a ninth group that fits; the spec stops at 8', () => {
+      const messages = dialog(Array(12).fill(100));
+      expect(rebuildMessages(messages, CARD, { tailMaxBytes: 100_000 }).kept).toBe(8);
+      expect(rebuildMessages(messages, CARD, { tailMaxBytes: 100_000 }, { ...SPEC_REBUILD, tailMaxGroups: 9 }).kept).toBe(9);
+    });
+
+    it('tailMinGroups 1 keeps one group when the last two pass the cap; the spec keeps two and elides', () => {
+      const messages = dialog([100, 5_000, 5_000]);
+      const spec = rebuildMessages(messages, CARD, { tailMaxBytes: 6_000 });
+      expect([spec.kept, spec.elided.length]).toEqual([2, 1]);
+      const broken = rebuildMessages(messages, CARD, { tailMaxBytes: 6_000 }, { ...SPEC_REBUILD, tailMinGroups: 1 });
+      expect([broken.kept, broken.elided.length]).toEqual([1, 0]);
+    });
+
+    it('tailArrayBytes 0 takes a group that passes the cap by one byte, then elides inside it', () => {
+      const messages = dialog([100, 100, 100, 100]);
+      const threeGroups = jsonBytes(messages.slice(-6));
+      const spec = rebuildMessages(messages, CARD, { tailMaxBytes: threeGroups - 1 });
+      expect([spec.kept, spec.elided.length]).toEqual([2, 0]);
+      const broken = rebuildMessages(messages, CARD, { tailMaxBytes: threeGroups - 1 }, { ...SPEC_REBUILD, tailArrayBytes: 0 });
+      expect(broken.kept).toBe(3);
+      expect(broken.elided.length).toBeGreaterThan(0);
+    });
   });
 });

@@ -21,7 +21,21 @@ import { splitTurnGroups } from './turn-groups.ts';
 export interface RebuildOptions {
   /** true only in the broken control that drops the first message of the tail, splitting its group. */
   splitsGroups: boolean;
+  /** Fewest groups kept whatever their size: TAIL_MIN_GROUPS, 1 in the tail-one-group control. */
+  tailMinGroups: number;
+  /** Most groups kept: TAIL_MAX_GROUPS, 9 in the tail-nine-groups control. */
+  tailMaxGroups: number;
+  /** Bytes the tail's JSON array adds to its messages and commas: 1 (`[` + `]` - 1), 0 in tail-cap-off-by-one. */
+  tailArrayBytes: number;
 }
+
+/** The rebuild of the spec; each broken control turns one of these. */
+export const SPEC_REBUILD: RebuildOptions = {
+  splitsGroups: false,
+  tailMinGroups: TAIL_MIN_GROUPS,
+  tailMaxGroups: TAIL_MAX_GROUPS,
+  tailArrayBytes: 1,
+};
 
 export interface Rebuilt {
   messages: Message[];
@@ -41,10 +55,10 @@ export function rebuildMessages(
   history: readonly Message[],
   card: string,
   limits: Pick<KernelLimits, 'tailMaxBytes'>,
-  options: RebuildOptions = { splitsGroups: false },
+  options: RebuildOptions = SPEC_REBUILD,
 ): Rebuilt {
   const { systemPrompt, userRequest, groups } = splitTurnGroups(history);
-  const kept = tailGroupCount(groups, limits.tailMaxBytes);
+  const kept = tailGroupCount(groups, limits.tailMaxBytes, options);
   let tail = groups.slice(groups.length - kept).flat();
   let tailBytes = jsonBytes(tail);
   let elided: ElidableItem[] = [];
@@ -64,15 +78,15 @@ export function rebuildMessages(
 }
 
 /** Whole groups from the end: the minimum whatever their size, then while the cap holds. */
-function tailGroupCount(groups: readonly Message[][], tailMaxBytes: number): number {
-  const most = Math.min(groups.length, TAIL_MAX_GROUPS);
+function tailGroupCount(groups: readonly Message[][], tailMaxBytes: number, options: RebuildOptions): number {
+  const most = Math.min(groups.length, options.tailMaxGroups);
   // A JSON array of n messages is 2 + sum(message) + (n - 1) commas = 1 + sum(message + 1).
-  let bytes = 1;
+  let bytes = options.tailArrayBytes;
   let count = 0;
   while (count < most) {
     const group = groups[groups.length - 1 - count] ?? [];
     const groupBytes = group.reduce((sum, message) => sum + jsonBytes(message) + 1, 0);
-    if (count >= TAIL_MIN_GROUPS && bytes + groupBytes > tailMaxBytes) break;
+    if (count >= options.tailMinGroups && bytes + groupBytes > tailMaxBytes) break;
     bytes += groupBytes;
     count++;
   }

@@ -170,7 +170,8 @@ class AgentRun {
   }
 
   private compactionDue(requestBytes: number): boolean {
-    if (requestBytes <= this.limits.compactionTriggerBytes) {
+    const trigger = this.limits.compactionTriggerBytes;
+    if (this.options.compactsAtTrigger ? requestBytes < trigger : requestBytes <= trigger) {
       this.boundariesOverTrigger = 0;
       return false;
     }
@@ -280,7 +281,7 @@ class AgentRun {
       turn,
       messages: [],
       settings: this.input.settings,
-      cardMaxBytes: this.limits.cardMaxBytes * this.options.cardLimitFactor,
+      cardMaxBytes: this.limits[this.options.cardLimit] * this.options.cardLimitFactor,
     };
     const guarded = this.guard(turn, 'compaction', overheadBytes(input), { elidesAssistantText: true });
     if (guarded.blocked) throw new Error(`the compaction input is ${guarded.blocked.bytesAfter} bytes, over the limit`);
@@ -338,9 +339,13 @@ class AgentRun {
     });
   }
 
+  /** This execution has sent more than its budget of request bytes (the spec: exceeded, not reached). */
   private budgetSpent(): boolean {
+    if (this.options.continuesAsNewOnce && this.input.resume) return false;
     const sent = this.options.continueAsNewBudget === 'execution' ? this.executionRequestBytes : this.counters.totalRequestBytes;
-    return sent > this.limits.continueAsNewBytes && this.gateOpen();
+    const budget = this.limits.continueAsNewBytes;
+    const spent = this.options.continuesAsNewAtBudget ? sent >= budget : sent > budget;
+    return spent && this.gateOpen();
   }
 
   /**

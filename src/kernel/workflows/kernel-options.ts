@@ -3,7 +3,7 @@
  * each turn one of these switches, so an invariant that catches them catches exactly one bug.
  */
 import type { SizeUnit } from '../context/bytes.ts';
-import type { RebuildOptions } from '../context/rebuild.ts';
+import { type RebuildOptions, SPEC_REBUILD } from '../context/rebuild.ts';
 
 export interface KernelOptions {
   /**
@@ -35,12 +35,20 @@ export interface KernelOptions {
    * `continue-as-new-suggested` gate), `always` (the history-ungated control).
    */
   continuesAsNewOnHistory: 'never' | 'patched' | 'always';
+  /** The limit the card is validated against: `cardMaxBytes`, or the tail's (card-tail-limit). */
+  cardLimit: 'cardMaxBytes' | 'tailMaxBytes';
+  /** A request exactly at the trigger compacts too (true only in trigger-inclusive: `>=` for `>`). */
+  compactsAtTrigger: boolean;
+  /** ContinueAsNew once the execution's request bytes reach the budget (true only in can-at-budget: `>=` for `>`). */
+  continuesAsNewAtBudget: boolean;
+  /** Only the run's first execution continues as new (true only in can-once). */
+  continuesAsNewOnce: boolean;
 }
 
 export const CURRENT_KERNEL: KernelOptions = {
   gate: 'patched',
   drainsBeforeContinueAsNew: true,
-  rebuild: { splitsGroups: false },
+  rebuild: SPEC_REBUILD,
   guardCountsScreenshots: true,
   triggerBoundaries: 1,
   compactionFailureEndsRun: false,
@@ -49,4 +57,8 @@ export const CURRENT_KERNEL: KernelOptions = {
   cardLimitFactor: 1,
   sizeUnit: 'utf8-bytes',
   continuesAsNewOnHistory: 'never',
+  cardLimit: 'cardMaxBytes',
+  compactsAtTrigger: false,
+  continuesAsNewAtBudget: false,
+  continuesAsNewOnce: false,
 };

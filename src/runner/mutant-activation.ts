@@ -6,8 +6,7 @@
  * mutant (per workflow, before any kernel module loads), then re-exports the binary.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const ACTIVE_MUTANT_VARIABLE = '__STRYKER_ACTIVE_MUTANT__';
 
@@ -21,7 +20,8 @@ export interface BundleEntry {
 export function mutantActivatedEntry(workflowsPath: string, env: NodeJS.ProcessEnv = process.env): BundleEntry {
   const activeMutant = env[ACTIVE_MUTANT_VARIABLE];
   if (!activeMutant) return { workflowsPath, dispose() {} };
-  const dir = mkdtempSync(join(tmpdir(), 'longrun-mutant-'));
+  // Beside the binary: the bundler resolves the SDK's own modules from the entry's folder.
+  const dir = mkdtempSync(join(dirname(workflowsPath), '.stryker-mutant-'));
   const activation = join(dir, 'activate-mutant.js');
   writeFileSync(activation, `globalThis.__stryker__ = { activeMutant: ${JSON.stringify(activeMutant)} };\n`);
   const entry = join(dir, 'workflows.ts');

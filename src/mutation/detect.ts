@@ -23,9 +23,7 @@ try {
       break;
     }
   }
-  console.log(
-    `${DETECTION_SCENARIOS.length - failed}/${DETECTION_SCENARIOS.length} detection scenarios passed in ${Date.now() - started} ms`,
-  );
+  console.log(`${failed === 0 ? 'every detection scenario passed' : 'killed'} in ${Date.now() - started} ms`);
 } finally {
   await env.teardown();
 }

@@ -22,7 +22,8 @@ function detection(name: string, input: Partial<ScenarioInput>): Scenario {
     runs: { count: 1, concurrency: 1, timeout: '30s' },
     shape: TEXT_RUN,
     ...input,
-    expect: [{ on: 'v1', hold: 'all' }],
+    // v0's runs are judged too: their replay on v1 (replay.cross-version) is theirs.
+    expect: [{ on: 'v1', hold: 'all' }, ...(input.target?.binaries.includes('v0') ? [{ on: 'v0', hold: ['replay.cross-version'] }] : [])],
   });
 }
 
@@ -44,7 +45,9 @@ export const DETECTION_SCENARIOS: readonly Scenario[] = [
     faults: { compaction: [{ fault: { kind: 'oversized-card', bytes: 12_000 } }] },
   }),
   // No compaction: the request grows to the blob limit and the guard elides screenshots and tool outputs.
+  // maxTurns below the 36 turns the model would take: the run ends at max-turns, exactly there.
   detection('guard', {
+    runs: { count: 1, concurrency: 1, maxTurns: 30, timeout: '30s' },
     limits: { ...LIMITS, compactionTriggerBytes: 10_000_000 },
     shape: { screenshots: { share: 0 }, overrides: { turns: 36, bytesPerTurn: 8_000, screenshotEvery: 4, screenshotBytes: 20_000 } },
   }),

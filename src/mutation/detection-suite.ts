@@ -13,6 +13,8 @@ const EARLY_TRIGGER = { ...LIMITS, compactionTriggerBytes: 60_000 };
 const SHORT_TEXT_RUN = { ...TEXT_RUN, overrides: { ...TEXT_RUN.overrides, turns: 10 } };
 
 function detection(name: string, input: Partial<ScenarioInput>): Scenario {
+  const target = input.target ?? { binaries: ['v1'] };
+  const replaysV0 = 'binaries' in target && target.binaries.includes('v0');
   return scenarioSchema.parse({
     name: `detect-${name}`,
     seed: 11,
@@ -23,7 +25,7 @@ function detection(name: string, input: Partial<ScenarioInput>): Scenario {
     shape: TEXT_RUN,
     ...input,
     // v0's runs are judged too: their replay on v1 (replay.cross-version) is theirs.
-    expect: [{ on: 'v1', hold: 'all' }, ...(input.target?.binaries.includes('v0') ? [{ on: 'v0', hold: ['replay.cross-version'] }] : [])],
+    expect: [{ on: 'v1', hold: 'all' }, ...(replaysV0 ? [{ on: 'v0', hold: ['replay.cross-version'] }] : [])],
   });
 }
 

@@ -24,8 +24,8 @@ function detection(name: string, input: Partial<ScenarioInput>): Scenario {
     runs: { count: 1, concurrency: 1, timeout: '30s' },
     shape: TEXT_RUN,
     ...input,
-    // v0's runs are judged too: their replay on v1 (replay.cross-version) is theirs.
-    expect: [{ on: 'v1', hold: 'all' }, ...(replaysV0 ? [{ on: 'v0', hold: ['replay.cross-version'] }] : [])],
+    // v0's runs are judged too: their replay on v1 is theirs, and a mutant of the shared turn loop can make v0 compact.
+    expect: [{ on: 'v1', hold: 'all' }, ...(replaysV0 ? [{ on: 'v0', hold: ['replay.cross-version', 'compaction.trigger'] }] : [])],
   });
 }
 

@@ -15,10 +15,10 @@ export interface Mutant {
 
 /** Limits scaled ~8x down: runs cross the trigger in ~17 turns and the blob limit in ~29 on v0. */
 export const MUTANT_SERVER = { 'limit.blobSize.error': 262_144, 'limit.blobSize.warn': 65_536 };
-const LIMITS = { blobLimitBytes: 262_144, compactionTriggerBytes: 150_000, tailMaxBytes: 32_768 };
+export const LIMITS = { blobLimitBytes: 262_144, compactionTriggerBytes: 150_000, tailMaxBytes: 32_768 };
 /** A stalled run lasts until its timeout: keep it short. */
 const STALLING_RUNS = { count: 1, concurrency: 1, timeout: '15s' };
-const TEXT_RUN = { screenshots: { share: 0 }, overrides: { turns: 40, bytesPerTurn: 8_000 } };
+export const TEXT_RUN = { screenshots: { share: 0 }, overrides: { turns: 40, bytesPerTurn: 8_000 } };
 
 function mutant(binary: BinaryId, catches: Mutant['catches'], input: Partial<ScenarioInput>, on: BinaryId = binary): Mutant {
   const scenario = scenarioSchema.parse({

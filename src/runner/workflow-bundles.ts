@@ -4,6 +4,7 @@
  */
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { BINARIES, type BinaryId } from '../kernel/index.ts';
+import { mutantActivatedEntry } from './mutant-activation.ts';
 
 const bundles = new Map<BinaryId, Promise<WorkflowBundleWithSourceMap>>();
 
@@ -12,7 +13,8 @@ const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log()
 export function workflowBundle(binary: BinaryId): Promise<WorkflowBundleWithSourceMap> {
   let bundle = bundles.get(binary);
   if (!bundle) {
-    bundle = bundleWorkflowCode({ workflowsPath: BINARIES[binary].workflowsPath, logger: silent });
+    const entry = mutantActivatedEntry(BINARIES[binary].workflowsPath);
+    bundle = bundleWorkflowCode({ workflowsPath: entry.workflowsPath, logger: silent }).finally(entry.dispose);
     bundles.set(binary, bundle);
   }
   return bundle;

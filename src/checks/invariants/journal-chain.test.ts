@@ -122,4 +122,21 @@ describe('journal.chain: the turn counter', () => {
     run.journal('run.completed', { ended: 'done', counters: { turns: 3 } });
     expect(journalChain(run).evidence[0]).toBe('turn counter: journal seq 4: run.completed counts 3 turns, the journal completed 2');
   });
+
+  it('fails a run that ends at max-turns before its maxTurns, or completes more turns than maxTurns', () => {
+    const early = new AgentRun({ maxTurns: 5 }).play(2);
+    early.journal('run.completed', { ended: 'max-turns', counters: { turns: 2 } });
+    expect(journalChain(early).evidence[0]).toBe(
+      'turn counter: journal seq 4: run.completed says it ended at max-turns after 2 turns, not maxTurns 5',
+    );
+    const over = new AgentRun({ maxTurns: 2 }).play(3);
+    over.journal('run.completed', { ended: 'max-turns', counters: { turns: 3 } });
+    expect(journalChain(over).evidence[0]).toBe('turn counter: journal seq 5: the run completed 3 turns, over its maxTurns 2');
+  });
+
+  it('passes a run that ends at exactly its maxTurns', () => {
+    const run = new AgentRun({ maxTurns: 3 }).play(3);
+    run.journal('run.completed', { ended: 'max-turns', counters: { turns: 3 } });
+    expect(journalChain(run).status).toBe('pass');
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * The turn counter read from the journal: `turn.completed` events name turns 1..N in order,
  * each once (no turn lost, none done twice, across crashes, restarts and ContinueAsNew), and
- * `run.completed` counts N turns. journal.chain proves the events form one chain; this proves
+ * `run.completed` counts N turns, N within the run's maxTurns and equal to it when the run says it
+ * ended there (a turn loop that stops early or runs one turn over). journal.chain proves the events form one chain; this proves
  * the chain tells one story of turns. Its findings are journal.chain's.
  */
 import type { RunView } from './run-view.ts';
@@ -26,7 +27,18 @@ export function turnContinuityFailures(view: RunView): { failures: string[]; tur
       const counted = (event.data.counters as { turns?: unknown } | undefined)?.turns;
       if (typeof counted === 'number' && counted !== expected - 1)
         failures.push(`journal seq ${event.seq}: run.completed counts ${counted} turns, the journal completed ${expected - 1}`);
+      failures.push(...maxTurnsFailures(event.seq, event.data.ended, expected - 1, view.input.maxTurns));
     }
   }
   return { failures, turns: expected - 1 };
+}
+
+/** maxTurns 0: the history does not say (an external target's input). */
+function maxTurnsFailures(seq: number, ended: unknown, turns: number, maxTurns: number): string[] {
+  if (maxTurns <= 0) return [];
+  if (turns > maxTurns) return [`journal seq ${seq}: the run completed ${turns} turns, over its maxTurns ${maxTurns}`];
+  if (ended === 'max-turns' && turns !== maxTurns) {
+    return [`journal seq ${seq}: run.completed says it ended at max-turns after ${turns} turns, not maxTurns ${maxTurns}`];
+  }
+  return [];
 }

@@ -5,7 +5,7 @@
  */
 import type { BinaryId } from '../kernel/index.ts';
 import type { ExpectationRecord } from '../report/summary.ts';
-import { sleep } from '../runner/run-driver.ts';
+import { sleep } from '../shared/sleep.ts';
 import type { ChaosPlan, NetworkLink, PlannedStep } from './chaos-plan.ts';
 import { stepDurationMs, strikesAt } from './chaos-plan.ts';
 import type { RestartableServer } from './restartable-server.ts';

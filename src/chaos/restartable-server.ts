@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { type DynamicConfig, type Environment, freeLoopbackPort, startEnvironment } from '../environment/index.ts';
-import { sleep } from '../runner/run-driver.ts';
+import { sleep } from '../shared/sleep.ts';
 
 export interface RestartableServer {
   environment: Environment;

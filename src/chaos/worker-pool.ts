@@ -10,9 +10,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ActivitiesConfig, BinaryId } from '../kernel/index.ts';
-import type { KernelWorkers } from '../runner/kernel-workers.ts';
-import { sleep } from '../runner/run-driver.ts';
-import { workflowBundle } from '../runner/workflow-bundles.ts';
+import type { KernelWorkers } from '../kernel/workers/kernel-workers.ts';
+import { workflowBundle } from '../kernel/workers/workflow-bundles.ts';
+import { sleep } from '../shared/sleep.ts';
 import { type ActivityListener, ChildWorker } from './child-worker.ts';
 import type { ActivityReport, WorkerRole } from './worker-messages.ts';
 

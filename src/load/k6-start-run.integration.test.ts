@@ -17,7 +17,7 @@ import {
 } from '../../scenarios/k6/lib/start-run.js';
 import type { RunResult } from '../contract/kernel-api.ts';
 import { type Environment, startEnvironment } from '../environment/index.ts';
-import { type KernelWorkers, startKernelWorkers } from '../runner/kernel-workers.ts';
+import { type KernelWorkers, startKernelWorkers } from '../kernel/workers/kernel-workers.ts';
 import { argvOf, flagOf, readComposeFile, runNodeHealthcheck } from './testing/compose-file.ts';
 
 let env: Environment;

@@ -4,7 +4,7 @@
  * the sampler's series. Plain JSON, for summary.json and the report.
  */
 import type { RunRecord } from '../report/summary.ts';
-import { percentile } from '../runner/stats.ts';
+import { percentile } from '../shared/percentile.ts';
 import { leastSquaresSlope } from './least-squares.ts';
 import type { ProcessUsage } from './process-usage.ts';
 import { arrivalSchedule, type Ramp } from './ramp.ts';

@@ -6,7 +6,7 @@ import type { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import type { InvariantResult } from '../checks/index.ts';
 import { BINARIES, type BinaryId, CURRENT_BINARY, RELEASES } from '../kernel/index.ts';
-import { workflowBundle } from './workflow-bundles.ts';
+import { workflowBundle } from '../kernel/workers/workflow-bundles.ts';
 
 export interface ReplayOutcome {
   binary: BinaryId;

@@ -2,7 +2,9 @@
  * Launches runs as a scenario says, closed model (N at once) or open model (an arrival rate, or
  * a ramp of rates), by count or for a duration, and never past an abort: bounded in count and in time.
  */
+
 import { arrivalSchedule, type Ramp } from '../load/index.ts';
+import { sleep } from '../shared/sleep.ts';
 
 export interface DriveOptions {
   /** Runs to start at most (ignored when `durationMs` is set). */
@@ -49,16 +51,4 @@ export async function drive(options: DriveOptions, runOne: (index: number) => Pr
   }
   await Promise.all(inFlight);
   return next;
-}
-
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

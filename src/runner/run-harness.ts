@@ -9,9 +9,9 @@ import { type MockProvider, startInProcessMocks } from '../../mocks/index.ts';
 import { type ChaosEvent, type ChaosPlan, servedBinaries, startChaosSession } from '../chaos/index.ts';
 import { type Environment, startEnvironment } from '../environment/index.ts';
 import type { BinaryId } from '../kernel/index.ts';
+import { type KernelWorkers, startKernelWorkers } from '../kernel/workers/kernel-workers.ts';
 import type { ExpectationRecord } from '../report/summary.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
-import { type KernelWorkers, startKernelWorkers } from './kernel-workers.ts';
 
 export interface RunHarness {
   env: Environment;

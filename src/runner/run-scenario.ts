@@ -24,15 +24,16 @@ import { type LoadMetrics, MetricsSampler, rampOf, serverPidFinder, soakVerdict 
 import type { ExpectationRecord, RunRecord, Summary } from '../report/summary.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
 import { durationMs } from '../scenario/scenario-schema.ts';
+import { percentile } from '../shared/percentile.ts';
+import { sleep } from '../shared/sleep.ts';
 import { evaluateChaosRuns, evaluateExpectations, type StoppedRun } from './expectations.ts';
 import { fetchRunHistories } from './history-chain.ts';
 import { JudgingPool } from './judging-pool.ts';
 import { closeReplayers, replayHistories, replayTargets, replayVerdict } from './replay.ts';
-import { drive, sleep } from './run-driver.ts';
+import { drive } from './run-driver.ts';
 import { type RunHarness, startChaosHarness, startInProcessHarness } from './run-harness.ts';
 import { buildRunRecord } from './run-record.ts';
 import { whileServerDown } from './server-retry.ts';
-import { percentile } from './stats.ts';
 
 export interface Progress {
   runsDone: number;

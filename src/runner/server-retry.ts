@@ -3,7 +3,7 @@
  * makes the frontend unavailable for seconds, and the runner's watch, start, terminate and
  * history fetches must wait for it rather than fail the scenario.
  */
-import { sleep } from './run-driver.ts';
+import { sleep } from '../shared/sleep.ts';
 
 /** gRPC UNAVAILABLE and DEADLINE_EXCEEDED: the server is not there (yet). */
 const UNAVAILABLE_CODES = new Set([14, 4]);

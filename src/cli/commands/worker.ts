@@ -6,7 +6,7 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { clusterSettingsFromEnv, describeCluster, installRuntime } from '../../environment/index.ts';
 import { BINARY_IDS, CURRENT_BINARY, createActivities, isBinaryId } from '../../kernel/index.ts';
-import { workflowBundle } from '../../runner/workflow-bundles.ts';
+import { workflowBundle } from '../../kernel/workers/workflow-bundles.ts';
 import type { Command } from '../commands.ts';
 import { parseCommandArgs } from '../parse-args.ts';
 import { UsageError } from '../usage-error.ts';

@@ -3,8 +3,8 @@
  * kernel's activities pointed at the mocks.
  */
 import { Worker } from '@temporalio/worker';
-import type { Environment } from '../environment/index.ts';
-import { type ActivitiesConfig, type BinaryId, createActivities } from '../kernel/index.ts';
+import type { Environment } from '../../environment/index.ts';
+import { type ActivitiesConfig, type BinaryId, createActivities } from '../index.ts';
 import { workflowBundle } from './workflow-bundles.ts';
 
 export interface KernelWorkers {

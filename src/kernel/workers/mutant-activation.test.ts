@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
-import { BINARIES } from '../kernel/index.ts';
+import { BINARIES } from '../index.ts';
 import { mutantActivatedEntry } from './mutant-activation.ts';
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} };

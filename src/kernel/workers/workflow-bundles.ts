@@ -3,7 +3,7 @@
  * every worker and replay of the same binary can share one.
  */
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { BINARIES, type BinaryId } from '../kernel/index.ts';
+import { BINARIES, type BinaryId } from '../index.ts';
 import { mutantActivatedEntry } from './mutant-activation.ts';
 
 const bundles = new Map<BinaryId, Promise<WorkflowBundleWithSourceMap>>();

@@ -17,6 +17,7 @@ export { HISTORY_COUNT_LIMIT } from '../contract/limits.ts';
 export type { CheckContext, ResolvedContext } from './context.ts';
 export { resolveContext } from './context.ts';
 export * from './history/index.ts';
+export { INCIDENTS, type Incident, incidentsOf, isPayloadTooLarge } from './incidents.ts';
 export { requiredIdentifiers, sectionProblem } from './invariants/index.ts';
 export { DEFAULT_KERNEL_MAPPING, type KernelMapping, type PayloadPath } from './mapping.ts';
 export {

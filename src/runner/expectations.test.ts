@@ -1,29 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AgentRun } from '../checks/testing/index.ts';
 import type { RunRecord } from '../report/summary.ts';
 import type { Expectation } from '../scenario/index.ts';
-import { evaluateChaosRuns, incidentsOf } from './expectations.ts';
-
-describe('incidentsOf', () => {
-  const terminated = (reason: string, identity = 'history-service') => {
-    const run = new AgentRun().turn();
-    run.history.terminated(reason, identity);
-    return incidentsOf(run.loaded());
-  };
-
-  it('labels a termination by the history-size limit history-size, and one by the count limit history-count', () => {
-    expect(terminated('Workflow history size exceeds limit.')).toEqual(['history-size']);
-    expect(terminated('Workflow history count exceeds limit.')).toEqual(['history-count']);
-  });
-
-  it('labels a PAYLOADS_TOO_LARGE task failure tmprl1103, and a run that completed or was stopped by longrun nothing', () => {
-    const looped = new AgentRun().turn();
-    looped.history.workflowTaskFailed('PAYLOADS_TOO_LARGE');
-    expect(incidentsOf(looped.loaded())).toEqual(['tmprl1103']);
-    expect(incidentsOf(new AgentRun().turn().complete().loaded())).toEqual([]);
-    expect(terminated('longrun stopped the run after its timeout of 60 s', 'longrun')).toEqual([]);
-  });
-});
+import { evaluateChaosRuns } from './expectations.ts';
 
 const run = (runId: string, binary: string) => ({ runId, binary }) as RunRecord;
 const expectations: Expectation[] = [

@@ -2,26 +2,8 @@
  * A scenario's verdict: each expectation (invariants hold, an incident reproduces, a broken
  * control is caught) judged over the run records of the binary it names.
  */
-import type { LoadedHistory } from '../checks/index.ts';
-import { historyLimitOf } from '../contract/history-limits.ts';
 import type { ExpectationRecord, RunRecord } from '../report/summary.ts';
-import type { Expectation, Incident } from '../scenario/scenario-schema.ts';
-
-/** The incidents a run's histories show. */
-export function incidentsOf(histories: readonly LoadedHistory[]): Incident[] {
-  const found = new Set<Incident>();
-  for (const history of histories) {
-    for (const event of history.events) {
-      const { attrs } = event;
-      if (attrs.kind === 'workflow-task-failed' && /PAYLOADS_TOO_LARGE/i.test(attrs.cause)) found.add('tmprl1103');
-      if (event.type === 'WorkflowExecutionTerminated') {
-        const limit = historyLimitOf((attrs as { reason?: string }).reason ?? '');
-        if (limit) found.add(limit);
-      }
-    }
-  }
-  return [...found];
-}
+import type { Expectation } from '../scenario/scenario-schema.ts';
 
 export function evaluateExpectations(expectations: readonly Expectation[], runs: readonly RunRecord[]): ExpectationRecord[] {
   return expectations.map((expectation) => {

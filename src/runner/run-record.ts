@@ -2,10 +2,9 @@
  * A run's record for the reports, read from its histories through the checks' run view: the
  * same reading the invariants judge, so the charts and the verdict never disagree.
  */
-import type { Execution, InvariantResult, RunView } from '../checks/index.ts';
+import { type Execution, type InvariantResult, incidentsOf, type RunView } from '../checks/index.ts';
 import type { CompactedData, CompactionFailedData } from '../contract/kernel-api.ts';
 import type { CompactionRecord, ExecutionRecord, RunRecord, TurnRecord } from '../report/summary.ts';
-import { incidentsOf } from './expectations.ts';
 
 export interface RunRecordInput {
   workflowId: string;

@@ -5,12 +5,10 @@
 import { z } from 'zod';
 import { parseFaultProfile, resolveShape } from '../../mocks/index.ts';
 import { CHAOS_ACTIONS, chaosStepProblems, NETWORK_FAULTS, NETWORK_LINKS } from '../chaos/chaos-step-rules.ts';
+import { INCIDENTS } from '../checks/incidents.ts';
 import { HISTORY_INVARIANT_IDS } from '../checks/verdict.ts';
 import { BINARY_IDS } from '../kernel/index.ts';
 import { rampSchemaWith, soakSchemaWith } from '../load/soak-schema.ts';
-
-export const INCIDENTS = ['tmprl1103', 'history-size', 'history-count'] as const;
-export type Incident = (typeof INCIDENTS)[number];
 
 const INVARIANT_ID_LIST = [...HISTORY_INVARIANT_IDS, 'replay.cross-version'] as const;
 

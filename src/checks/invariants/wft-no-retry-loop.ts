@@ -1,9 +1,6 @@
-import type { FailureSummary, HistoryEvent } from '../history/model.ts';
+import type { HistoryEvent } from '../history/model.ts';
+import { isPayloadTooLarge } from '../incidents.ts';
 import { type HistoryInvariant, judge } from '../verdict.ts';
-
-function payloadsTooLarge(failure: FailureSummary | undefined): boolean {
-  return !!failure && (failure.types.includes('PayloadsTooLarge') || failure.text.includes('[TMPRL1103]'));
-}
 
 /**
  * The cause the server writes when it closes a started task because the run was terminated or
@@ -35,7 +32,7 @@ export const wftNoRetryLoop: HistoryInvariant = {
         } else if (attrs.kind === 'workflow-task-failed') {
           failedTasks++;
           streak.push(event);
-          if (attrs.cause === 'PAYLOADS_TOO_LARGE' || payloadsTooLarge(attrs.failure)) {
+          if (isPayloadTooLarge(event)) {
             failures.push(`${at(event)}: WorkflowTaskFailed cause ${attrs.cause}: ${attrs.failure?.text ?? ''}`.trimEnd());
           }
         } else if (attrs.kind === 'workflow-task') {
@@ -43,7 +40,7 @@ export const wftNoRetryLoop: HistoryInvariant = {
           if (attrs.phase === 'scheduled' && (attrs.attempt ?? 1) >= loop) {
             failures.push(`${at(event)}: WorkflowTaskScheduled attempt ${attrs.attempt} (a retry loop; limit ${loop})`);
           }
-        } else if (attrs.kind === 'activity-closed' && payloadsTooLarge(attrs.failure)) {
+        } else if (attrs.kind === 'activity-closed' && isPayloadTooLarge(event)) {
           failures.push(`${at(event)}: ${event.type} with PayloadsTooLarge: ${attrs.failure?.text ?? ''}`.trimEnd());
         }
       }

@@ -7,7 +7,7 @@
  */
 import { loadavg } from 'node:os';
 import { type RunShapeInput, resolveShape } from '../mocks/index.ts';
-import type { RunRecord } from '../src/report/summary.ts';
+import type { RunRecord } from '../src/result/index.ts';
 import { runScenario } from '../src/runner/run-scenario.ts';
 import { withBenchEnvironment } from './bench-environment.ts';
 import { benchPlan, benchScenario } from './bench-scenario.ts';

@@ -4,7 +4,7 @@
  * dynamic config. Its first execution is one full ContinueAsNew cycle.
  */
 import { CONTINUE_AS_NEW_BYTES } from '../src/contract/limits.ts';
-import type { ExecutionRecord } from '../src/report/summary.ts';
+import type { ExecutionRecord } from '../src/result/index.ts';
 import { runScenario } from '../src/runner/run-scenario.ts';
 import { withBenchEnvironment } from './bench-environment.ts';
 import { benchScenario } from './bench-scenario.ts';

@@ -7,6 +7,6 @@ export { type CheckContext, checkRun, INVARIANTS, loadHistory, loadHistoryFile, 
 export { type Environment, type EnvironmentOptions, startEnvironment } from './environment/index.ts';
 export { BINARIES, type BinaryId, CURRENT_BINARY } from './kernel/index.ts';
 export { renderText, writeReport } from './report/index.ts';
-export type { RunRecord, Summary } from './report/summary.ts';
+export type { RunRecord, Summary } from './result/index.ts';
 export { type Progress, type RunScenarioOptions, runScenario } from './runner/run-scenario.ts';
 export { listScenarios, parseScenario, resolveScenario, type Scenario, type ScenarioInput, scenarioSchema } from './scenario/index.ts';

@@ -4,7 +4,7 @@
  * becomes part of the verdict: a chaos scenario whose chaos never struck proved nothing.
  */
 import type { BinaryId } from '../kernel/index.ts';
-import type { ExpectationRecord } from '../report/summary.ts';
+import type { ExpectationRecord } from '../result/index.ts';
 import { sleep } from '../shared/sleep.ts';
 import type { ChaosPlan, NetworkLink, PlannedStep } from './chaos-plan.ts';
 import { stepDurationMs, strikesAt } from './chaos-plan.ts';

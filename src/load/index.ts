@@ -4,19 +4,9 @@
  * verdict against a scenario's thresholds.
  */
 export { leastSquaresSlope, type Point } from './least-squares.ts';
-export {
-  computeLoadMetrics,
-  type LatencyPercentiles,
-  type LoadCounters,
-  type LoadMetrics,
-  type LoadMetricsInput,
-  type ProcessMetrics,
-  type ResourceSample,
-  type RunLoad,
-  type StageLoad,
-} from './load-metrics.ts';
+export { computeLoadMetrics, type LoadMetricsInput } from './load-metrics.ts';
 export { MetricsSampler, type MetricsSamplerOptions } from './metrics-sampler.ts';
-export { ownUsage, type ProcessUsage, parseProcStat, parseVmRssBytes, readProcessUsage } from './process-usage.ts';
+export { ownUsage, parseProcStat, parseVmRssBytes, readProcessUsage } from './process-usage.ts';
 export { type ArrivalSchedule, arrivalSchedule, checkRamp, type Ramp, type RampStage } from './ramp.ts';
 export { childPids, findEmbeddedServerPid, findProcessByCommand, isDevServerOnPort, serverPidFinder } from './server-process.ts';
 export { type RampInput, rampOf, rampSchemaWith, type SoakThresholds, soakSchemaWith } from './soak-schema.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RunRecord } from '../report/summary.ts';
-import { computeLoadMetrics, type ResourceSample } from './load-metrics.ts';
+import type { ResourceSample, RunRecord } from '../result/index.ts';
+import { computeLoadMetrics } from './load-metrics.ts';
 
 const T0 = Date.parse('2026-11-30T00:00:00.000Z');
 const MIB = 1024 * 1024;

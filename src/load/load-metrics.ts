@@ -1,105 +1,24 @@
 /**
- * What a load or soak run measured: throughput and turn latency (overall, per run and per ramp
- * stage) from the run records, and memory and CPU of the worker and the server over time from
- * the sampler's series. Plain JSON, for summary.json and the report.
+ * Computes what a load or soak run measured (the result model's LoadMetrics): throughput and
+ * turn latency (overall, per run and per ramp stage) from the run records, and memory and CPU
+ * of the worker and the server over time from the sampler's series.
  */
-import type { RunRecord } from '../report/summary.ts';
+import type {
+  LatencyPercentiles,
+  LoadMetrics,
+  ProcessMetrics,
+  ProcessUsage,
+  ResourceSample,
+  RunLoad,
+  RunRecord,
+  StageLoad,
+} from '../result/index.ts';
 import { percentile } from '../shared/percentile.ts';
 import { leastSquaresSlope } from './least-squares.ts';
-import type { ProcessUsage } from './process-usage.ts';
 import { arrivalSchedule, type Ramp } from './ramp.ts';
 
 const MIB = 1024 * 1024;
 const HOUR_MS = 3_600_000;
-
-/** Progress counters of the runner at a sample (its Progress has these fields). */
-export interface LoadCounters {
-  runsStarted: number;
-  runsDone: number;
-  /** Turns completed so far (agent model calls answered). */
-  turns: number;
-}
-
-export interface ResourceSample {
-  /** Ms since the sampler started. */
-  atMs: number;
-  /** The kernel workers' process: this one, or the first queue's workflow worker under chaos. */
-  worker: ProcessUsage;
-  /** Absent when no server process was found at this sample (an existing cluster, a restart). */
-  server?: ProcessUsage;
-  counters?: LoadCounters;
-}
-
-/** Turn latency percentiles (call_model scheduled to completed), ms. */
-export interface LatencyPercentiles {
-  p50: number;
-  p95: number;
-  p99: number;
-}
-
-export interface RunLoad {
-  workflowId: string;
-  binary: string;
-  /** When the run started, ms after the sampler started. */
-  startedAtMs: number;
-  durationMs: number;
-  turns: number;
-  turnsPerSecond: number;
-  /** Serialized history of every execution of the run. */
-  historyBytes: number;
-  historyBytesPerSecond: number;
-  latencyMs: LatencyPercentiles;
-}
-
-export interface ProcessMetrics {
-  samples: number;
-  /** Every process seen, in order: more than one means it was restarted. */
-  pids: number[];
-  rssBytes: { first: number; last: number; max: number };
-  /**
-   * Least-squares slope of RSS over time, MiB per hour, on the longest stretch of one process
-   * (a restart resets memory) after the warm-up; absent with fewer than two such samples.
-   */
-  rssGrowthMbPerHour?: number;
-  /** CPU time over wall time, percent of one core: over the window, and the busiest interval. */
-  cpuPercent?: { mean: number; max: number };
-}
-
-export interface StageLoad {
-  stage: number;
-  fromMs: number;
-  toMs: number;
-  /** The ramp's arrival rate at the stage's start and end, runs per second. */
-  rate: { from: number; to: number };
-  runsStarted: number;
-  runsStartedPerSecond: number;
-  /** Turns completed during the stage per second (from the runner's counters, when given). */
-  turnsPerSecond?: number;
-  /** Turn latency of the runs started in the stage. */
-  latencyMs: LatencyPercentiles;
-}
-
-export interface LoadMetrics {
-  /** From the sampler's start to its stop, ms: the denominator of every overall rate. */
-  windowMs: number;
-  /** Samples before this (ms after the start) are left out of the RSS slopes. */
-  warmupMs: number;
-  overall: {
-    runs: number;
-    turns: number;
-    runsPerSecond: number;
-    turnsPerSecond: number;
-    historyBytes: number;
-    historyBytesPerSecond: number;
-    latencyMs: LatencyPercentiles;
-  };
-  runs: RunLoad[];
-  worker: ProcessMetrics;
-  server?: ProcessMetrics;
-  /** One entry per ramp stage, when the runs were started on a ramp. */
-  stages?: StageLoad[];
-  samples: ResourceSample[];
-}
 
 export interface LoadMetricsInput {
   /** Epoch ms of the sampler's start: run start times are placed against it. */

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { fixtureRun } from '../report/testing/index.ts';
+import { fixtureRun } from '../result/testing/index.ts';
 import { MetricsSampler } from './metrics-sampler.ts';
 
 describe('MetricsSampler', () => {

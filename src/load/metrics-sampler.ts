@@ -4,9 +4,9 @@
  * runs are in flight, collects the finished runs' records, and computes
  * the load metrics when stopped. The runner calls start(), addRun() per finished run, stop().
  */
-import type { RunRecord } from '../report/summary.ts';
-import { computeLoadMetrics, type LoadCounters, type LoadMetrics, type ResourceSample } from './load-metrics.ts';
-import { ownUsage, type ProcessUsage, readProcessUsage } from './process-usage.ts';
+import type { LoadCounters, LoadMetrics, ProcessUsage, ResourceSample, RunRecord } from '../result/index.ts';
+import { computeLoadMetrics } from './load-metrics.ts';
+import { ownUsage, readProcessUsage } from './process-usage.ts';
 import type { Ramp } from './ramp.ts';
 
 export interface MetricsSamplerOptions {

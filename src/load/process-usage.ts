@@ -3,13 +3,7 @@
  * process's from Node itself (the in-process worker lives here).
  */
 import { readFileSync } from 'node:fs';
-
-export interface ProcessUsage {
-  pid: number;
-  rssBytes: number;
-  /** User plus system CPU time since the process started, seconds. */
-  cpuSeconds: number;
-}
+import type { ProcessUsage } from '../result/index.ts';
 
 /** USER_HZ, the unit of /proc/<pid>/stat times: 100 on every Linux architecture Node supports. */
 const CLOCK_TICKS_PER_SECOND = 100;

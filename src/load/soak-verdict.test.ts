@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LoadMetrics, ProcessMetrics } from './load-metrics.ts';
+import type { LoadMetrics, ProcessMetrics } from '../result/index.ts';
 import { soakVerdict } from './soak-verdict.ts';
 
 const MIB = 1024 * 1024;

@@ -3,8 +3,7 @@
  * expectation record beside the invariant expectations (same junit and report treatment).
  * A stated threshold that could not be measured is not met, and says why.
  */
-import type { ExpectationRecord } from '../report/summary.ts';
-import type { LoadMetrics, ProcessMetrics } from './load-metrics.ts';
+import type { ExpectationRecord, LoadMetrics, ProcessMetrics } from '../result/index.ts';
 import type { SoakThresholds } from './soak-schema.ts';
 
 const fixed = (n: number, digits = 2) => Number(n.toFixed(digits)).toString();

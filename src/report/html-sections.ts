@@ -1,10 +1,10 @@
 /** The sections of report.html, each a pure function of the summary returning markup. */
 import { HISTORY_INVARIANT_IDS, type InvariantId, type InvariantStatus } from '../checks/index.ts';
+import type { RunRecord, Summary } from '../result/index.ts';
 import type { Chart } from './charts/index.ts';
 import { escapeAttribute, escapeText, relativeHref, truncate } from './escape.ts';
 import { formatBytes, formatCount, formatDuration, plural } from './format.ts';
 import { failedResults, failingRunsFirst, isFailingRun, largestHistoryBytes, peakRequestBytes } from './run-facts.ts';
-import type { RunRecord, Summary } from './summary.ts';
 
 /** Rows of the runs table at most (failing runs first). */
 export const MAX_RUN_ROWS = 1000;

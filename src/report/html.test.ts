@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { fixtureRun, fixtureSummary, standardFixture } from '../result/testing/index.ts';
 import { CHART_NAMES } from './charts/index.ts';
 import { renderHtml } from './html.ts';
 import { MAX_FAILURE_DETAILS } from './html-sections.ts';
-import { fixtureRun, fixtureSummary, standardFixture } from './testing/index.ts';
 
 function count(html: string, pattern: RegExp): number {
   return [...html.matchAll(pattern)].length;

@@ -1,4 +1,6 @@
 /** report.html: one self-contained page (inline CSS, JS and SVG; nothing fetched). */
+
+import type { Summary } from '../result/index.ts';
 import { renderCharts } from './charts/index.ts';
 import { escapeAttribute, escapeText } from './escape.ts';
 import { CONTENT_SECURITY_POLICY, SCRIPT, STYLE } from './html-assets.ts';
@@ -12,7 +14,6 @@ import {
   runsSection,
   totalsSection,
 } from './html-sections.ts';
-import type { Summary } from './summary.ts';
 
 /** The report page of a summary. Pure: same summary, same bytes. */
 export function renderHtml(summary: Summary): string {

@@ -20,7 +20,5 @@ export { renderHtml } from './html.ts';
 export { EXPECTATIONS_CLASSNAME, INVOCATION_CLASSNAME, renderJunit } from './junit.ts';
 export { reportDirFor, reportTimestamp, scenarioSlug } from './report-dir.ts';
 export { isFailingRun } from './run-facts.ts';
-export type { CompactionRecord, ExecutionRecord, ExpectationRecord, RunRecord, Summary, TurnRecord } from './summary.ts';
-export { parseSummary } from './summary-schema.ts';
 export { MAX_TEXT_RUNS, type ProgressLine, renderProgress, renderText } from './text.ts';
 export { type ReportFile, type WriteReportOptions, writeReport } from './write-report.ts';

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { HISTORY_INVARIANT_IDS } from '../checks/index.ts';
+import { fixtureSummary, NASTY_EVIDENCE, standardFixture } from '../result/testing/index.ts';
 import { visibleControls } from './escape.ts';
 import { EXPECTATIONS_CLASSNAME, INVOCATION_CLASSNAME, renderJunit } from './junit.ts';
-import { findAll, fixtureSummary, NASTY_EVIDENCE, parseXml, standardFixture, type XmlElement } from './testing/index.ts';
+import { findAll, parseXml, type XmlElement } from './testing/index.ts';
 
 function testcase(root: XmlElement, classname: string, name: string): XmlElement {
   const found = findAll(root, 'testcase').find((c) => c.attributes.classname === classname && c.attributes.name === name);

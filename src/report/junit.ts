@@ -4,9 +4,9 @@
  * invocation finished (a partial one must not look green).
  */
 import type { InvariantResult } from '../checks/index.ts';
+import type { Summary } from '../result/index.ts';
 import { escapeAttribute, escapeText, truncate } from './escape.ts';
 import { plural } from './format.ts';
-import type { Summary } from './summary.ts';
 
 /** Testcases of expectations and of completion use these classnames (run ids are the others). */
 export const EXPECTATIONS_CLASSNAME = 'expectations';

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Summary } from '../result/index.ts';
+import { fixtureSummary, standardFixture } from '../result/testing/index.ts';
 import { CHART_NAMES } from './charts/index.ts';
-import type { Summary } from './summary.ts';
-import { fixtureSummary, standardFixture } from './testing/index.ts';
 import { writeReport } from './write-report.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

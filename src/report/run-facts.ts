@@ -1,6 +1,6 @@
 /** Facts about runs that every rendering shares, so the three renderings agree. */
 import type { InvariantResult } from '../checks/index.ts';
-import type { ExecutionRecord, RunRecord, TurnRecord } from './summary.ts';
+import type { ExecutionRecord, RunRecord, TurnRecord } from '../result/index.ts';
 
 /** Outcomes that mean the run itself went wrong, whatever the invariants say. */
 const FAILED_OUTCOMES: ReadonlySet<ExecutionRecord['closedBy']> = new Set(['failed', 'terminated', 'timed-out']);

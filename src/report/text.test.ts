@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureSummary, standardFixture } from './testing/index.ts';
+import { fixtureSummary, standardFixture } from '../result/testing/index.ts';
 import { MAX_TEXT_RUNS, renderProgress, renderText } from './text.ts';
 
 describe('renderText', () => {

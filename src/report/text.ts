@@ -1,10 +1,9 @@
 /** What the terminal shows: one screen after the run, one line of progress while it runs. */
 import { join } from 'node:path';
-import type { LoadMetrics, ProcessMetrics } from '../load/index.ts';
+import type { LoadMetrics, ProcessMetrics, RunRecord, Summary } from '../result/index.ts';
 import { truncate, visibleControls } from './escape.ts';
 import { formatBytes, formatCount, formatDuration, plural } from './format.ts';
 import { failedResults, failingRunsFirst, isFailingRun } from './run-facts.ts';
-import type { RunRecord, Summary } from './summary.ts';
 
 /** Runs listed one per line at most; the rest are counted. */
 export const MAX_TEXT_RUNS = 10;

@@ -2,10 +2,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseSummary } from '../result/index.ts';
+import { standardFixture } from '../result/testing/index.ts';
 import { renderHtml } from './html.ts';
 import { renderJunit } from './junit.ts';
-import { parseSummary } from './summary-schema.ts';
-import { standardFixture } from './testing/index.ts';
 import { writeReport } from './write-report.ts';
 
 function scratch(): string {

@@ -1,12 +1,12 @@
 /** Writes a report folder: saved files, junit.xml, report.html, and summary.json last, all atomically. */
 import { mkdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
+import type { Summary } from '../result/index.ts';
+import { parseSummary } from '../result/index.ts';
 import { atomicWriteFile } from './atomic-write.ts';
 import { renderHtml } from './html.ts';
 import { renderJunit } from './junit.ts';
 import { reportDirFor } from './report-dir.ts';
-import type { Summary } from './summary.ts';
-import { parseSummary } from './summary-schema.ts';
 
 export interface ReportFile {
   /** Relative to the report folder, e.g. one of `RunRecord.historyFiles`. */

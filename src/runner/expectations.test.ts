@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { RunRecord } from '../report/summary.ts';
+import type { BinaryId } from '../kernel/index.ts';
+import type { RunRecord } from '../result/index.ts';
 import type { Expectation } from '../scenario/index.ts';
-import { evaluateChaosRuns } from './expectations.ts';
+import { evaluateChaosRuns, type StoppedRun } from './expectations.ts';
 
-const run = (runId: string, binary: string) => ({ runId, binary }) as RunRecord;
+const run = (runId: string, binary: BinaryId) => ({ runId, binary }) as RunRecord;
 const expectations: Expectation[] = [
   { on: 'v1', hold: 'all' },
   { on: 'ungated', violates: ['replay.cross-version'] },
@@ -23,7 +24,7 @@ describe('evaluateChaosRuns', () => {
   });
 
   it('names the runs that no expectation judges and those longrun had to stop', () => {
-    const stopped = [{ runId: 'a', binary: 'v1', why: 'longrun stopped the run after its timeout of 90 s' }];
+    const stopped: StoppedRun[] = [{ runId: 'a', binary: 'v1', why: 'longrun stopped the run after its timeout of 90 s' }];
     const [judged, ended] = evaluateChaosRuns(expectations, [run('a', 'v1'), run('c', 'v0')], stopped);
     expect(judged).toMatchObject({ met: false, detail: 'no expectation on c (v0)' });
     expect(ended).toMatchObject({ met: false, detail: 'a: longrun stopped the run after its timeout of 90 s' });

@@ -10,7 +10,7 @@ import { type ChaosEvent, type ChaosPlan, servedBinaries, startChaosSession } fr
 import { type Environment, startEnvironment } from '../environment/index.ts';
 import type { BinaryId } from '../kernel/index.ts';
 import { type KernelWorkers, startKernelWorkers } from '../kernel/workers/kernel-workers.ts';
-import type { ExpectationRecord } from '../report/summary.ts';
+import type { ExpectationRecord } from '../result/index.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
 
 export interface RunHarness {

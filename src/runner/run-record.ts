@@ -4,11 +4,12 @@
  */
 import { type Execution, type InvariantResult, incidentsOf, type RunView } from '../checks/index.ts';
 import type { CompactedData, CompactionFailedData } from '../contract/kernel-api.ts';
-import type { CompactionRecord, ExecutionRecord, RunRecord, TurnRecord } from '../report/summary.ts';
+import type { BinaryId } from '../kernel/index.ts';
+import type { CompactionRecord, ExecutionRecord, RunRecord, TurnRecord } from '../result/index.ts';
 
 export interface RunRecordInput {
   workflowId: string;
-  binary: string;
+  binary: BinaryId;
   startedAt: Date;
   finishedAt: Date;
   /** The run's histories as the checks read them. */

@@ -20,11 +20,10 @@ import {
 } from '../contract/limits.ts';
 import type { Environment } from '../environment/index.ts';
 import type { BinaryId } from '../kernel/index.ts';
-import { type LoadMetrics, MetricsSampler, rampOf, serverPidFinder, soakVerdict } from '../load/index.ts';
-import type { ExpectationRecord, RunRecord, Summary } from '../report/summary.ts';
+import { MetricsSampler, rampOf, serverPidFinder, soakVerdict } from '../load/index.ts';
+import { type ExpectationRecord, type LoadMetrics, type RunRecord, type Summary, totalsOf } from '../result/index.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
 import { durationMs } from '../scenario/scenario-schema.ts';
-import { percentile } from '../shared/percentile.ts';
 import { sleep } from '../shared/sleep.ts';
 import { evaluateChaosRuns, evaluateExpectations, type StoppedRun } from './expectations.ts';
 import { fetchRunHistories } from './history-chain.ts';
@@ -375,9 +374,7 @@ function summarize(
   load?: LoadMetrics,
 ): Summary {
   const finishedAt = new Date();
-  const latencies = runs.flatMap((r) => r.turns.flatMap((t) => (t.latencyMs !== undefined ? [t.latencyMs] : [])));
   const expectations = [...evaluateExpectations(scenario.expect, runs), ...chaosVerdict];
-  const violations = runs.reduce((n, r) => n + r.invariants.filter((i) => i.status === 'fail').length, 0);
   return {
     scenario: scenario.name,
     ...(scenarioFile ? { scenarioFile } : {}),
@@ -396,13 +393,7 @@ function summarize(
     },
     runs,
     expectations,
-    totals: {
-      runs: runs.length,
-      turns: runs.reduce((n, r) => n + r.turns.length, 0),
-      requestBytes: runs.reduce((n, r) => n + r.turns.reduce((m, t) => m + t.requestBytes, 0), 0),
-      violations,
-      latency: { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), p99: percentile(latencies, 0.99) },
-    },
+    totals: totalsOf(runs),
     ...(load ? { load } : {}),
     passed: !partial && runs.length > 0 && expectations.every((e) => e.met),
   };

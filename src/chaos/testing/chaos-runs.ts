@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { temporal } from '@temporalio/proto';
 import { expect } from 'vitest';
-import type { Summary } from '../../report/summary.ts';
+import type { Summary } from '../../result/index.ts';
 import { type RunScenarioOptions, runScenario } from '../../runner/run-scenario.ts';
 import { type Scenario, type ScenarioInput, scenarioSchema } from '../../scenario/index.ts';
 import type { ChaosEvent } from '../chaos-session.ts';

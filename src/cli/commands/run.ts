@@ -9,7 +9,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import type { temporal } from '@temporalio/proto';
 import { INCIDENTS } from '../../checks/index.ts';
 import { atomicWriteFile, renderProgress, renderText, reportDirFor, writeReport } from '../../report/index.ts';
-import type { RunRecord, Summary } from '../../report/summary.ts';
+import type { RunRecord, Summary } from '../../result/index.ts';
 import { runScenario } from '../../runner/run-scenario.ts';
 import { durationMs, resolveScenario } from '../../scenario/index.ts';
 import type { Command } from '../commands.ts';

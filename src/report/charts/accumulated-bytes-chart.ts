@@ -1,6 +1,7 @@
 /** Chart 2: request bytes accumulated in each execution against the ContinueAsNew budget. */
+
+import type { Summary } from '../../result/index.ts';
 import { formatBytes, formatCount, plural } from '../format.ts';
-import type { Summary } from '../summary.ts';
 import type { Chart } from './chart.ts';
 import { bandPath, seriesPath } from './marks.ts';
 import { COLORS, seriesColor } from './palette.ts';

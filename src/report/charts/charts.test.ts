@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findAll, fixtureSummary, parseXml, standardFixture, type XmlElement } from '../testing/index.ts';
+import { fixtureSummary, standardFixture } from '../../result/testing/index.ts';
+import { findAll, parseXml, type XmlElement } from '../testing/index.ts';
 import { MAX_COMPACTION_EVENTS } from './compactions-chart.ts';
 import { CHART_NAMES, renderCharts } from './index.ts';
 import { MAX_COMPACTION_MARKS } from './request-bytes-chart.ts';

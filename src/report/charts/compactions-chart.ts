@@ -1,6 +1,7 @@
 /** Chart 3: every compaction, as an arrow from the bytes before to the bytes after (red dot when it failed). */
+
+import type { CompactionRecord, RunRecord, Summary } from '../../result/index.ts';
 import { formatBytes, formatCount, plural } from '../format.ts';
-import type { CompactionRecord, RunRecord, Summary } from '../summary.ts';
 import type { Chart } from './chart.ts';
 import { dot } from './marks.ts';
 import { COLORS } from './palette.ts';

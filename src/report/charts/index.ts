@@ -1,4 +1,4 @@
-import type { Summary } from '../summary.ts';
+import type { Summary } from '../../result/index.ts';
 import { accumulatedBytesChart } from './accumulated-bytes-chart.ts';
 import type { Chart } from './chart.ts';
 import { compactionsChart } from './compactions-chart.ts';

@@ -1,6 +1,7 @@
 /** Chart 4: turn latency percentiles over all runs. */
+
+import type { Summary } from '../../result/index.ts';
 import { formatCount, formatDuration } from '../format.ts';
-import type { Summary } from '../summary.ts';
 import type { Chart } from './chart.ts';
 import { COLORS } from './palette.ts';
 import { coordinate, createPlot, emptyChart, tooltip } from './plot.ts';

@@ -1,6 +1,7 @@
 /** Chart 1: request bytes per turn of each run, against the compaction trigger and the blob limit. */
+
+import type { CompactionRecord, RunRecord, Summary } from '../../result/index.ts';
 import { formatBytes, formatCount, plural } from '../format.ts';
-import type { CompactionRecord, RunRecord, Summary } from '../summary.ts';
 import type { Chart } from './chart.ts';
 import { bandPath, dot, seriesPath } from './marks.ts';
 import { COLORS, seriesColor } from './palette.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureRun } from '../testing/index.ts';
+import { fixtureRun } from '../../result/testing/index.ts';
 import { accumulatedLines, band, decimate, selectRuns } from './series.ts';
 
 describe('selectRuns', () => {

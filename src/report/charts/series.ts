@@ -1,6 +1,7 @@
 /** Turning runs into what the charts draw, within a size budget whatever the number of runs. */
+
+import type { RunRecord } from '../../result/index.ts';
 import { isFailingRun, peakRequestBytes, turnsInOrder } from '../run-facts.ts';
-import type { RunRecord } from '../summary.ts';
 import type { Point } from './plot.ts';
 
 /** Runs drawn one by one; the others are summed up by the band. */

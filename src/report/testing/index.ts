@@ -1,2 +1,1 @@
 export * from './parse-xml.ts';
-export * from './summary-fixture.ts';

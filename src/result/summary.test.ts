@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSummary } from './summary-schema.ts';
+import { parseSummary } from './summary.ts';
 import { standardFixture } from './testing/index.ts';
 
 describe('parseSummary', () => {

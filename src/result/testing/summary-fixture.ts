@@ -2,7 +2,7 @@
  * Summaries for the report's tests, built deterministically from a few knobs: runs that grow,
  * compact (or fail to), continue as new, and break invariants with evidence full of markup.
  */
-import { HISTORY_INVARIANT_IDS, type HistoryInvariantId, type InvariantResult } from '../../checks/index.ts';
+import { HISTORY_INVARIANT_IDS, type HistoryInvariantId, type Incident, type InvariantResult } from '../../checks/index.ts';
 import {
   BLOB_LIMIT_BYTES,
   COMPACTION_TRIGGER_BYTES,
@@ -10,7 +10,9 @@ import {
   HISTORY_COUNT_LIMIT,
   HISTORY_SIZE_LIMIT_BYTES,
 } from '../../contract/limits.ts';
-import type { CompactionRecord, ExecutionRecord, ExpectationRecord, RunRecord, Summary, TurnRecord } from '../summary.ts';
+import type { BinaryId } from '../../kernel/index.ts';
+import type { CompactionRecord, ExecutionRecord, ExpectationRecord, RunRecord, Summary, TurnRecord } from '../index.ts';
+import { totalsOf } from '../totals.ts';
 
 export const FIXTURE_LIMITS: Summary['limits'] = {
   blobLimitBytes: BLOB_LIMIT_BYTES,
@@ -26,7 +28,7 @@ export const NASTY_EVIDENCE =
 
 export interface FixtureRunOptions {
   runId: string;
-  binary?: string;
+  binary?: BinaryId;
   turns: number;
   /** Request bytes added per turn (a deterministic wobble is added on top). */
   growthBytes: number;
@@ -35,7 +37,7 @@ export interface FixtureRunOptions {
   outcome?: RunRecord['outcome'];
   failures?: Partial<Record<HistoryInvariantId, string[]>>;
   workflowTaskFailures?: number;
-  incidents?: string[];
+  incidents?: Incident[];
 }
 
 const BYTES_AFTER_COMPACTION = 240_000;
@@ -110,7 +112,7 @@ export function fixtureRun(options: FixtureRunOptions): RunRecord {
   return {
     runId: options.runId,
     workflowId: `longrun-${options.runId}`,
-    binary: options.binary ?? 'current',
+    binary: options.binary ?? 'v1',
     outcome,
     startedAt: '2026-11-30T10:41:07.000Z',
     durationMs: options.turns * 850,
@@ -124,17 +126,8 @@ export function fixtureRun(options: FixtureRunOptions): RunRecord {
   };
 }
 
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-}
-
 /** A summary around the runs, its totals computed from them. */
 export function fixtureSummary(runs: RunRecord[], overrides: Partial<Summary> = {}): Summary {
-  const latencies = runs
-    .flatMap((run) => run.turns.map((turn) => turn.latencyMs))
-    .filter((latency): latency is number => latency !== undefined)
-    .sort((a, b) => a - b);
   const expectations = overrides.expectations ?? [];
   const partial = overrides.partial ?? false;
   return {
@@ -147,13 +140,7 @@ export function fixtureSummary(runs: RunRecord[], overrides: Partial<Summary> = 
     limits: FIXTURE_LIMITS,
     runs,
     expectations,
-    totals: {
-      runs: runs.length,
-      turns: runs.reduce((sum, run) => sum + run.turns.length, 0),
-      requestBytes: runs.reduce((sum, run) => sum + run.turns.reduce((s, turn) => s + turn.requestBytes, 0), 0),
-      violations: runs.reduce((sum, run) => sum + run.invariants.filter((r) => r.status === 'fail').length, 0),
-      latency: { p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99) },
-    },
+    totals: totalsOf(runs),
     passed: !partial && expectations.every((expectation) => expectation.met),
     ...overrides,
     partial,

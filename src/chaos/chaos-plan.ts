@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { BinaryId } from '../kernel/index.ts';
+import { NETWORK_LINKS } from '../scenario/chaos-step-rules.ts';
 import type { ChaosStep, Scenario } from '../scenario/scenario-schema.ts';
 import { durationMs } from '../scenario/scenario-schema.ts';
-import { NETWORK_LINKS } from './chaos-step-rules.ts';
 import type { QueueWorker } from './worker-pool.ts';
 
 export type NetworkLink = (typeof NETWORK_LINKS)[number];

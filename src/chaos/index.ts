@@ -6,7 +6,6 @@
 export { ChaosController, type ChaosStrike, type ChaosTargets } from './chaos-controller.ts';
 export { type ChaosPlan, type NetworkLink, type PlannedStep, planChaos, strikesAt } from './chaos-plan.ts';
 export { type ChaosEvent, type ChaosSession, type ChaosSessionOptions, startChaosSession } from './chaos-session.ts';
-export { CHAOS_ACTIONS, chaosStepProblems, NETWORK_FAULTS, NETWORK_LINKS } from './chaos-step-rules.ts';
 export { killAllChildren } from './child-processes.ts';
 export { type RestartableServer, startRestartableServer } from './restartable-server.ts';
 export { servedBinaries } from './served-binaries.ts';

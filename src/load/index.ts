@@ -7,7 +7,6 @@ export { leastSquaresSlope, type Point } from './least-squares.ts';
 export { computeLoadMetrics, type LoadMetricsInput } from './load-metrics.ts';
 export { MetricsSampler, type MetricsSamplerOptions } from './metrics-sampler.ts';
 export { ownUsage, parseProcStat, parseVmRssBytes, readProcessUsage } from './process-usage.ts';
-export { type ArrivalSchedule, arrivalSchedule, checkRamp, type Ramp, type RampStage } from './ramp.ts';
+export { type ArrivalSchedule, arrivalSchedule, checkRamp } from './ramp.ts';
 export { childPids, findEmbeddedServerPid, findProcessByCommand, isDevServerOnPort, serverPidFinder } from './server-process.ts';
-export { type RampInput, rampOf, rampSchemaWith, type SoakThresholds, soakSchemaWith } from './soak-schema.ts';
 export { soakVerdict } from './soak-verdict.ts';

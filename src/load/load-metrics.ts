@@ -13,9 +13,10 @@ import type {
   RunRecord,
   StageLoad,
 } from '../result/index.ts';
+import type { Ramp } from '../scenario/soak-schema.ts';
 import { percentile } from '../shared/percentile.ts';
 import { leastSquaresSlope } from './least-squares.ts';
-import { arrivalSchedule, type Ramp } from './ramp.ts';
+import { arrivalSchedule } from './ramp.ts';
 
 const MIB = 1024 * 1024;
 const HOUR_MS = 3_600_000;

@@ -5,9 +5,9 @@
  * the load metrics when stopped. The runner calls start(), addRun() per finished run, stop().
  */
 import type { LoadCounters, LoadMetrics, ProcessUsage, ResourceSample, RunRecord } from '../result/index.ts';
+import type { Ramp } from '../scenario/soak-schema.ts';
 import { computeLoadMetrics } from './load-metrics.ts';
 import { ownUsage, readProcessUsage } from './process-usage.ts';
-import type { Ramp } from './ramp.ts';
 
 export interface MetricsSamplerOptions {
   /** Between samples, ms (default 1000). */

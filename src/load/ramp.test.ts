@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arrivalSchedule, type Ramp } from './ramp.ts';
+import type { Ramp } from '../scenario/soak-schema.ts';
+import { arrivalSchedule } from './ramp.ts';
 
 /** Every start the schedule gives, in order. */
 function offsets(ramp: Ramp): number[] {

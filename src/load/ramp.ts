@@ -4,18 +4,7 @@
  * linearly to its `target` over its duration. The schedule says when the n-th run starts:
  * where the number of arrivals so far (the integral of the rate) reaches n.
  */
-
-export interface RampStage {
-  durationMs: number;
-  /** Runs per second at the end of the stage. */
-  target: number;
-}
-
-export interface Ramp {
-  /** Runs per second at the start of the first stage. */
-  startRate: number;
-  stages: RampStage[];
-}
+import type { Ramp } from '../scenario/soak-schema.ts';
 
 export interface ArrivalSchedule {
   /** The whole ramp, ms: no run starts after it. */

@@ -4,7 +4,7 @@
  * A stated threshold that could not be measured is not met, and says why.
  */
 import type { ExpectationRecord, LoadMetrics, ProcessMetrics } from '../result/index.ts';
-import type { SoakThresholds } from './soak-schema.ts';
+import type { SoakThresholds } from '../scenario/soak-schema.ts';
 
 const fixed = (n: number, digits = 2) => Number(n.toFixed(digits)).toString();
 

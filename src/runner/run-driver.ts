@@ -3,7 +3,8 @@
  * a ramp of rates), by count or for a duration, and never past an abort: bounded in count and in time.
  */
 
-import { arrivalSchedule, type Ramp } from '../load/index.ts';
+import { arrivalSchedule } from '../load/index.ts';
+import type { Ramp } from '../scenario/index.ts';
 import { sleep } from '../shared/sleep.ts';
 
 export interface DriveOptions {

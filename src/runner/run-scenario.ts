@@ -20,8 +20,9 @@ import {
 } from '../contract/limits.ts';
 import type { Environment } from '../environment/index.ts';
 import type { BinaryId } from '../kernel/index.ts';
-import { MetricsSampler, rampOf, serverPidFinder, soakVerdict } from '../load/index.ts';
+import { MetricsSampler, serverPidFinder, soakVerdict } from '../load/index.ts';
 import { type ExpectationRecord, type LoadMetrics, type RunRecord, type Summary, totalsOf } from '../result/index.ts';
+import { rampOf } from '../scenario/index.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
 import { durationMs } from '../scenario/scenario-schema.ts';
 import { sleep } from '../shared/sleep.ts';

@@ -3,6 +3,7 @@
  * scenarios of `scenarios/`, the JSON Schema for editors, and authoring (new, validate).
  */
 export { type NewScenarioOptions, newScenario, type ValidationResult, validateScenarios } from './authoring.ts';
+export { CHAOS_ACTIONS, NETWORK_FAULTS, NETWORK_LINKS } from './chaos-step-rules.ts';
 export { SCENARIO_JSON_SCHEMA_FILE, scenarioJsonSchemaText } from './json-schema.ts';
 export { loadScenarioFile, parseScenario } from './load-scenario.ts';
 export {
@@ -16,3 +17,4 @@ export {
 } from './registry.ts';
 export { ScenarioError, type ScenarioErrorLocation } from './scenario-error.ts';
 export * from './scenario-schema.ts';
+export { type Ramp, type RampInput, type RampStage, rampOf, type SoakThresholds } from './soak-schema.ts';

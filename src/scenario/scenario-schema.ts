@@ -4,11 +4,11 @@
  */
 import { z } from 'zod';
 import { parseFaultProfile, resolveShape } from '../../mocks/index.ts';
-import { CHAOS_ACTIONS, chaosStepProblems, NETWORK_FAULTS, NETWORK_LINKS } from '../chaos/chaos-step-rules.ts';
 import { INCIDENTS } from '../checks/incidents.ts';
 import { HISTORY_INVARIANT_IDS } from '../checks/verdict.ts';
 import { BINARY_IDS } from '../kernel/index.ts';
-import { rampSchemaWith, soakSchemaWith } from '../load/soak-schema.ts';
+import { CHAOS_ACTIONS, chaosStepProblems, NETWORK_FAULTS, NETWORK_LINKS } from './chaos-step-rules.ts';
+import { rampSchemaWith, soakSchemaWith } from './soak-schema.ts';
 
 const INVARIANT_ID_LIST = [...HISTORY_INVARIANT_IDS, 'replay.cross-version'] as const;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { durationMs, durationSchema } from '../scenario/scenario-schema.ts';
-import { arrivalSchedule } from './ramp.ts';
+import { arrivalSchedule } from '../load/ramp.ts';
+import { durationMs, durationSchema } from './scenario-schema.ts';
 import { rampOf, rampSchemaWith, soakSchemaWith } from './soak-schema.ts';
 
 /** As scenario-schema.ts would plug them in. */

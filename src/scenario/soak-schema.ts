@@ -3,10 +3,10 @@
  *   runs: { ..., ramp: rampSchemaWith(durationSchema).optional() }   (instead of arrivalRate)
  *   soak: soakSchemaWith(durationSchema).optional()                    (at the top level)
  * Both take the scenario's duration schema as an argument rather than importing it, so that
- * scenario-schema.ts can import this file without an import cycle.
+ * scenario-schema.ts can import this file without an import cycle. src/load computes the
+ * ramp's schedule and judges the thresholds.
  */
 import { z } from 'zod';
-import type { Ramp } from './ramp.ts';
 
 const rate = z.number().nonnegative().describe('runs started per second');
 
@@ -49,6 +49,19 @@ export function soakSchemaWith<Duration extends z.ZodType<string | number>>(dura
 }
 
 export type SoakThresholds = z.infer<ReturnType<typeof soakSchemaWith<z.ZodType<string | number>>>>;
+
+export interface RampStage {
+  durationMs: number;
+  /** Runs per second at the end of the stage. */
+  target: number;
+}
+
+/** A parsed ramp (durations in ms). */
+export interface Ramp {
+  /** Runs per second at the start of the first stage. */
+  startRate: number;
+  stages: RampStage[];
+}
 
 export interface RampInput<Duration = string | number> {
   startRate: number;

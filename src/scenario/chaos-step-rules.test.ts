@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenarioFile } from '../scenario/index.ts';
 import { chaosStepProblems } from './chaos-step-rules.ts';
+import { loadScenarioFile } from './index.ts';
 
 describe('chaosStepProblems', () => {
   it('accepts each action with one trigger and its own fields', () => {

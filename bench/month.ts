@@ -15,7 +15,7 @@ import { bottleneckOf, type Meter, metered } from './meter.ts';
 import type { Bottleneck } from './stats.ts';
 import { appendOnlyRequestBytes, compactionRequestBytes, tokensOf } from './token-accounting.ts';
 
-/** Input tokens of the 1,067 production runs measured in 2026-11 (compaction.md). */
+/** Input tokens of the 1,067 production runs measured in 2026-11 (docs/spec/compaction.md). */
 export const PRODUCTION_INPUT_TOKENS = 1.76e9;
 export const PRODUCTION_RUNS = 1067;
 const AGENT_MODEL = 'longrun-agent';

@@ -1,6 +1,6 @@
 /**
  * Identifiers a state card must carry verbatim (the checks require them, the mock compaction
- * model keeps them) (compaction.md: "paths, ids, hashes, numbers").
+ * model keeps them) (docs/spec/compaction.md: "paths, ids, hashes, numbers").
  * Extraction is deliberately conservative so that plain words never count:
  * - UUIDs;
  * - hex hashes of 7+ characters, one case, with at least one digit and one letter a-f;

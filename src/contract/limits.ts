@@ -1,5 +1,5 @@
 /**
- * Every number of the compaction spec (shared/spec/compaction.md), in one place.
+ * Every number of the compaction spec (docs/spec/compaction.md), in one place.
  * Workflow-safe: no imports, no I/O.
  */
 

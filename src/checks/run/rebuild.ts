@@ -1,5 +1,5 @@
 /**
- * The rebuild contract (compaction.md section 3) for the messages of one rebuilt dialog:
+ * The rebuild contract (docs/spec/compaction.md §3) for the messages of one rebuilt dialog:
  * [system prompt verbatim, user request verbatim, ONE framed card system message, tail], where
  * the tail is the last 2-8 whole turn groups of the dialog before compaction, verbatim, at most
  * `tailMaxBytes` (the tail serialized as a JSON array). When the last 2 groups (the fewest that

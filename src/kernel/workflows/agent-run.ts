@@ -1,5 +1,5 @@
 /**
- * The agent-run workflow: the turn loop of spec §3-§5. Each turn builds the request, guards its
+ * The agent-run workflow: the turn loop of docs/spec/compaction.md §3-§5. Each turn builds the request, guards its
  * size, compacts the context when it passes the trigger, calls the model, runs the tools the
  * answer asks for and journals the turn; ContinueAsNew once this execution has sent its budget
  * of request bytes. Compaction, rebuild, ContinueAsNew and the guard's honest last boundary sit

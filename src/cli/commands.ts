@@ -1,4 +1,5 @@
 /** The registry of `longrun` commands: one module each. */
+import type { Command } from './command.ts';
 import { checkCommand } from './commands/check.ts';
 import { mockServerCommand } from './commands/mock-server.ts';
 import { mutantsCommand } from './commands/mutants.ts';
@@ -6,14 +7,6 @@ import { replayCommand } from './commands/replay.ts';
 import { reproCommand, runCommand, soakCommand } from './commands/run.ts';
 import { scenarioCommand } from './commands/scenario.ts';
 import { workerCommand } from './commands/worker.ts';
-
-export interface Command {
-  usage: string;
-  summary: string;
-  help: string;
-  /** Returns the exit code. */
-  run(args: string[]): Promise<number>;
-}
 
 export const COMMANDS: Record<string, Command> = {
   run: runCommand,

@@ -2,7 +2,8 @@
  * The `longrun` command. Each command lives in its own module; this file routes, prints usage
  * and turns every expected error into one line and a non-zero exit.
  */
-import { COMMANDS, type Command } from './commands.ts';
+import type { Command } from './command.ts';
+import { COMMANDS } from './commands.ts';
 import { UsageError } from './usage-error.ts';
 
 const HELP = `longrun: load and chaos tests for Temporal agent workflows with context compaction

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { type CheckContext, checkRun, loadHistory, loadHistoryFile, type RunVerdict } from '../../checks/index.ts';
 import { clusterSettingsFromEnv, startEnvironment } from '../../environment/index.ts';
 import { fetchRunHistories } from '../../runner/history-chain.ts';
-import type { Command } from '../commands.ts';
+import type { Command } from '../command.ts';
 import { parseCommandArgs } from '../parse-args.ts';
 import { UsageError } from '../usage-error.ts';
 

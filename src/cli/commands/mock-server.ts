@@ -4,7 +4,7 @@
  */
 import { startMockServer } from '../../../mocks/index.ts';
 import { resolveScenario } from '../../scenario/index.ts';
-import type { Command } from '../commands.ts';
+import type { Command } from '../command.ts';
 import { parseCommandArgs } from '../parse-args.ts';
 import { UsageError } from '../usage-error.ts';
 

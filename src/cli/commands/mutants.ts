@@ -5,7 +5,7 @@
 import { startEnvironment } from '../../environment/index.ts';
 import { MUTANT_SERVER, MUTANTS } from '../../mutants/catalogue.ts';
 import { runScenario } from '../../runner/run-scenario.ts';
-import type { Command } from '../commands.ts';
+import type { Command } from '../command.ts';
 import { parseCommandArgs } from '../parse-args.ts';
 
 export const mutantsCommand: Command = {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { BINARY_IDS, type BinaryId, CURRENT_BINARY, isBinaryId } from '../../kernel/index.ts';
 import { closeReplayers, replayHistories } from '../../runner/replay.ts';
-import type { Command } from '../commands.ts';
+import type { Command } from '../command.ts';
 import { parseCommandArgs } from '../parse-args.ts';
 import { UsageError } from '../usage-error.ts';
 

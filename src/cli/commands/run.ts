@@ -12,7 +12,7 @@ import { atomicWriteFile, renderProgress, renderText, reportDirFor, writeReport 
 import type { RunRecord, Summary } from '../../result/index.ts';
 import { runScenario } from '../../runner/run-scenario.ts';
 import { durationMs, resolveScenario } from '../../scenario/index.ts';
-import type { Command } from '../commands.ts';
+import type { Command } from '../command.ts';
 import { parseCommandArgs } from '../parse-args.ts';
 import { UsageError } from '../usage-error.ts';
 

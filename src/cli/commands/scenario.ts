@@ -1,6 +1,6 @@
 /** `longrun scenario list|validate|new`: find, check and author scenario files. */
 import { listScenarios, newScenario, validateScenarios } from '../../scenario/index.ts';
-import type { Command } from '../commands.ts';
+import type { Command } from '../command.ts';
 import { parseCommandArgs } from '../parse-args.ts';
 import { UsageError } from '../usage-error.ts';
 

@@ -7,7 +7,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { clusterSettingsFromEnv, describeCluster, installRuntime } from '../../environment/index.ts';
 import { BINARY_IDS, CURRENT_BINARY, createActivities, isBinaryId } from '../../kernel/index.ts';
 import { workflowBundle } from '../../kernel/workers/workflow-bundles.ts';
-import type { Command } from '../commands.ts';
+import type { Command } from '../command.ts';
 import { parseCommandArgs } from '../parse-args.ts';
 import { UsageError } from '../usage-error.ts';
 

@@ -1,11 +1,11 @@
 /**
  * Loads history files and runs every check over them, printing how long each step took and the
  * verdict; run it under `/usr/bin/time -v` for the peak RSS:
- *   node --import tsx src/checks/bench/measure.ts [--parse] <execution-1.json>...
+ *   node --import tsx bench/checks/measure.ts [--parse] <execution-1.json>...
  * `--parse` reads each file with one JSON.parse (the in-memory path) instead of streaming it.
  */
 import { readFileSync } from 'node:fs';
-import { checkRun, type LoadedHistory, loadHistory, loadHistoryFile } from '../index.ts';
+import { checkRun, type LoadedHistory, loadHistory, loadHistoryFile } from '../../src/checks/index.ts';
 
 const args = process.argv.slice(2);
 const parse = args.includes('--parse');

@@ -1,14 +1,14 @@
 /**
  * Writes a synthetic agent-run history of at least the given size (default 150 MB) as one JSON
  * file, event by event, for measuring the checks at production scale:
- *   node --import tsx src/checks/bench/big-history.ts /tmp/big.json 150
+ *   node --import tsx bench/checks/big-history.ts /tmp/big.json 150
  * One execution played as the current kernel plays it at production limits (compaction at
  * 1.2 MB), with text tool outputs every turn and a screenshot every fourth turn; its ContinueAsNew
  * budget is raised so that the whole size lands in one history. Deterministic: same size, same bytes.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { sha256 } from '../history/messages.ts';
-import { AgentRun } from '../testing/agent-run.ts';
+import { sha256 } from '../../src/checks/history/messages.ts';
+import { AgentRun } from '../../src/checks/testing/agent-run.ts';
 
 const TEXT_BYTES = 24_000;
 const SCREENSHOT_BYTES = 120_000;

@@ -8,7 +8,7 @@
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { sha256 } from '../../src/checks/history/messages.ts';
-import { AgentRun } from '../../src/checks/testing/agent-run.ts';
+import { AgentRunHistory } from '../../src/checks/testing/agent-run-history.ts';
 
 const TEXT_BYTES = 24_000;
 const SCREENSHOT_BYTES = 120_000;
@@ -28,7 +28,7 @@ export function writeBigHistory(path: string, megabytes: number): { bytes: numbe
     bytes += writeSync(fd, text);
   };
   write('{"events":[\n');
-  const run = new AgentRun({
+  const run = new AgentRunHistory({
     runId: 'run-bench',
     limits: { continueAsNewBytes: 1 << 30 },
     sink: () => (event) => write(`${events++ === 0 ? '' : ',\n'}${JSON.stringify(event)}`),

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { incidentsOf } from './incidents.ts';
-import { AgentRun } from './testing/index.ts';
+import { AgentRunHistory } from './testing/index.ts';
 
 describe('incidentsOf', () => {
   const terminated = (reason: string, identity = 'history-service') => {
-    const run = new AgentRun().turn();
+    const run = new AgentRunHistory().turn();
     run.history.terminated(reason, identity);
     return incidentsOf(run.loaded());
   };
@@ -15,10 +15,10 @@ describe('incidentsOf', () => {
   });
 
   it('labels a PAYLOADS_TOO_LARGE task failure tmprl1103, and a run that completed or was stopped by longrun nothing', () => {
-    const looped = new AgentRun().turn();
+    const looped = new AgentRunHistory().turn();
     looped.history.workflowTaskFailed('PAYLOADS_TOO_LARGE');
     expect(incidentsOf(looped.loaded())).toEqual(['tmprl1103']);
-    expect(incidentsOf(new AgentRun().turn().complete().loaded())).toEqual([]);
+    expect(incidentsOf(new AgentRunHistory().turn().complete().loaded())).toEqual([]);
     expect(terminated('longrun stopped the run after its timeout of 60 s', 'longrun')).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkRun, HISTORY_INVARIANT_IDS, HistoryLoadError, INVARIANTS, loadHistoryFile } from './index.ts';
-import { AgentRun, SMALL_LIMITS } from './testing/index.ts';
+import { AgentRunHistory, SMALL_LIMITS } from './testing/index.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -14,8 +14,8 @@ afterAll(async () => {
 });
 
 /** A long run as the current kernel plays it: compactions, a failed one, ContinueAsNew. */
-function longRun(): AgentRun {
-  const run = new AgentRun({ limits: SMALL_LIMITS }).play(14);
+function longRun(): AgentRunHistory {
+  const run = new AgentRunHistory({ limits: SMALL_LIMITS }).play(14);
   while (Buffer.byteLength(JSON.stringify(run.request())) <= run.limits.compactionTriggerBytes) run.turn();
   run
     .compact({ outcome: 'failed' })
@@ -73,21 +73,21 @@ describe('checkRun', () => {
   });
 
   it('takes raw histories too, and the limits in order: mapping, context, the run input', () => {
-    const run = new AgentRun({ limits: { compactionTriggerBytes: 30_000 } }).turns(2);
+    const run = new AgentRunHistory({ limits: { compactionTriggerBytes: 30_000 } }).turns(2);
     const verdict = checkRun(run.histories(), { limits: { compactionTriggerBytes: 10_000, tailMaxBytes: 9_000 } });
     expect(verdict.limits).toMatchObject({ compactionTriggerBytes: 30_000, tailMaxBytes: 9_000, blobLimitBytes: 2_097_152 });
   });
 
   it('refuses histories that are not one ContinueAsNew chain, naming the history', () => {
-    const a = new AgentRun().turn().continueAsNew().turn().loaded();
-    const b = new AgentRun({ runId: 'run-0002' }).turn().loaded();
+    const a = new AgentRunHistory().turn().continueAsNew().turn().loaded();
+    const b = new AgentRunHistory({ runId: 'run-0002' }).turn().loaded();
     expect(() => checkRun([a[1], b[0]].filter((h) => h !== undefined))).toThrow(HistoryLoadError);
     expect(() => checkRun([a[0], a[0]].filter((h) => h !== undefined))).toThrow(/^execution-1\.json: run id [0-9a-f-]{36} is given twice$/);
     expect(() => checkRun([a[1]].filter((h) => h !== undefined).concat(b))).toThrow(/not one ContinueAsNew chain/);
   });
 
   it('refuses a bad check context in one line naming the field', () => {
-    const histories = new AgentRun().turn().loaded();
+    const histories = new AgentRunHistory().turn().loaded();
     expect(() => checkRun(histories, { workflowTaskFailureRun: 0 })).toThrow(
       'check context: workflowTaskFailureRun must be an integer >= 1, got 0',
     );

@@ -7,9 +7,9 @@ import { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompactedData, CompactionFailedData } from '../contract/kernel-api.ts';
 import { FAILURE_TYPE, guardTargetBytes, resolveLimits } from './index.ts';
-import { fetchHistory, type History, journalChainProblem, journalOf, pendingActivities } from './test-support/histories.ts';
-import type { Script } from './test-support/scripted-world.ts';
-import { dataOf, largestRequest, SCALED_BLOB, SCALED_LIMITS, startTestBed, type TestBed, waitFor } from './test-support/test-bed.ts';
+import { fetchHistory, type History, journalChainProblem, journalOf, pendingActivities } from './testing/histories.ts';
+import type { Script } from './testing/scripted-world.ts';
+import { dataOf, largestRequest, SCALED_BLOB, SCALED_LIMITS, startTestBed, type TestBed, waitFor } from './testing/test-bed.ts';
 
 const GROWING: Script = {
   turns: 14,

@@ -18,9 +18,9 @@ import {
   journalChainProblem,
   journalOf,
   pendingActivities,
-} from './test-support/histories.ts';
-import type { Script } from './test-support/scripted-world.ts';
-import { dataOf, largestRequest, SCALED_BLOB, SCALED_LIMITS, startTestBed, type TestBed, waitFor } from './test-support/test-bed.ts';
+} from './testing/histories.ts';
+import type { Script } from './testing/scripted-world.ts';
+import { dataOf, largestRequest, SCALED_BLOB, SCALED_LIMITS, startTestBed, type TestBed, waitFor } from './testing/test-bed.ts';
 
 /** Crosses the trigger around turn 8 and stays under v0's guard target: v0 finishes it without compaction. */
 const GROWING: Script = {

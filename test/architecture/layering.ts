@@ -27,9 +27,9 @@ export interface LayeringRules {
 
 const SOURCE_ROOTS = ['src', 'mocks'];
 
-/** Tests and test support: free to import anything, never imported by production code. */
+/** Tests and test support (`testing/` folders): free to import anything, never imported by production code. */
 export function isTestCode(file: string): boolean {
-  return /\.test\.ts$/.test(file) || /(^|\/)(testing|test-support)\//.test(file) || /^(test|bench)\//.test(file);
+  return /\.test\.ts$/.test(file) || /(^|\/)testing\//.test(file) || /^(test|bench)\//.test(file);
 }
 
 /** The rows of the "Folders" table of docs/architecture.md. Throws on a row it cannot read. */

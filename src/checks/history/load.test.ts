@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentRun } from '../testing/agent-run.ts';
+import { AgentRunHistory } from '../testing/agent-run-history.ts';
 import { HistoryBuilder } from '../testing/history-builder.ts';
 import { HistoryLoadError, loadHistory, loadHistoryFile } from './index.ts';
 
@@ -17,8 +17,8 @@ afterAll(async () => {
 });
 
 /** A run with every kind of event the checks read: compaction, a failed tool, ContinueAsNew. */
-function sampleRun(): AgentRun {
-  const run = new AgentRun({ limits: { compactionTriggerBytes: 8_000 } });
+function sampleRun(): AgentRunHistory {
+  const run = new AgentRunHistory({ limits: { compactionTriggerBytes: 8_000 } });
   run.turns(3, { tools: [2500, 1200] });
   run.compact();
   run.turn({ failedTools: [0] });
@@ -95,7 +95,7 @@ describe('loading the three forms of a history', () => {
 });
 
 describe('a malformed history gives one line naming its source', () => {
-  const valid = new AgentRun().histories()[0] as { events: Record<string, unknown>[] };
+  const valid = new AgentRunHistory().histories()[0] as { events: Record<string, unknown>[] };
 
   it('bad JSON text', async () => {
     const error = await loadError(() => loadHistory('{"events": [', { source: 'run-7.json' }));

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Resume } from '../../contract/kernel-api.ts';
 import { checkRun } from '../index.ts';
-import { AgentRun, resultOf, SMALL_LIMITS } from '../testing/index.ts';
+import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
 
-function carried(edit: (resume: Resume) => Resume): AgentRun {
-  return new AgentRun()
+function carried(edit: (resume: Resume) => Resume): AgentRunHistory {
+  return new AgentRunHistory()
     .turns(3, { tools: [1500, 800] })
     .continueAsNew({ resume: edit })
     .turn()
@@ -13,14 +13,14 @@ function carried(edit: (resume: Resume) => Resume): AgentRun {
 
 describe('can.carry-over', () => {
   it('passes when the dialog, counters and journal head are carried exactly', () => {
-    const run = new AgentRun({ limits: SMALL_LIMITS }).play(30).complete();
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).play(30).complete();
     const result = resultOf(run, 'can.carry-over');
     expect(result.status).toBe('pass');
     expect(result.evidence[0]).toMatch(/^execution 1 event \d+: ContinueAsNew: carried \d+ messages after \d+ call_model$/);
   });
 
   it('passes after a failed tool, whose message content the history cannot know', () => {
-    const run = new AgentRun()
+    const run = new AgentRunHistory()
       .turn({ failedTools: [0] })
       .continueAsNew()
       .turn();
@@ -76,7 +76,7 @@ describe('can.carry-over', () => {
   });
 
   it('fails when the input changes beyond resume, or carries no resume', () => {
-    const changed = new AgentRun().turn();
+    const changed = new AgentRunHistory().turn();
     changed.continueAsNew({ resume: (r) => r });
     const json = changed.histories();
     const first = json[0] as { events: Record<string, Record<string, unknown>>[] };
@@ -93,9 +93,9 @@ describe('can.carry-over', () => {
   });
 
   it('judges a dialog compacted just before ContinueAsNew by the rebuild contract', () => {
-    const rebuilt = new AgentRun({ limits: SMALL_LIMITS }).turns(4).compact().continueAsNew().turn();
+    const rebuilt = new AgentRunHistory({ limits: SMALL_LIMITS }).turns(4).compact().continueAsNew().turn();
     expect(resultOf(rebuilt, 'can.carry-over').status).toBe('pass');
-    const stale = new AgentRun({ limits: SMALL_LIMITS }).turns(4);
+    const stale = new AgentRunHistory({ limits: SMALL_LIMITS }).turns(4);
     const before = stale.dialog;
     stale.compact().continueAsNew({ resume: (r) => ({ ...r, messages: before }) });
     expect(resultOf(stale, 'can.carry-over').evidence).toContainEqual(
@@ -106,6 +106,6 @@ describe('can.carry-over', () => {
   });
 
   it('is not applicable without ContinueAsNew', () => {
-    expect(resultOf(new AgentRun().turn().complete(), 'can.carry-over').status).toBe('not-applicable');
+    expect(resultOf(new AgentRunHistory().turn().complete(), 'can.carry-over').status).toBe('not-applicable');
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { AgentRun, resultOf } from '../testing/index.ts';
+import { AgentRunHistory, resultOf } from '../testing/index.ts';
 
 describe('can.clean-boundary', () => {
   it('passes a ContinueAsNew with nothing pending', () => {
-    const run = new AgentRun().turns(2).continueAsNew().turn().complete();
+    const run = new AgentRunHistory().turns(2).continueAsNew().turn().complete();
     expect(resultOf(run, 'can.clean-boundary')).toMatchObject({
       status: 'pass',
       evidence: [expect.stringMatching(/^execution 1 event \d+: ContinueAsNew with nothing pending$/)],
@@ -14,7 +14,7 @@ describe('can.clean-boundary', () => {
     let activity = 0;
     let timer = 0;
     let child = 0;
-    const run = new AgentRun().turns(2).continueAsNew({
+    const run = new AgentRunHistory().turns(2).continueAsNew({
       before: (history) => {
         history.workflowTask();
         activity = history.activityScheduled('journal.append', { events: [] });
@@ -32,7 +32,7 @@ describe('can.clean-boundary', () => {
   });
 
   it('passes once the pending work closed before the boundary', () => {
-    const run = new AgentRun().turns(1).continueAsNew({
+    const run = new AgentRunHistory().turns(1).continueAsNew({
       before: (history) => {
         history.workflowTask();
         const started = history.timerStarted();
@@ -43,6 +43,6 @@ describe('can.clean-boundary', () => {
   });
 
   it('is not applicable without ContinueAsNew', () => {
-    expect(resultOf(new AgentRun().turn().complete(), 'can.clean-boundary').status).toBe('not-applicable');
+    expect(resultOf(new AgentRunHistory().turn().complete(), 'can.clean-boundary').status).toBe('not-applicable');
   });
 });

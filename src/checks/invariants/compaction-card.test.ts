@@ -2,18 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { CARD_SECTIONS } from '../../contract/limits.ts';
 import { resolveContext } from '../context.ts';
 import { DEFAULT_KERNEL_MAPPING } from '../mapping.ts';
-import { AgentRun, resultOf, SMALL_LIMITS, validCard } from '../testing/index.ts';
+import { AgentRunHistory, resultOf, SMALL_LIMITS, validCard } from '../testing/index.ts';
 import { requiredIdentifiers, sectionProblem } from './compaction-card.ts';
 
-function overTrigger(): AgentRun {
-  const run = new AgentRun({ limits: SMALL_LIMITS });
+function overTrigger(): AgentRunHistory {
+  const run = new AgentRunHistory({ limits: SMALL_LIMITS });
   while (Buffer.byteLength(JSON.stringify(run.request())) <= run.limits.compactionTriggerBytes) run.turn();
   return run;
 }
 
 describe('compaction.card', () => {
   it('passes cards within size, with the six sections, keeping the required identifiers', () => {
-    const run = new AgentRun({ limits: SMALL_LIMITS }).play(25);
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).play(25);
     const result = resultOf(run, 'compaction.card');
     expect(result.status).toBe('pass');
     expect(result.evidence[0]).toMatch(/context\.compacted \(turn \d+\): card [\d,]+ bytes, six sections, identifiers kept$/);
@@ -30,7 +30,7 @@ describe('compaction.card', () => {
   });
 
   it('judges the card max at the exact byte, whatever the tail max (here larger than the card)', () => {
-    const cardOf = (bytes: number, run: AgentRun) => {
+    const cardOf = (bytes: number, run: AgentRunHistory) => {
       const card = validCard(run.dialog, ' ');
       return `${card}${'x'.repeat(bytes - Buffer.byteLength(card))}`;
     };
@@ -77,7 +77,7 @@ describe('compaction.card', () => {
   });
 
   it('is not applicable without compaction', () => {
-    expect(resultOf(new AgentRun().turn(), 'compaction.card').status).toBe('not-applicable');
+    expect(resultOf(new AgentRunHistory().turn(), 'compaction.card').status).toBe('not-applicable');
   });
 });
 

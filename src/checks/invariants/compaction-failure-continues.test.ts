@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { AgentRun, resultOf, SMALL_LIMITS } from '../testing/index.ts';
+import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
 
-function overTrigger(): AgentRun {
-  const run = new AgentRun({ limits: SMALL_LIMITS });
+function overTrigger(): AgentRunHistory {
+  const run = new AgentRunHistory({ limits: SMALL_LIMITS });
   while (Buffer.byteLength(JSON.stringify(run.request())) <= run.limits.compactionTriggerBytes) run.turn();
   return run;
 }
@@ -46,6 +46,6 @@ describe('compaction.failure-continues', () => {
   });
 
   it('is not applicable when no compaction failed', () => {
-    expect(resultOf(new AgentRun().turn(), 'compaction.failure-continues').status).toBe('not-applicable');
+    expect(resultOf(new AgentRunHistory().turn(), 'compaction.failure-continues').status).toBe('not-applicable');
   });
 });

@@ -1,23 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { COMPACTION_PATCH_ID } from '../../contract/limits.ts';
-import { AgentRun, resultOf, SMALL_LIMITS } from '../testing/index.ts';
+import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
 
 /** Turns until the next request would pass the trigger. */
-function upToTrigger(run: AgentRun): AgentRun {
+function upToTrigger(run: AgentRunHistory): AgentRunHistory {
   while (Buffer.byteLength(JSON.stringify(run.request())) <= run.limits.compactionTriggerBytes) run.turn();
   return run;
 }
 
 describe('compaction.trigger', () => {
   it('passes when compaction starts at the first boundary over the trigger', () => {
-    const run = new AgentRun({ limits: SMALL_LIMITS }).play(25).complete();
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).play(25).complete();
     const result = resultOf(run, 'compaction.trigger');
     expect(result.status).toBe('pass');
     expect(result.evidence.at(-1)).toMatch(/^\d+ accepted compactions; largest request [\d,]+ bytes \(trigger 20,000\)$/);
   });
 
   it('fails when a request over the trigger is sent without a compaction attempt (one boundary late)', () => {
-    const run = upToTrigger(new AgentRun({ limits: SMALL_LIMITS }));
+    const run = upToTrigger(new AgentRunHistory({ limits: SMALL_LIMITS }));
     run.turn().compact().turn();
     const result = resultOf(run, 'compaction.trigger');
     expect(result.status).toBe('fail');
@@ -27,16 +27,16 @@ describe('compaction.trigger', () => {
   });
 
   it('fails when compaction is attempted before the request passes the trigger', () => {
-    const run = new AgentRun({ limits: SMALL_LIMITS }).turns(3).compact().turn();
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).turns(3).compact().turn();
     expect(resultOf(run, 'compaction.trigger').evidence[0]).toMatch(
       /^event \d+: compaction at turn 4 when the request was [\d,]+ bytes <= trigger 20,000$/,
     );
   });
 
   it('judges the trigger at the exact byte: a request at the trigger must not compact, one byte over it must', () => {
-    const fifth = Buffer.byteLength(JSON.stringify(new AgentRun().turns(4).request()));
-    const withTrigger = (trigger: number) => new AgentRun({ limits: { ...SMALL_LIMITS, compactionTriggerBytes: trigger } }).turns(4);
-    const status = (run: AgentRun) => resultOf(run, 'compaction.trigger').status;
+    const fifth = Buffer.byteLength(JSON.stringify(new AgentRunHistory().turns(4).request()));
+    const withTrigger = (trigger: number) => new AgentRunHistory({ limits: { ...SMALL_LIMITS, compactionTriggerBytes: trigger } }).turns(4);
+    const status = (run: AgentRunHistory) => resultOf(run, 'compaction.trigger').status;
     // At the trigger: sent without compaction (the next boundary, past it, compacts).
     expect(status(withTrigger(fifth).turn().compact().turn())).toBe('pass');
     expect(resultOf(withTrigger(fifth).compact().turn(), 'compaction.trigger').evidence[0]).toMatch(
@@ -60,12 +60,12 @@ describe('compaction.trigger', () => {
   });
 
   it('fails a failed compaction attempted under the trigger too, and judges the boundary from the dialog', () => {
-    const run = new AgentRun({ limits: SMALL_LIMITS }).turns(2).compact({ outcome: 'failed' }).turn();
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).turns(2).compact({ outcome: 'failed' }).turn();
     expect(resultOf(run, 'compaction.trigger').status).toBe('fail');
   });
 
   it('fails compaction without the gate (the ungated control)', () => {
-    const run = upToTrigger(new AgentRun({ limits: SMALL_LIMITS, gate: false }));
+    const run = upToTrigger(new AgentRunHistory({ limits: SMALL_LIMITS, gate: false }));
     run.compact().turn();
     expect(resultOf(run, 'compaction.trigger').evidence[0]).toMatch(
       /compaction at turn \d+ scheduled before the gate context-compaction opened$/,
@@ -73,19 +73,19 @@ describe('compaction.trigger', () => {
   });
 
   it('is not applicable to a run whose gate never opened (v0), or whose requests stay under the trigger', () => {
-    const v0 = upToTrigger(new AgentRun({ limits: SMALL_LIMITS, gate: false })).turns(3);
+    const v0 = upToTrigger(new AgentRunHistory({ limits: SMALL_LIMITS, gate: false })).turns(3);
     expect(resultOf(v0, 'compaction.trigger')).toMatchObject({
       status: 'not-applicable',
       evidence: ['the gate context-compaction never opened'],
     });
-    const short = new AgentRun({ limits: SMALL_LIMITS }).turns(2);
+    const short = new AgentRunHistory({ limits: SMALL_LIMITS }).turns(2);
     expect(resultOf(short, 'compaction.trigger').evidence).toEqual([
       expect.stringMatching(/^requests never passed the trigger 20,000 \(largest [\d,]+ bytes\)$/),
     ]);
   });
 
   it('opens the gate at the marker when a newer binary took over mid-execution (gateOpens: at-marker)', () => {
-    const run = upToTrigger(new AgentRun({ limits: SMALL_LIMITS, gate: false })).turns(2);
+    const run = upToTrigger(new AgentRunHistory({ limits: SMALL_LIMITS, gate: false })).turns(2);
     run.history.workflowTask();
     run.history.patchMarker(COMPACTION_PATCH_ID);
     run.compact().turn();

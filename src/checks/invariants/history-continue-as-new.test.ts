@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { AgentRun, resultOf, SMALL_LIMITS } from '../testing/index.ts';
+import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
 
 describe('history.continue-as-new', () => {
   it('passes a run that continues as new once each execution has sent its budget', () => {
-    const run = new AgentRun({ limits: SMALL_LIMITS }).play(30).complete();
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).play(30).complete();
     expect(run.executions.length).toBeGreaterThan(1);
     const result = resultOf(run, 'history.continue-as-new');
     expect(result.status).toBe('pass');
@@ -13,14 +13,14 @@ describe('history.continue-as-new', () => {
   });
 
   it('fails a run that goes on sending requests after passing the budget', () => {
-    const run = new AgentRun({ limits: SMALL_LIMITS }).turns(16);
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).turns(16);
     const result = resultOf(run, 'history.continue-as-new');
     expect(result.status).toBe('fail');
     expect(result.evidence[0]).toMatch(/^event \d+: accumulated request bytes [\d,]+ > budget 150,000, yet \d+ more call_model followed/);
   });
 
   it('allows the grace turns the context gives, and no more', () => {
-    const run = new AgentRun({ limits: SMALL_LIMITS }).turns(14);
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).turns(14);
     const passed = resultOf(run, 'history.continue-as-new').evidence[0] ?? '';
     const after = Number(/yet (\d+) more/.exec(passed)?.[1]);
     expect(resultOf(run, 'history.continue-as-new', { continueAsNewGraceTurns: after }).status).toBe('pass');
@@ -28,12 +28,12 @@ describe('history.continue-as-new', () => {
   });
 
   it('fails when the execution ends otherwise after passing the budget, or reaches a history limit', () => {
-    const run = new AgentRun({ limits: SMALL_LIMITS }).turns(12);
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).turns(12);
     run.history.terminated('Workflow history size exceeds limit.', 'history-service');
     expect(resultOf(run, 'history.continue-as-new').evidence).toEqual(
       expect.arrayContaining([expect.stringMatching(/yet the execution ended terminated at event \d+, not ContinueAsNew/)]),
     );
-    const small = new AgentRun().turns(3);
+    const small = new AgentRunHistory().turns(3);
     const result = resultOf(small, 'history.continue-as-new', { historySizeLimitBytes: 10_000, historyCountLimit: 40 });
     expect(result.evidence).toEqual(
       expect.arrayContaining([
@@ -44,7 +44,7 @@ describe('history.continue-as-new', () => {
   });
 
   it('fails an execution the server terminated for its event count, though fewer events than the limit came back', () => {
-    const run = new AgentRun().turns(3);
+    const run = new AgentRunHistory().turns(3);
     run.history.workflowTask({ suggestContinueAsNew: true });
     const terminated = run.history.terminated('Workflow history count exceeds limit.', 'history-service');
     const result = resultOf(run, 'history.continue-as-new');
@@ -53,7 +53,7 @@ describe('history.continue-as-new', () => {
   });
 
   it('passes a ContinueAsNew under the budget that follows the server suggesting it', () => {
-    const run = new AgentRun().turns(3);
+    const run = new AgentRunHistory().turns(3);
     const suggested = run.history.workflowTask({ suggestContinueAsNew: true }) - 1;
     run.continueAsNew().turn().complete();
     const result = resultOf(run, 'history.continue-as-new');
@@ -66,19 +66,19 @@ describe('history.continue-as-new', () => {
   });
 
   it('judges the budget at the exact byte: ContinueAsNew at the budget fails, one byte over it passes', () => {
-    const sent = new AgentRun({ limits: SMALL_LIMITS }).turns(4).executionRequestBytes;
-    const atBudget = new AgentRun({ limits: { ...SMALL_LIMITS, continueAsNewBytes: sent } }).turns(4).continueAsNew().turns(2);
+    const sent = new AgentRunHistory({ limits: SMALL_LIMITS }).turns(4).executionRequestBytes;
+    const atBudget = new AgentRunHistory({ limits: { ...SMALL_LIMITS, continueAsNewBytes: sent } }).turns(4).continueAsNew().turns(2);
     const early = resultOf(atBudget, 'history.continue-as-new');
     expect(early.status).toBe('fail');
     expect(early.evidence).toContainEqual(
       `execution 1 event ${atBudget.executions[0]?.toJson().events.length}: ContinueAsNew after ${sent.toLocaleString('en-US')} request bytes, not over the budget ${sent.toLocaleString('en-US')}`,
     );
-    const overBudget = new AgentRun({ limits: { ...SMALL_LIMITS, continueAsNewBytes: sent - 1 } }).turns(4).continueAsNew().turns(2);
+    const overBudget = new AgentRunHistory({ limits: { ...SMALL_LIMITS, continueAsNewBytes: sent - 1 } }).turns(4).continueAsNew().turns(2);
     expect(resultOf(overBudget, 'history.continue-as-new').status).toBe('pass');
   });
 
   it('fails a resumed execution that goes on past its budget (the budget judged in every execution)', () => {
-    const run = new AgentRun({ limits: SMALL_LIMITS });
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS });
     while (run.executions.length < 2) run.play(1);
     run.turns(16);
     const result = resultOf(run, 'history.continue-as-new');
@@ -89,6 +89,6 @@ describe('history.continue-as-new', () => {
   });
 
   it('is not applicable when no execution passes the budget', () => {
-    expect(resultOf(new AgentRun().turns(3).complete(), 'history.continue-as-new').status).toBe('not-applicable');
+    expect(resultOf(new AgentRunHistory().turns(3).complete(), 'history.continue-as-new').status).toBe('not-applicable');
   });
 });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { AgentRun, resultOf } from '../testing/index.ts';
+import { AgentRunHistory, resultOf } from '../testing/index.ts';
 
 describe('history.no-termination', () => {
   it('passes a completed run, and one terminated by an operator (noted)', () => {
-    expect(resultOf(new AgentRun().turn().complete(), 'history.no-termination').status).toBe('pass');
-    const run = new AgentRun().turn();
+    expect(resultOf(new AgentRunHistory().turn().complete(), 'history.no-termination').status).toBe('pass');
+    const run = new AgentRunHistory().turn();
     run.history.terminated('scenario over', 'longrun-harness');
     const result = resultOf(run, 'history.no-termination');
     expect(result.status).toBe('pass');
@@ -17,7 +17,7 @@ describe('history.no-termination', () => {
     ['Workflow history size exceeds limit.', ''],
     ['Workflow history count exceeds limit.', ''],
   ])('fails on a termination "%s" by "%s"', (reason, identity) => {
-    const run = new AgentRun().turn();
+    const run = new AgentRunHistory().turn();
     const terminated = run.history.terminated(reason, identity);
     const result = resultOf(run, 'history.no-termination');
     expect(result.status).toBe('fail');

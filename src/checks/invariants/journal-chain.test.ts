@@ -3,11 +3,11 @@ import { journalHash } from '../../contract/journal-hash.ts';
 import { GENESIS_HASH } from '../../contract/kernel-api.ts';
 import { checkRun } from '../index.ts';
 import { DEFAULT_KERNEL_MAPPING } from '../mapping.ts';
-import { AgentRun, resultOf, SMALL_LIMITS } from '../testing/index.ts';
+import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
 
 describe('journal.chain', () => {
   it('passes one unbroken chain across executions', () => {
-    const run = new AgentRun({ limits: SMALL_LIMITS }).play(30).complete();
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).play(30).complete();
     expect(run.executions.length).toBeGreaterThan(1);
     const result = resultOf(run, 'journal.chain');
     expect(result.status).toBe('pass');
@@ -15,7 +15,7 @@ describe('journal.chain', () => {
   });
 
   it('fails a gap in seq, a wrong prevHash and another run id', () => {
-    const run = new AgentRun().turn();
+    const run = new AgentRunHistory().turn();
     run.journal('payload.elided', { turn: 1 }, { seq: run.journalHead.nextSeq + 1 });
     run.journal('payload.elided', { turn: 1 }, { prevHash: GENESIS_HASH });
     run.journal('payload.elided', { turn: 1 }, { runId: 'run-other' });
@@ -33,13 +33,13 @@ describe('journal.chain', () => {
 
   it('starts the chain at the seq the kernel mapping says', () => {
     const mapping = { ...DEFAULT_KERNEL_MAPPING, journalFirstSeq: 0 };
-    const histories = new AgentRun().turn().histories();
+    const histories = new AgentRunHistory().turn().histories();
     const evidence = checkRun(histories, { mapping }).results.find((r) => r.id === 'journal.chain')?.evidence;
     expect(evidence?.[0]).toMatch(/^event \d+: journal run\.started seq 1, expected seq 0$/);
   });
 
   it('fails when the journal activity returns other hashes than the events hash to', () => {
-    const run = new AgentRun();
+    const run = new AgentRunHistory();
     const event = {
       runId: 'run-0001',
       seq: 2,
@@ -55,7 +55,7 @@ describe('journal.chain', () => {
   });
 
   it('counts an append still pending at ContinueAsNew (its event may be written) and fails the stale head after it', () => {
-    const run = new AgentRun().turn().continueAsNew({ pendingJournal: true }).turn();
+    const run = new AgentRunHistory().turn().continueAsNew({ pendingJournal: true }).turn();
     expect(resultOf(run, 'journal.chain').evidence).toEqual([
       expect.stringMatching(/^execution 2 event \d+: journal turn\.completed seq 3, expected seq 4$/),
       expect.stringMatching(
@@ -70,7 +70,7 @@ describe('journal.chain', () => {
   });
 
   it('leaves out the events of a failed append, which the kernel sends again', () => {
-    const run = new AgentRun();
+    const run = new AgentRunHistory();
     const event = { runId: 'run-0001', seq: 2, type: 'payload.elided' as const, turn: 1, data: {}, prevHash: run.journalHead.headHash };
     run.history.activityFailed(run.history.activityScheduled('journal.append', { events: [event] }), 'store down');
     run.journal('payload.elided', {});
@@ -78,7 +78,7 @@ describe('journal.chain', () => {
   });
 
   it('is not applicable without journal events', () => {
-    const run = new AgentRun();
+    const run = new AgentRunHistory();
     const json = run.histories()[0] as { events: { activityTaskScheduledEventAttributes?: unknown }[] };
     const bare = { events: json.events.slice(0, 3) };
     expect(checkRun([bare]).results.find((r) => r.id === 'journal.chain')?.status).toBe('not-applicable');
@@ -86,17 +86,17 @@ describe('journal.chain', () => {
 });
 
 describe('journal.chain: the turn counter', () => {
-  const journalChain = (run: AgentRun) => resultOf(run, 'journal.chain');
+  const journalChain = (run: AgentRunHistory) => resultOf(run, 'journal.chain');
 
   it('passes turns 1..N completed once each, across ContinueAsNew, and says so', () => {
-    const run = new AgentRun().play(3).continueAsNew().play(2).complete();
+    const run = new AgentRunHistory().play(3).continueAsNew().play(2).complete();
     const result = journalChain(run);
     expect(result.status).toBe('pass');
     expect(result.evidence).toContain('turn.completed for turns 1-6, each once');
   });
 
   it('fails a turn completed twice', () => {
-    const run = new AgentRun().play(2);
+    const run = new AgentRunHistory().play(2);
     run.journal('turn.completed', { turn: 2 }, { turn: 2 });
     const result = journalChain(run.turn());
     expect(result.status).toBe('fail');
@@ -104,7 +104,7 @@ describe('journal.chain: the turn counter', () => {
   });
 
   it('fails a turn that never completed', () => {
-    const run = new AgentRun().play(2);
+    const run = new AgentRunHistory().play(2);
     run.journal('turn.completed', { turn: 5 }, { turn: 5 });
     const result = journalChain(run);
     expect(result.status).toBe('fail');
@@ -112,30 +112,30 @@ describe('journal.chain: the turn counter', () => {
   });
 
   it('fails a turn.completed whose data names another turn than the event', () => {
-    const run = new AgentRun().play(1);
+    const run = new AgentRunHistory().play(1);
     run.journal('turn.completed', { turn: 3 }, { turn: 2 });
     expect(journalChain(run).evidence[0]).toBe("turn counter: journal seq 3: turn.completed data.turn 3 is not the event's turn 2");
   });
 
   it('fails a run.completed whose counters disagree with the journal', () => {
-    const run = new AgentRun().play(2);
+    const run = new AgentRunHistory().play(2);
     run.journal('run.completed', { ended: 'done', counters: { turns: 3 } });
     expect(journalChain(run).evidence[0]).toBe('turn counter: journal seq 4: run.completed counts 3 turns, the journal completed 2');
   });
 
   it('fails a run that ends at max-turns before its maxTurns, or completes more turns than maxTurns', () => {
-    const early = new AgentRun({ maxTurns: 5 }).play(2);
+    const early = new AgentRunHistory({ maxTurns: 5 }).play(2);
     early.journal('run.completed', { ended: 'max-turns', counters: { turns: 2 } });
     expect(journalChain(early).evidence[0]).toBe(
       'turn counter: journal seq 4: run.completed says it ended at max-turns after 2 turns, not maxTurns 5',
     );
-    const over = new AgentRun({ maxTurns: 2 }).play(3);
+    const over = new AgentRunHistory({ maxTurns: 2 }).play(3);
     over.journal('run.completed', { ended: 'max-turns', counters: { turns: 3 } });
     expect(journalChain(over).evidence[0]).toBe('turn counter: journal seq 5: the run completed 3 turns, over its maxTurns 2');
   });
 
   it('passes a run that ends at exactly its maxTurns', () => {
-    const run = new AgentRun({ maxTurns: 3 }).play(3);
+    const run = new AgentRunHistory({ maxTurns: 3 }).play(3);
     run.journal('run.completed', { ended: 'max-turns', counters: { turns: 3 } });
     expect(journalChain(run).status).toBe('pass');
   });

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { AgentRun, resultOf, SMALL_LIMITS } from '../testing/index.ts';
+import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
 
 describe('payload.ceiling', () => {
   it('passes when every payload stays under the blob limit', () => {
-    const run = new AgentRun({ limits: SMALL_LIMITS }).play(12).complete();
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).play(12).complete();
     const result = resultOf(run, 'payload.ceiling');
     expect(result.status).toBe('pass');
     expect(result.evidence[0]).toMatch(/largest .* bytes \(limit 64,000\)/);
   });
 
   it('fails on a tool result and the request that carries it past the limit, naming both events', () => {
-    const run = new AgentRun({ limits: SMALL_LIMITS });
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS });
     run.turn({ tools: [70_000] }).turn();
     const result = resultOf(run, 'payload.ceiling');
     expect(result.status).toBe('fail');
@@ -19,7 +19,7 @@ describe('payload.ceiling', () => {
   });
 
   it('judges against the context when the run does not set its own limit', () => {
-    const run = new AgentRun().turn({ tools: [30_000] });
+    const run = new AgentRunHistory().turn({ tools: [30_000] });
     expect(resultOf(run, 'payload.ceiling').status).toBe('pass');
     expect(resultOf(run, 'payload.ceiling', { limits: { blobLimitBytes: 30_000 } }).status).toBe('fail');
   });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../contract/messages.ts';
-import { AgentRun, CARD_FRAME, lastGroups, resultOf, SMALL_LIMITS } from '../testing/index.ts';
+import { AgentRunHistory, CARD_FRAME, lastGroups, resultOf, SMALL_LIMITS } from '../testing/index.ts';
 
-function overTrigger(): AgentRun {
-  const run = new AgentRun({ limits: SMALL_LIMITS });
+function overTrigger(): AgentRunHistory {
+  const run = new AgentRunHistory({ limits: SMALL_LIMITS });
   while (Buffer.byteLength(JSON.stringify(run.request())) <= run.limits.compactionTriggerBytes) run.turn();
   return run;
 }
@@ -20,7 +20,7 @@ function rebuiltAs(rebuild: (rebuilt: Message[], before: Message[]) => Message[]
 
 describe('rebuild.contract', () => {
   it('passes rebuilds of 2 to 8 whole groups and append-only turns between them', () => {
-    const run = new AgentRun({ limits: SMALL_LIMITS }).play(12);
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).play(12);
     run.compact({ tailGroups: 3 }).play(8).complete();
     const result = resultOf(run, 'rebuild.contract');
     expect(result.status).toBe('pass');
@@ -59,7 +59,7 @@ describe('rebuild.contract', () => {
 
   it('fails a tail of too few or too many groups, or over the tail max', () => {
     expect(rebuiltAs((rebuilt) => rebuilt, 1)).toEqual(['the tail has 1 turn groups, not 2-8']);
-    const run = new AgentRun({ limits: { ...SMALL_LIMITS, tailMaxBytes: 4_000 } });
+    const run = new AgentRunHistory({ limits: { ...SMALL_LIMITS, tailMaxBytes: 4_000 } });
     while (Buffer.byteLength(JSON.stringify(run.request())) <= run.limits.compactionTriggerBytes) run.turn();
     run.compact({ tailGroups: 3 }).turn();
     expect(resultOf(run, 'rebuild.contract').evidence[0]).toMatch(/the tail is [\d,]+ bytes > tail max 4,000$/);
@@ -68,13 +68,13 @@ describe('rebuild.contract', () => {
   describe('judges every bound of the tail exactly', () => {
     /** Ten turns, then a compaction that keeps `tailGroups` groups (edited by `rebuild`), then a turn. */
     const compacted = (tailMaxBytes: number, tailGroups: number, rebuild?: (rebuilt: Message[]) => Message[]) =>
-      new AgentRun({ limits: { ...SMALL_LIMITS, tailMaxBytes } })
+      new AgentRunHistory({ limits: { ...SMALL_LIMITS, tailMaxBytes } })
         .turns(10, { tools: [500] })
         .compact({ tailGroups, ...(rebuild && { rebuild }) })
         .turn();
-    const before = new AgentRun().turns(10, { tools: [500] }).dialog;
+    const before = new AgentRunHistory().turns(10, { tools: [500] }).dialog;
     const tailBytes = (groups: number) => Buffer.byteLength(JSON.stringify(lastGroups(before, groups)));
-    const verdict = (run: AgentRun) => {
+    const verdict = (run: AgentRunHistory) => {
       const result = resultOf(run, 'rebuild.contract');
       if (result.status === 'pass') return 'pass';
       return result.evidence.filter((line) => line.includes('first request after')).map((line) => line.split(': ').slice(1).join(': '));
@@ -119,14 +119,16 @@ describe('rebuild.contract', () => {
   });
 
   it('fails a request that drops or changes messages without a compaction', () => {
-    const run = new AgentRun().turns(3).turn({ messages: (dialog) => [dialog[0] as Message, dialog[1] as Message, ...dialog.slice(4)] });
+    const run = new AgentRunHistory()
+      .turns(3)
+      .turn({ messages: (dialog) => [dialog[0] as Message, dialog[1] as Message, ...dialog.slice(4)] });
     expect(resultOf(run, 'rebuild.contract').evidence[0]).toMatch(
       /^event \d+ \(turn 4\): the request is neither the dialog as it stood nor a rebuild after an accepted compaction: message 2 is assistant calling call_2_0 where the dialog has assistant calling call_1_0$/,
     );
   });
 
   it('fails any request that breaks tool contiguity', () => {
-    const run = new AgentRun().turns(2, { tools: [100, 100] });
+    const run = new AgentRunHistory().turns(2, { tools: [100, 100] });
     run.turn({ messages: (dialog) => [...dialog.slice(0, -2), dialog.at(-1) as Message] });
     expect(resultOf(run, 'rebuild.contract').evidence[0]).toMatch(
       /^event \d+ \(turn 3\): message 5 \(assistant\): tool call call_2_0 has no tool result after it$/,
@@ -134,7 +136,7 @@ describe('rebuild.contract', () => {
   });
 
   it('is not applicable without a rebuild, once every request kept the contract', () => {
-    expect(resultOf(new AgentRun().turns(3).complete(), 'rebuild.contract')).toMatchObject({
+    expect(resultOf(new AgentRunHistory().turns(3).complete(), 'rebuild.contract')).toMatchObject({
       status: 'not-applicable',
       evidence: ['4 requests checked for tool contiguity; 0 rebuilds'],
     });

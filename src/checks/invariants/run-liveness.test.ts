@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ACTIVITY } from '../../contract/kernel-api.ts';
-import { AgentRun, resultOf } from '../testing/index.ts';
+import { AgentRunHistory, resultOf } from '../testing/index.ts';
 
 const STOPPED = 'longrun stopped the run after its timeout of 30 s';
 
 describe('run.liveness', () => {
   it('passes a run that completed, and one that failed for a reason the contract names', () => {
-    const done = resultOf(new AgentRun().turn().complete(), 'run.liveness');
+    const done = resultOf(new AgentRunHistory().turn().complete(), 'run.liveness');
     expect(done.status).toBe('pass');
     expect(done.evidence[0]).toMatch(/completed$/);
-    const guarded = new AgentRun().turn();
+    const guarded = new AgentRunHistory().turn();
     guarded.history.failed('the request of turn 2 cannot be brought under the limit', 'PayloadGuard');
     const result = resultOf(guarded, 'run.liveness');
     expect(result.status).toBe('pass');
@@ -17,7 +17,7 @@ describe('run.liveness', () => {
   });
 
   it('fails a run that failed for a reason the contract does not name', () => {
-    const run = new AgentRun().turn();
+    const run = new AgentRunHistory().turn();
     const failed = run.history.failed('Cannot read properties of undefined', 'TypeError');
     const result = resultOf(run, 'run.liveness');
     expect(result.status).toBe('fail');
@@ -25,7 +25,7 @@ describe('run.liveness', () => {
   });
 
   it('fails a run still open, and says what it was waiting for', () => {
-    const run = new AgentRun().turn();
+    const run = new AgentRunHistory().turn();
     run.history.workflowTask();
     const pending = run.history.activityScheduled(ACTIVITY.compactContext, { turn: 2 });
     const result = resultOf(run, 'run.liveness');
@@ -37,7 +37,7 @@ describe('run.liveness', () => {
   });
 
   it('fails a run that had to be stopped, naming the activity that retried without end', () => {
-    const run = new AgentRun().turn();
+    const run = new AgentRunHistory().turn();
     run.history.workflowTask();
     const pending = run.history.activityScheduled(ACTIVITY.compactContext, { turn: 2 });
     const terminated = run.history.terminated(STOPPED, 'longrun');
@@ -50,7 +50,7 @@ describe('run.liveness', () => {
   });
 
   it('fails a run whose last workflow task failed in a loop', () => {
-    const run = new AgentRun().turn();
+    const run = new AgentRunHistory().turn();
     run.history.workflowTaskFailed('PAYLOADS_TOO_LARGE', 'payload too large', 1);
     const last = run.history.workflowTaskFailed('PAYLOADS_TOO_LARGE', 'payload too large', 2);
     run.history.terminated('longrun stopped a workflow task retry loop (attempt 3)', 'longrun');
@@ -62,10 +62,10 @@ describe('run.liveness', () => {
   });
 
   it.each([
-    ['timed out', (run: AgentRun) => run.history.event('WorkflowExecutionTimedOut', { retryState: 'RETRY_STATE_TIMEOUT' })],
-    ['canceled', (run: AgentRun) => run.history.event('WorkflowExecutionCanceled', {})],
+    ['timed out', (run: AgentRunHistory) => run.history.event('WorkflowExecutionTimedOut', { retryState: 'RETRY_STATE_TIMEOUT' })],
+    ['canceled', (run: AgentRunHistory) => run.history.event('WorkflowExecutionCanceled', {})],
   ])('fails a run that %s', (what, end) => {
-    const run = new AgentRun().turn();
+    const run = new AgentRunHistory().turn();
     const id = end(run);
     const result = resultOf(run, 'run.liveness');
     expect(result.status).toBe('fail');
@@ -73,7 +73,7 @@ describe('run.liveness', () => {
   });
 
   it('fails an activity past its maximum attempts or its schedule-to-close', () => {
-    const run = new AgentRun().turn();
+    const run = new AgentRunHistory().turn();
     run.history.workflowTask();
     const retried = run.history.activityScheduled(ACTIVITY.runTool, { turn: 2 }, { maximumAttempts: 3 });
     run.history.activityStarted(retried, 4);
@@ -92,7 +92,7 @@ describe('run.liveness', () => {
   });
 
   it('fails executions that continue as new without completing a turn, counting a long chain', () => {
-    const run = new AgentRun().turns(2);
+    const run = new AgentRunHistory().turns(2);
     for (let i = 0; i < 5; i++) run.continueAsNew();
     run.complete();
     const result = resultOf(run, 'run.liveness');
@@ -103,11 +103,11 @@ describe('run.liveness', () => {
       expect.stringMatching(/^execution 4 event \d+: /),
       '4 of 6 executions continued as new without completing a turn',
     ]);
-    expect(resultOf(new AgentRun().turns(2).continueAsNew().turn().complete(), 'run.liveness').status).toBe('pass');
+    expect(resultOf(new AgentRunHistory().turns(2).continueAsNew().turn().complete(), 'run.liveness').status).toBe('pass');
   });
 
   it('fails a run that took longer than its timeout', () => {
-    const run = new AgentRun().turn().complete();
+    const run = new AgentRunHistory().turn().complete();
     const events = run.history.lastEventId;
     expect(resultOf(run, 'run.liveness', { runTimeoutMs: events * 1000 }).status).toBe('pass');
     const result = resultOf(run, 'run.liveness', { runTimeoutMs: 5_000 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { AgentRun, resultOf } from '../testing/index.ts';
+import { AgentRunHistory, resultOf } from '../testing/index.ts';
 
 describe('wft.no-retry-loop', () => {
   it('passes a run whose one failed workflow task recovers', () => {
-    const run = new AgentRun().turn();
+    const run = new AgentRunHistory().turn();
     run.history.workflowTaskFailed('NON_DETERMINISTIC_ERROR');
     run.turn().complete();
     const result = resultOf(run, 'wft.no-retry-loop');
@@ -11,7 +11,7 @@ describe('wft.no-retry-loop', () => {
   });
 
   it('fails on any PAYLOADS_TOO_LARGE cause, even one that recovered', () => {
-    const run = new AgentRun().turn();
+    const run = new AgentRunHistory().turn();
     const failed = run.history.workflowTaskFailed(
       'PAYLOADS_TOO_LARGE',
       '[TMPRL1103] Attempted to upload payloads with size that exceeded the error limit.',
@@ -25,14 +25,14 @@ describe('wft.no-retry-loop', () => {
   });
 
   it('fails on an activity failed as PayloadsTooLarge', () => {
-    const run = new AgentRun();
+    const run = new AgentRunHistory();
     const scheduled = run.history.activityScheduled('run_tool', { runId: 'run-0001', turn: 1, call: { id: 'c' } });
     run.history.activityFailed(scheduled, '[TMPRL1103] result too large', 'PayloadsTooLarge');
     expect(resultOf(run, 'wft.no-retry-loop').evidence[0]).toMatch(/ActivityTaskFailed with PayloadsTooLarge/);
   });
 
   it('fails on N consecutive failed workflow tasks (N from the context)', () => {
-    const run = new AgentRun().turn();
+    const run = new AgentRunHistory().turn();
     const first = run.history.workflowTaskFailed('UNHANDLED_COMMAND');
     run.history.workflowTaskFailed('UNHANDLED_COMMAND');
     run.history.workflowTaskFailed('UNHANDLED_COMMAND');
@@ -42,7 +42,7 @@ describe('wft.no-retry-loop', () => {
   });
 
   it('fails when the history ends in a failed task that never completed again', () => {
-    const run = new AgentRun().turn();
+    const run = new AgentRunHistory().turn();
     const failed = run.history.workflowTaskFailed('WORKFLOW_WORKER_UNHANDLED_FAILURE');
     run.history.terminated('stuck', 'longrun-harness');
     expect(resultOf(run, 'wft.no-retry-loop').evidence[0]).toBe(
@@ -51,7 +51,7 @@ describe('wft.no-retry-loop', () => {
   });
 
   it('passes a task the server closed because the run was terminated under it', () => {
-    const run = new AgentRun().turn();
+    const run = new AgentRunHistory().turn();
     run.history.workflowTaskFailed('FORCE_CLOSE_COMMAND');
     run.history.terminated('longrun was interrupted', 'longrun-harness');
     expect(resultOf(run, 'wft.no-retry-loop')).toMatchObject({
@@ -61,7 +61,7 @@ describe('wft.no-retry-loop', () => {
   });
 
   it('fails on a workflow task scheduled at attempt N', () => {
-    const run = new AgentRun().turn();
+    const run = new AgentRunHistory().turn();
     run.history.workflowTaskFailed('UNHANDLED_COMMAND', 'boom', 5);
     run.turn();
     expect(resultOf(run, 'wft.no-retry-loop').evidence[0]).toMatch(/WorkflowTaskScheduled attempt 5/);

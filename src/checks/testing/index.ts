@@ -1,3 +1,3 @@
-export * from './agent-run.ts';
+export * from './agent-run-history.ts';
 export * from './history-builder.ts';
 export { resultOf } from './results.ts';

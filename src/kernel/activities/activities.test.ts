@@ -8,7 +8,7 @@ import { FAILURE_TYPE } from '../../contract/failure-types.ts';
 import { journalHash } from '../../contract/journal-hash.ts';
 import { ACTIVITY, type CompactContextInput, GENESIS_HASH, type JournalEvent } from '../../contract/kernel-api.ts';
 import type { ChatRequest, Message } from '../../contract/messages.ts';
-import { MODEL_BASE_URL, SANDBOX_BASE_URL, scriptedWorld } from '../test-support/scripted-world.ts';
+import { MODEL_BASE_URL, SANDBOX_BASE_URL, scriptedWorld } from '../testing/scripted-world.ts';
 import { compactionModel, createActivities, MAX_RETRY_AFTER_MS, retryAfterMs } from './index.ts';
 
 const world = scriptedWorld({ turns: 3, toolBytes: 500, compaction: 'card' });

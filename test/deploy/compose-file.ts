@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 
-export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
+export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 
 export interface ComposeService {
   image?: string;

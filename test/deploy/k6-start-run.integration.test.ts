@@ -15,10 +15,10 @@ import {
   runInput,
   startRunRequest,
 } from '../../scenarios/k6/lib/start-run.js';
-import type { RunResult } from '../contract/kernel-api.ts';
-import { type Environment, startEnvironment } from '../environment/index.ts';
-import { type KernelWorkers, startKernelWorkers } from '../kernel/workers/kernel-workers.ts';
-import { argvOf, flagOf, readComposeFile, runNodeHealthcheck } from './testing/compose-file.ts';
+import type { RunResult } from '../../src/contract/kernel-api.ts';
+import { type Environment, startEnvironment } from '../../src/environment/index.ts';
+import { type KernelWorkers, startKernelWorkers } from '../../src/kernel/workers/kernel-workers.ts';
+import { argvOf, flagOf, readComposeFile, runNodeHealthcheck } from './compose-file.ts';
 
 let env: Environment;
 let mocks: MockProvider;

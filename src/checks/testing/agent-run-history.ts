@@ -130,7 +130,7 @@ function temporalRunId(runId: string, execution: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-export class AgentRun {
+export class AgentRunHistory {
   readonly input: RunInput;
   dialog: Message[];
   turnNumber = 0;

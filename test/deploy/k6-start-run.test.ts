@@ -10,7 +10,7 @@ import {
   runInput,
   startRunRequest,
 } from '../../scenarios/k6/lib/start-run.js';
-import type { RunInput } from '../contract/kernel-api.ts';
+import type { RunInput } from '../../src/contract/kernel-api.ts';
 
 const decode = (text: string) => Buffer.from(text, 'base64').toString('utf8');
 

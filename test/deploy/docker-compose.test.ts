@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { type MockServer, startMockServer } from '../../mocks/index.ts';
-import { COMMANDS } from '../cli/commands.ts';
-import { PRODUCTION_DYNAMIC_CONFIG } from '../environment/index.ts';
-import { resolveScenario } from '../scenario/index.ts';
-import { argvOf, type ComposeService, flagOf, hostPathOf, REPO_ROOT, readComposeFile, runNodeHealthcheck } from './testing/compose-file.ts';
+import { COMMANDS } from '../../src/cli/commands.ts';
+import { PRODUCTION_DYNAMIC_CONFIG } from '../../src/environment/index.ts';
+import { resolveScenario } from '../../src/scenario/index.ts';
+import { argvOf, type ComposeService, flagOf, hostPathOf, REPO_ROOT, readComposeFile, runNodeHealthcheck } from './compose-file.ts';
 
 const compose = readComposeFile();
 const services = compose.services;

@@ -185,7 +185,9 @@ func runReplay(args []string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", file, err)
 		}
-		if err := replayer.ReplayWorkflowHistory(quietLogger(), history); err != nil {
+		// The replayer's own log would repeat the error with its stack: the one line below says it.
+		silent := sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
+		if err := replayer.ReplayWorkflowHistory(silent, history); err != nil {
 			return fmt.Errorf("%s does not replay on %s: %s", file, *binary, nondeterminismLine(err.Error()))
 		}
 	}

@@ -18,7 +18,8 @@ export type { CheckContext, ResolvedContext } from './context.ts';
 export { resolveContext } from './context.ts';
 export * from './history/index.ts';
 export { requiredIdentifiers, sectionProblem } from './invariants/index.ts';
-export { DEFAULT_KERNEL_MAPPING, type KernelMapping, type PayloadPath } from './mapping.ts';
+export { DEFAULT_KERNEL_MAPPING, type GateMarker, type KernelMapping, type PayloadPath } from './mapping.ts';
+export { parseKernelMapping } from './mapping-file.ts';
 export {
   type Activity,
   buildRunView,

@@ -27,9 +27,10 @@ function turn(n: number, outputBytes: number, screenshot: number): Message[] {
     type: 'function' as const,
     function: { name: i === 0 ? 'shell' : 'screenshot', arguments: JSON.stringify({ seed: n * 10 + i, bytes: outputBytes }) },
   }));
-  const shot: Message = screenshot > 0
-    ? { role: 'tool', tool_call_id: calls[1].id, content: [{ type: 'text', text: `screenshot ${n}` }, image(screenshot)] }
-    : { role: 'tool', tool_call_id: calls[1].id, content: text(n * 10 + 1, 300) };
+  const shot: Message =
+    screenshot > 0
+      ? { role: 'tool', tool_call_id: calls[1].id, content: [{ type: 'text', text: `screenshot ${n}` }, image(screenshot)] }
+      : { role: 'tool', tool_call_id: calls[1].id, content: text(n * 10 + 1, 300) };
   return [
     { role: 'assistant', content: `Turn ${n}: ${MULTIBYTE}`, tool_calls: calls },
     { role: 'tool', tool_call_id: calls[0].id, content: text(n * 10, outputBytes) },
@@ -44,12 +45,46 @@ const history: Message[] = [
   { role: 'assistant', content: null },
 ];
 
-const card = ['## Task', 'Fix the build. run-1', '## Decisions', 'none', '## Files and artifacts', '/srv/app/file-1.go', '## Verified', 'nothing', '## Open questions', 'none', '## Next step', 'go on'].join('\n');
+const card = [
+  '## Task',
+  'Fix the build. run-1',
+  '## Decisions',
+  'none',
+  '## Files and artifacts',
+  '/srv/app/file-1.go',
+  '## Verified',
+  'nothing',
+  '## Open questions',
+  'none',
+  '## Next step',
+  'go on',
+].join('\n');
 
 const events = [
-  { runId: 'run-0001', seq: 1, type: 'run.started', turn: 0, data: { max_turns: 40, limits: { blobLimitBytes: 262144, tailMaxBytes: 32768 } }, prevHash: '0'.repeat(64) },
-  { runId: 'run-0001', seq: 2, type: 'context.compacted', turn: 7, data: { card, bytes_before: 150001, kept: 2, dropped: 5, nested: [1, 2.5, -0, 1e21, 1e-7, 123456789012, null, true, 'ü'] }, prevHash: 'ab'.repeat(32) },
-  { runId: 'run-0001', seq: 3, type: 'context.compaction_failed', turn: 9, data: { reason: `HttpUnavailable: ${MULTIBYTE}`, '\u00e9': 1, e: 2, 'é': 3, '😀': 4, '\uff5e': 5, Z: 6 }, prevHash: 'cd'.repeat(32) },
+  {
+    runId: 'run-0001',
+    seq: 1,
+    type: 'run.started',
+    turn: 0,
+    data: { max_turns: 40, limits: { blobLimitBytes: 262144, tailMaxBytes: 32768 } },
+    prevHash: '0'.repeat(64),
+  },
+  {
+    runId: 'run-0001',
+    seq: 2,
+    type: 'context.compacted',
+    turn: 7,
+    data: { card, bytes_before: 150001, kept: 2, dropped: 5, nested: [1, 2.5, -0, 1e21, 1e-7, 123456789012, null, true, 'ü'] },
+    prevHash: 'ab'.repeat(32),
+  },
+  {
+    runId: 'run-0001',
+    seq: 3,
+    type: 'context.compaction_failed',
+    turn: 9,
+    data: { reason: `HttpUnavailable: ${MULTIBYTE}`, '\u00e9': 1, e: 2, é: 3, '😀': 4, '\uff5e': 5, Z: 6 },
+    prevHash: 'cd'.repeat(32),
+  },
 ];
 
 const guardCases = [
@@ -59,7 +94,11 @@ const guardCases = [
   { target: 8_000, bigItem: 100_000, exhaustive: true, countsScreenshots: true, elidesAssistantText: true },
 ].map((c) => {
   const input = { messages: history, overheadBytes: 1234, targetBytes: c.target, bigItemBytes: c.bigItem };
-  const result = guardMessages(input, { exhaustive: c.exhaustive, countsScreenshots: c.countsScreenshots, elidesAssistantText: c.elidesAssistantText });
+  const result = guardMessages(input, {
+    exhaustive: c.exhaustive,
+    countsScreenshots: c.countsScreenshots,
+    elidesAssistantText: c.elidesAssistantText,
+  });
   return { ...c, overhead: 1234, result };
 });
 

@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import type { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES_FILE, goKernelFixtures } from '../examples/go-kernel/testdata/make-fixtures.ts';
 import { type MockServer, startMockServer } from '../mocks/index.ts';
 import { checkRun, type KernelMapping, type LoadedHistory, loadHistory, parseKernelMapping, type RunVerdict } from '../src/checks/index.ts';
 import { type KernelLimits, type RunInput, WORKFLOW_TYPE } from '../src/contract/kernel-api.ts';
@@ -43,6 +44,22 @@ interface Finished {
   histories: LoadedHistory[];
   files: string[];
 }
+
+describe("the Go kernel's own tests", () => {
+  it('hold the port to what the TypeScript kernel computes now (testdata/fixtures.json is fresh)', () => {
+    expect(readFileSync(FIXTURES_FILE, 'utf8'), 'run node --import tsx examples/go-kernel/testdata/make-fixtures.ts').toBe(
+      goKernelFixtures(),
+    );
+  });
+
+  it('pass: go test (hashes, sizes, guard, rebuild, digest, card)', async () => {
+    const { stdout } = await run('go', ['test', '-count=1', '.'], {
+      cwd: join(ROOT, 'examples/go-kernel'),
+      env: { ...process.env, GOTOOLCHAIN: process.env.GOTOOLCHAIN ?? 'local' },
+    });
+    expect(stdout).toMatch(/^ok\s/m);
+  }, 400_000);
+});
 
 describe('the Go kernel on the real server', () => {
   let env: Environment;

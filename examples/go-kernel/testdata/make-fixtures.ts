@@ -1,10 +1,12 @@
 /**
  * Writes fixtures.json: what longrun's TypeScript kernel computes for a set of inputs (journal
  * hashes, JSON sizes, the guard, the rebuild, the digest, the card check), so that the Go
- * kernel's tests hold its port to the same answers. Run from the repository's root:
+ * kernel's tests hold its port to the same answers (test/go-kernel.test.ts fails when the file
+ * is stale). Run from the repository's root:
  *   node --import tsx examples/go-kernel/testdata/make-fixtures.ts
  */
 import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { canonicalJson, journalHash } from '../../../src/contract/journal-hash.ts';
 import type { ContentPart, Message } from '../../../src/contract/messages.ts';
 import { buildDigest, cardProblem, guardMessages, jsonBytes, rebuildMessages } from '../../../src/kernel/context/index.ts';
@@ -22,17 +24,18 @@ function image(bytes: number): ContentPart {
 }
 
 function turn(n: number, outputBytes: number, screenshot: number): Message[] {
-  const calls = [0, 1].map((i) => ({
+  const call = (i: number, name: string) => ({
     id: `call_${n}_${i}`,
     type: 'function' as const,
-    function: { name: i === 0 ? 'shell' : 'screenshot', arguments: JSON.stringify({ seed: n * 10 + i, bytes: outputBytes }) },
-  }));
+    function: { name, arguments: JSON.stringify({ seed: n * 10 + i, bytes: outputBytes }) },
+  });
+  const calls = [call(0, 'shell'), call(1, 'screenshot')] as const;
   const shot: Message =
     screenshot > 0
       ? { role: 'tool', tool_call_id: calls[1].id, content: [{ type: 'text', text: `screenshot ${n}` }, image(screenshot)] }
       : { role: 'tool', tool_call_id: calls[1].id, content: text(n * 10 + 1, 300) };
   return [
-    { role: 'assistant', content: `Turn ${n}: ${MULTIBYTE}`, tool_calls: calls },
+    { role: 'assistant', content: `Turn ${n}: ${MULTIBYTE}`, tool_calls: [...calls] },
     { role: 'tool', tool_call_id: calls[0].id, content: text(n * 10, outputBytes) },
     shot,
   ];
@@ -82,7 +85,7 @@ const events = [
     seq: 3,
     type: 'context.compaction_failed',
     turn: 9,
-    data: { reason: `HttpUnavailable: ${MULTIBYTE}`, '\u00e9': 1, e: 2, é: 3, '😀': 4, '\uff5e': 5, Z: 6 },
+    data: { reason: `HttpUnavailable: ${MULTIBYTE}`, '\u00e9': 1, e: 2, 'e\u0301': 3, '😀': 4, '\uff5e': 5, Z: 6 },
     prevHash: 'cd'.repeat(32),
   },
 ];
@@ -107,19 +110,25 @@ const rebuildCases = [100_000, 20_000, 9_000, 1_000].map((tailMaxBytes) => ({
   result: rebuildMessages(history, card, { tailMaxBytes }),
 }));
 
-const fixtures = {
-  history,
-  historyBytes: jsonBytes(history),
-  sizes: history.map((message) => ({ message, bytes: jsonBytes(message) })),
-  hashes: events.map((event) => ({ event, canonical: canonicalJson(event), hash: journalHash(event as never) })),
-  guard: guardCases,
-  rebuild: rebuildCases,
-  digest: buildDigest(history),
-  digestSmall: buildDigest(history, { messageHeadBytes: 100, messageTailBytes: 50, argumentBytes: 20, maxBytes: 3_000 }),
-  cards: [card, `${card}\n## Extra`, card.replace('## Verified', '## Checked'), `\n\n${card}  `, 'x'.repeat(9000)].map((c) => ({
-    card: c,
-    problem: cardProblem(c, 8192),
-  })),
-};
+export const FIXTURES_FILE = fileURLToPath(new URL('./fixtures.json', import.meta.url));
 
-writeFileSync(new URL('./fixtures.json', import.meta.url), `${JSON.stringify(fixtures, null, 1)}\n`);
+/** The text of fixtures.json, as the TypeScript kernel computes it now. */
+export function goKernelFixtures(): string {
+  const fixtures = {
+    history,
+    historyBytes: jsonBytes(history),
+    sizes: history.map((message) => ({ message, bytes: jsonBytes(message) })),
+    hashes: events.map((event) => ({ event, canonical: canonicalJson(event), hash: journalHash(event as never) })),
+    guard: guardCases,
+    rebuild: rebuildCases,
+    digest: buildDigest(history),
+    cards: [card, `${card}\n## Extra`, card.replace('## Verified', '## Checked'), `\n\n${card}  `, 'x'.repeat(9000)].map((c) => ({
+      card: c,
+      problem: cardProblem(c, 8192),
+    })),
+  };
+
+  return `${JSON.stringify(fixtures, null, 1)}\n`;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) writeFileSync(FIXTURES_FILE, goKernelFixtures());

@@ -3,7 +3,8 @@
  * server and `longrun mock-server`'s handlers over HTTP, judged by the checks through the Go
  * mapping: v1 compacts and continues as new and holds every invariant (with the same verdicts
  * as the TypeScript v1 on the same plan), v0 reproduces TMPRL1103, the Go `ungated` control's
- * code fails to replay v0's histories, and `split-group` is caught by rebuild.contract.
+ * code fails to replay v0's histories, `split-group` is caught by rebuild.contract and `trigger-late`
+ * by compaction.trigger.
  * The limits are tmprl1103's (blob 256 KiB, trigger 150,000, tail 32 KiB), with a small
  * ContinueAsNew budget so that v1 continues as new within the run.
  */
@@ -35,7 +36,7 @@ const LIMITS: Partial<KernelLimits> = {
   cardMaxBytes: 8_192,
   continueAsNewBytes: 1_500_000,
 };
-const GO_BINARIES = ['v0', 'v1', 'ungated', 'split-group'] as const;
+const GO_BINARIES = ['v0', 'v1', 'ungated', 'split-group', 'trigger-late'] as const;
 type GoBinary = (typeof GO_BINARIES)[number];
 
 const run = promisify(execFile);
@@ -236,6 +237,12 @@ describe('the Go kernel on the real server', () => {
     const splitGroup = await runToEnd('go-split-group', 'go-split-group-run-0003', 'run-0003', goMapping);
     expect(activityTypes(splitGroup.histories)).toContain('kernel.compact_context');
     expect(statuses(checkRun(splitGroup.histories))['rebuild.contract']).toBe('fail');
+  });
+
+  it('catches the trigger-late control by compaction.trigger', async () => {
+    const late = await runToEnd('go-trigger-late', 'go-trigger-late-run-0004', 'run-0004', goMapping);
+    expect(activityTypes(late.histories)).toContain('kernel.compact_context');
+    expect(statuses(checkRun(late.histories))['compaction.trigger']).toBe('fail');
   });
 
   it('says what is wrong with a mapping file in one line, with the usage exit code', async () => {

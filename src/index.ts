@@ -3,7 +3,16 @@
  *   const { scenario } = resolveScenario('smoke');
  *   const summary = await runScenario(scenario);
  */
-export { type CheckContext, checkRun, INVARIANTS, loadHistory, loadHistoryFile, type RunVerdict } from './checks/index.ts';
+export {
+  type CheckContext,
+  checkRun,
+  INVARIANTS,
+  type KernelMapping,
+  loadHistory,
+  loadHistoryFile,
+  parseKernelMapping,
+  type RunVerdict,
+} from './checks/index.ts';
 export { type Environment, type EnvironmentOptions, startEnvironment } from './environment/index.ts';
 export { BINARIES, type BinaryId, CURRENT_BINARY } from './kernel/index.ts';
 export { renderText, writeReport } from './report/index.ts';

@@ -54,6 +54,12 @@ export interface KernelMapping {
   };
   /** The version gate of compaction (TS `patched`, Go `GetVersion`); null when ungated. */
   patchId: string | null;
+  /**
+   * The marker that records the gate: `core_patch`, what the TypeScript SDK's `patched(id)`
+   * writes, or `Version`, what the Go SDK's `GetVersion(id, ...)` writes (the gate opens at a
+   * recorded version of 1 or more; `DefaultVersion`, -1, is the old path).
+   */
+  gateMarker: GateMarker;
   /** The failure types a run may end with (the reasons the contract names); any other failure is a liveness violation. */
   failureTypes: readonly string[];
   /** The seq of a run's first journal event. */
@@ -61,6 +67,8 @@ export interface KernelMapping {
   /** The kernel's default limits; a check context and the run's own input override them. */
   limits: KernelLimits;
 }
+
+export type GateMarker = 'core_patch' | 'Version';
 
 const firstArg = (...path: string[]): PayloadPath => ({ arg: 0, path });
 
@@ -86,6 +94,7 @@ export const DEFAULT_KERNEL_MAPPING: KernelMapping = {
     journalHashes: firstArg('hashes'),
   },
   patchId: COMPACTION_PATCH_ID,
+  gateMarker: 'core_patch',
   failureTypes: FAILURE_TYPES,
   // Our kernel starts its journal at seq 1 (src/kernel/workflows/agent-run.ts).
   journalFirstSeq: 1,

@@ -9,6 +9,7 @@ export {
   clusterSettingsFromEnv,
   describeCluster,
 } from './existing-cluster.ts';
+export { GoKernelBinaryError, resolveGoKernelBinary } from './go-kernel-binary.ts';
 export type { GoBinary } from './go-program.ts';
 export { installRuntime } from './runtime.ts';
 export {

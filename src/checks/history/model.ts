@@ -140,7 +140,8 @@ export type EventAttributes =
   | { kind: 'child-closed'; initiatedEventId: number }
   | { kind: 'external-initiated' }
   | { kind: 'external-closed'; initiatedEventId: number }
-  | { kind: 'marker'; name: string; patchId?: string }
+  /** `version`: what a Go `Version` marker recorded (GetVersion's answer). */
+  | { kind: 'marker'; name: string; patchId?: string; version?: number }
   | { kind: 'continued-as-new'; newRunId?: string; input: RunInputSummary | Unreadable }
   | {
       kind: 'workflow-closed';

@@ -72,22 +72,28 @@ function summarizeFailure(value: unknown): FailureSummary | undefined {
   return { text: messages.join(' <- ').replace(/\s+/g, ' ').slice(0, 1000), types, activityTypes };
 }
 
-/** The patch a marker records: TS `patched()` (core_patch) or Go `GetVersion` (Version). */
-function markerPatchId(name: string, details: unknown): string | undefined {
-  if (!isRecord(details)) return undefined;
+/**
+ * The patch a marker records: TS `patched()` (core_patch: `patch-data` {id}) or Go
+ * `GetVersion` (Version: `change-id` and `version`, each a json/plain Payloads).
+ */
+function markerPatch(name: string, details: unknown): { patchId?: string; version?: number } {
+  if (!isRecord(details)) return {};
   const first = (key: string): unknown => payloadList(details[key])[0];
   try {
     if (name === 'core_patch') {
       const data = first('patch-data');
-      if (data !== undefined) return toText((decodePayload(data) as Raw | null)?.id);
+      if (data !== undefined) return { patchId: toText((decodePayload(data) as Raw | null)?.id) };
       const legacy = first('patch_id');
-      return isRecord(legacy) ? toBuffer(legacy.data)?.toString('utf8') : undefined;
+      return { patchId: isRecord(legacy) ? toBuffer(legacy.data)?.toString('utf8') : undefined };
     }
-    if (name === 'Version') return toText(decodePayload(first('change-id')));
+    if (name === 'Version') {
+      const version = decodePayload(first('version'));
+      return { patchId: toText(decodePayload(first('change-id'))), ...(typeof version === 'number' ? { version } : {}) };
+    }
   } catch {
     // A marker we cannot read is not a patch marker.
   }
-  return undefined;
+  return {};
 }
 
 export class HistoryNormalizer {
@@ -200,7 +206,7 @@ export class HistoryNormalizer {
     if (EXTERNAL_CLOSED.has(type)) return { kind: 'external-closed', initiatedEventId: ref('initiatedEventId') };
     if (type === 'MarkerRecorded') {
       const name = toText(a.markerName) ?? '';
-      return { kind: 'marker', name, patchId: markerPatchId(name, a.details) };
+      return { kind: 'marker', name, ...markerPatch(name, a.details) };
     }
     if (type === 'WorkflowExecutionContinuedAsNew') {
       let input: Extract<EventAttributes, { kind: 'continued-as-new' }>['input'];

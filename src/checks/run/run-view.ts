@@ -102,13 +102,19 @@ export function gateOpenAt(execution: Execution, eventId: number, mode: GateMode
 
 export type GateMode = 'with-execution' | 'at-marker';
 
-function markerPosition(events: readonly HistoryEvent[], patchId: string | null): number | null {
-  if (patchId === null) return 0;
+/** The mapping's gate marker for its patch id; a Go `Version` marker opens it at version 1 or more. */
+function opensGate(attrs: HistoryEvent['attrs'], mapping: KernelMapping): boolean {
+  if (attrs.kind !== 'marker' || attrs.name !== mapping.gateMarker || attrs.patchId !== mapping.patchId) return false;
+  return attrs.version === undefined || attrs.version >= 1;
+}
+
+function markerPosition(events: readonly HistoryEvent[], mapping: KernelMapping): number | null {
+  if (mapping.patchId === null) return 0;
   let lastTaskCompleted = 0;
   for (const event of events) {
     if (event.type === 'WorkflowTaskCompleted') lastTaskCompleted = event.id;
     // Commands of a workflow task follow its WorkflowTaskCompleted: the gate covers all of them.
-    if (event.attrs.kind === 'marker' && event.attrs.patchId === patchId) return lastTaskCompleted;
+    if (opensGate(event.attrs, mapping)) return lastTaskCompleted;
   }
   return null;
 }
@@ -125,7 +131,7 @@ function buildExecution(history: LoadedHistory, number: number): Execution {
     trailingCompactions: [],
     journal: [],
     end: null,
-    gateMarker: markerPosition(history.events, history.mapping.patchId),
+    gateMarker: markerPosition(history.events, history.mapping),
   };
   const byScheduledId = new Map<number, Activity>();
   const { activities } = history.mapping;

@@ -3,9 +3,17 @@
  * saved by longrun), or fetched from a cluster by workflow id. The files given (or the .json
  * files of a folder) are the executions of one run.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type CheckContext, checkRun, loadHistory, loadHistoryFile, type RunVerdict } from '../../checks/index.ts';
+import {
+  type CheckContext,
+  checkRun,
+  type KernelMapping,
+  loadHistory,
+  loadHistoryFile,
+  parseKernelMapping,
+  type RunVerdict,
+} from '../../checks/index.ts';
 import { clusterSettingsFromEnv, startEnvironment } from '../../environment/index.ts';
 import { fetchRunHistories } from '../../runner/history-chain.ts';
 import type { Command } from '../command.ts';
@@ -19,7 +27,30 @@ const OPTIONS = {
   'trigger-bytes': { type: 'string' },
   'can-budget': { type: 'string' },
   'history-size-limit': { type: 'string' },
+  mapping: { type: 'string' },
 } as const;
+
+/** `--mapping FILE`: a partial KernelMapping in JSON; a bad file is a usage error naming the field. */
+function mappingFile(path: string | undefined): KernelMapping | undefined {
+  if (path === undefined) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new UsageError(`--mapping ${path}: no such file`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--mapping ${path}: not JSON (${(error as Error).message})`);
+  }
+  try {
+    return parseKernelMapping(json, path);
+  } catch (error) {
+    throw new UsageError(`--mapping ${(error as Error).message}`);
+  }
+}
 
 function bytesOption(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -46,7 +77,7 @@ function historyFiles(paths: readonly string[]): string[] {
   });
 }
 
-async function fromCluster(workflowId: string) {
+async function fromCluster(workflowId: string, mapping: KernelMapping | undefined) {
   if (!clusterSettingsFromEnv())
     throw new UsageError('--workflow-id needs TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE, TLS or API key as your cluster wants)');
   const env = await startEnvironment();
@@ -54,7 +85,7 @@ async function fromCluster(workflowId: string) {
     const description = await env.client.workflow.getHandle(workflowId).describe();
     const firstRunId = description.raw.workflowExecutionInfo?.firstRunId || description.runId;
     const fetched = await fetchRunHistories(env.client, workflowId, firstRunId);
-    return fetched.map((f, i) => loadHistory(f.history, { source: `${workflowId} execution ${i + 1}` }));
+    return fetched.map((f, i) => loadHistory(f.history, { source: `${workflowId} execution ${i + 1}`, mapping }));
   } finally {
     await env.teardown();
   }
@@ -82,6 +113,8 @@ Options:
   --trigger-bytes N           compactionTriggerBytes (default 1.2 MB; a run's own limits win)
   --can-budget N              ContinueAsNew budget (default 128 MiB; a run's own limits win)
   --history-size-limit N      the server's limit.historySize.error (default 500 MiB)
+  --mapping FILE              read the histories through this kernel mapping (JSON, a partial KernelMapping:
+                              e.g. {"gateMarker": "Version"} for a Go kernel's GetVersion gate)
   --json                      print the verdict as JSON`,
   async run(args) {
     const { values, positionals } = parseCommandArgs(args, OPTIONS, { min: 0, max: Number.POSITIVE_INFINITY, names: 'history files' });
@@ -96,10 +129,11 @@ Options:
       }).filter(([, v]) => v !== undefined),
     );
     const historySizeLimitBytes = bytesOption('history-size-limit', values['history-size-limit']);
+    const mapping = mappingFile(values.mapping);
     const ctx: CheckContext = { limits, ...(historySizeLimitBytes ? { historySizeLimitBytes } : {}) };
     const histories = workflowId
-      ? await fromCluster(workflowId)
-      : await Promise.all(historyFiles(positionals).map((f) => loadHistoryFile(f)));
+      ? await fromCluster(workflowId, mapping)
+      : await Promise.all(historyFiles(positionals).map((f) => loadHistoryFile(f, { mapping })));
     const verdict = checkRun(histories, ctx);
     if (values.json) console.log(JSON.stringify(verdict, null, 2));
     else printVerdict(verdict);

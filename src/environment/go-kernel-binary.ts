@@ -1,0 +1,27 @@
+/**
+ * The reference foreign kernel (examples/go-kernel, a Go port of the kernel on the Temporal Go
+ * SDK): LONGRUN_GO_KERNEL_BIN (a ready go-kernel binary), else the cached build, else a build
+ * now with Go, like the embedded server. Built on first use, never at `npm install`.
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type GoBinary, type GoProgram, type ResolveOptions, resolveGoProgram } from './go-program.ts';
+
+export class GoKernelBinaryError extends Error {
+  override name = 'GoKernelBinaryError';
+}
+
+const GO_KERNEL: GoProgram = {
+  title: 'the Go kernel',
+  name: 'go-kernel',
+  sourceDir: resolve(fileURLToPath(import.meta.url), '../../../examples/go-kernel'),
+  envVar: 'LONGRUN_GO_KERNEL_BIN',
+  buildCost: 'about two minutes cold',
+  buildCommand: 'cd examples/go-kernel && go build -o go-kernel .',
+  alternative: 'or set LONGRUN_GO_KERNEL_BIN to a go-kernel binary',
+  errorClass: GoKernelBinaryError,
+};
+
+export function resolveGoKernelBinary(options: ResolveOptions = {}): Promise<GoBinary> {
+  return resolveGoProgram(GO_KERNEL, options);
+}

@@ -19,10 +19,17 @@ import type { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES_FILE, goKernelFixtures } from '../examples/go-kernel/testdata/make-fixtures.ts';
 import { type MockServer, startMockServer } from '../mocks/index.ts';
-import { checkRun, type KernelMapping, type LoadedHistory, loadHistory, parseKernelMapping, type RunVerdict } from '../src/checks/index.ts';
+import {
+  checkRun,
+  incidentsOf,
+  type KernelMapping,
+  type LoadedHistory,
+  loadHistory,
+  parseKernelMapping,
+  type RunVerdict,
+} from '../src/checks/index.ts';
 import { type KernelLimits, type RunInput, WORKFLOW_TYPE } from '../src/contract/kernel-api.ts';
 import { type Environment, resolveGoKernelBinary, startEnvironment } from '../src/environment/index.ts';
-import { incidentsOf } from '../src/runner/expectations.ts';
 import { fetchRunHistories } from '../src/runner/history-chain.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

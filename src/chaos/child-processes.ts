@@ -6,11 +6,12 @@
  */
 import type { ChildProcess } from 'node:child_process';
 
-const live = new Set<ChildProcess>();
+/** Every live child, and whether it leads a process group of its own (killed as a whole). */
+const live = new Map<ChildProcess, { group: boolean }>();
 let exitHookInstalled = false;
 
-export function trackChild(child: ChildProcess): void {
-  live.add(child);
+export function trackChild(child: ChildProcess, options: { group?: boolean } = {}): void {
+  live.set(child, { group: options.group ?? false });
   child.once('exit', () => live.delete(child));
   if (!exitHookInstalled) {
     process.on('exit', killAllChildren);
@@ -20,7 +21,20 @@ export function trackChild(child: ChildProcess): void {
 
 /** SIGKILLs every live child now; synchronous, so it works in 'exit' and signal handlers. */
 export function killAllChildren(): void {
-  for (const child of live) if (isRunning(child)) child.kill('SIGKILL');
+  for (const [child, { group }] of live) if (isRunning(child)) killNow(child, group);
+}
+
+/** SIGKILLs the child, or its whole process group when it leads one. */
+export function killNow(child: ChildProcess, group = live.get(child)?.group ?? false): void {
+  if (group && child.pid !== undefined) {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+      return;
+    } catch {
+      // The group is gone already; the child itself may not be.
+    }
+  }
+  child.kill('SIGKILL');
 }
 
 export function isRunning(child: ChildProcess): boolean {
@@ -43,7 +57,7 @@ export async function stopChild(child: ChildProcess, graceMs: number): Promise<E
   const exited = exitOf(child);
   if (!isRunning(child)) return exited;
   child.kill('SIGTERM');
-  const timer = setTimeout(() => isRunning(child) && child.kill('SIGKILL'), graceMs);
+  const timer = setTimeout(() => isRunning(child) && killNow(child), graceMs);
   try {
     return await exited;
   } finally {

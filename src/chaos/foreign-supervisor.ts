@@ -1,0 +1,39 @@
+/**
+ * The supervisor of one foreign worker process (a worker longrun did not write: any language,
+ * any SDK). It runs the worker's command in its own process group, forwards a SIGTERM to it, and
+ * SIGKILLs the whole group when longrun goes away without a word (its IPC channel closes: a
+ * crash or a SIGKILL of longrun), because a foreign program cannot be asked to watch its parent.
+ *   node --import tsx src/chaos/foreign-supervisor.ts '<ForeignCommand as JSON>'
+ */
+import { spawn } from 'node:child_process';
+import { describeCommand, type ForeignCommand } from './foreign-command.ts';
+
+const GRACE_MS = 10_000;
+const command = JSON.parse(process.argv[2] ?? '{}') as ForeignCommand;
+const [program, ...args] = command.argv;
+
+const child = spawn(program as string, args, {
+  cwd: command.cwd,
+  env: { ...process.env, ...command.env },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+
+function killGroup(): void {
+  // The supervisor leads the group (longrun spawns it detached): this ends the worker and any child it started.
+  try {
+    process.kill(-process.pid, 'SIGKILL');
+  } catch {
+    process.exit(137);
+  }
+}
+
+child.on('error', (error: NodeJS.ErrnoException) => {
+  process.stderr.write(`could not start ${describeCommand(command)}: ${error.code ?? error.message}\n`);
+  process.exit(127);
+});
+child.on('exit', (code, signal) => process.exit(code ?? 128 + (signal === 'SIGKILL' ? 9 : 15)));
+process.on('SIGTERM', () => {
+  child.kill('SIGTERM');
+  setTimeout(killGroup, GRACE_MS).unref();
+});
+process.on('disconnect', killGroup);

@@ -1,0 +1,64 @@
+/**
+ * Cross-version replay on a foreign binary: its own replayer command (the Go kernel's
+ * `go-kernel replay --binary v1`) gets a run's histories as files, as `temporal workflow show
+ * --output json` writes them, and exits 0 when every one replays, or non-zero with the first
+ * nondeterminism on its last line of stderr.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import type { temporal } from '@temporalio/proto';
+import { describeCommand, type ForeignCommand } from '../chaos/foreign-command.ts';
+
+/** A replay of a few executions takes seconds; one that takes minutes is stuck. */
+const REPLAY_TIMEOUT_MS = 120_000;
+
+export interface ForeignReplayOutcome {
+  binary: string;
+  /** The replayer's own line when a history did not replay; none when all did. */
+  errors: string[];
+}
+
+/** Thrown when the replayer itself cannot run (not found, killed, timed out): no verdict, a broken setup. */
+export class ForeignReplayError extends Error {}
+
+export async function replayWithCommand(
+  binary: string,
+  command: ForeignCommand,
+  workflowId: string,
+  histories: readonly temporal.api.history.v1.IHistory[],
+): Promise<ForeignReplayOutcome> {
+  if (histories.length === 0) return { binary, errors: [] };
+  const dir = mkdtempSync(join(tmpdir(), 'longrun-replay-'));
+  try {
+    const files = histories.map((history, i) => {
+      const file = join(dir, `${workflowId}-execution-${i + 1}.json`);
+      writeFileSync(file, historyToJSON(history as temporal.api.history.v1.History));
+      return file;
+    });
+    const [program, ...args] = command.argv;
+    const { code, stderr, failure } = await new Promise<{ code: number | null; stderr: string; failure?: string }>((resolve) => {
+      execFile(
+        program as string,
+        [...args, ...files],
+        { cwd: command.cwd, env: { ...process.env, ...command.env }, timeout: REPLAY_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 },
+        (error, _stdout, stderr) => {
+          if (!error) return resolve({ code: 0, stderr });
+          const { code: errno, killed, signal } = error as NodeJS.ErrnoException & { killed?: boolean; signal?: string };
+          if (typeof errno === 'string') return resolve({ code: null, stderr, failure: `could not start: ${errno}` });
+          if (killed || signal)
+            return resolve({ code: null, stderr, failure: `stopped after ${REPLAY_TIMEOUT_MS / 1000} s (${signal ?? 'killed'})` });
+          resolve({ code: typeof errno === 'number' ? errno : 1, stderr });
+        },
+      );
+    });
+    if (failure) throw new ForeignReplayError(`replayer of ${binary} (${describeCommand(command)}): ${failure}`);
+    if (code === 0) return { binary, errors: [] };
+    const said = stderr.trim().split('\n').at(-1)?.trim() || `exited with code ${code} and said nothing`;
+    return { binary, errors: [said.split(dir + '/').join('')] };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -29,6 +29,7 @@ import {
   type RunVerdict,
 } from '../src/checks/index.ts';
 import { type KernelLimits, type RunInput, WORKFLOW_TYPE } from '../src/contract/kernel-api.ts';
+import { checkContractPayloads } from '../src/contract/testing/contract-payloads.ts';
 import { type Environment, resolveGoKernelBinary, startEnvironment } from '../src/environment/index.ts';
 import { fetchRunHistories } from '../src/runner/history-chain.ts';
 
@@ -211,6 +212,10 @@ describe('the Go kernel on the real server', () => {
     expect(verdict.status).toBe('pass');
     expect(histories.length).toBeGreaterThan(1);
     expect(activityTypes(histories)).toContain('kernel.compact_context');
+    // Every payload the Go kernel wrote is the language-neutral contract's.
+    const payloads = files.map((file) => checkContractPayloads(JSON.parse(readFileSync(file, 'utf8')), file));
+    expect(payloads.flatMap((p) => p.problems)).toEqual([]);
+    expect(payloads.reduce((n, p) => n + p.checked, 0)).toBeGreaterThan(50);
     expect(statuses(verdict)['compaction.trigger']).toBe('pass');
 
     // The same histories read as a TypeScript kernel's: its compactions have no gate (no core_patch marker).

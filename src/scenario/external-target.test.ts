@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { externalTargetSchema } from './external-target.ts';
+
+const worker = (binary: string) => ({ argv: ['./go-kernel', 'worker', '--binary', binary] });
+
+describe('target.external', () => {
+  it('keeps the binaries in the order written, the release order', () => {
+    const target = externalTargetSchema.parse({
+      binaries: {
+        'go-v0': { worker: worker('v0') },
+        'go-v1': { worker: worker('v1') },
+        'go-ungated': { worker: worker('ungated'), breaks: 'go-v1' },
+      },
+    });
+    expect(Object.keys(target.binaries)).toEqual(['go-v0', 'go-v1', 'go-ungated']);
+    expect(target.workflowType).toBe('agentRun');
+  });
+
+  it('refuses a control that breaks no binary of the target, an empty target, and a command without a program', () => {
+    const issues = (value: unknown) => externalTargetSchema.safeParse(value).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    expect(issues({ binaries: { 'go-v1': { worker: worker('v1'), breaks: 'go-v9' } } })).toEqual([
+      'binaries.go-v1.breaks: names no binary of this target (go-v1)',
+    ]);
+    expect(issues({ binaries: {} })).toEqual(['binaries: needs at least one binary']);
+    expect(issues({ binaries: { 'go-v1': { worker: { argv: [] } } } })?.[0]).toMatch(/^binaries\.go-v1\.worker\.argv: /);
+    expect(issues({ binaries: { 'Go V1': { worker: worker('v1') } } })?.[0]).toMatch(/^binaries\.Go V1: a name of lowercase letters/);
+  });
+});

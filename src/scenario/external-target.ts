@@ -1,0 +1,65 @@
+/**
+ * `target.external`: the binaries of a worker longrun did not write (a Go, Python or Java
+ * kernel), each a command that starts its worker and one that replays its histories. The map's
+ * order is the release order (older first): every binary's histories must replay on the later
+ * ones, except a broken control's (`breaks:` names the release it breaks). Paths are relative
+ * to the scenario file's folder; longrun hands each worker the cluster, its task queue and the
+ * mocks through its environment (contract/README.md).
+ */
+import { z } from 'zod';
+
+export const commandSchema = z
+  .strictObject({
+    /** The program and its arguments, run without a shell. */
+    argv: z.array(z.string().min(1)).min(1),
+    /** The working directory, relative to the scenario file's folder (default: that folder). */
+    cwd: z.string().min(1).optional(),
+    /** Added to the environment longrun gives it. */
+    env: z.record(z.string(), z.string()).optional(),
+  })
+  .describe('a command: argv (program first), cwd relative to the scenario file, env added');
+
+/** A foreign binary's name: what expectations (`on:`) and reports call it. */
+const FOREIGN_BINARY_NAME = /^[a-z0-9][a-z0-9.-]*$/;
+const NAME_RULE = 'a name of lowercase letters, digits, dots and dashes (go-v1)';
+export const foreignBinaryNameSchema = z.string().regex(FOREIGN_BINARY_NAME, NAME_RULE);
+
+const foreignBinarySchema = z.strictObject({
+  /** Starts the worker; it polls the task queue in LONGRUN_TASK_QUEUE until SIGTERM. */
+  worker: commandSchema,
+  /** Replays histories: longrun appends the files; exit 0 when all replay, else its last stderr line says why. */
+  replay: commandSchema.optional(),
+  /** A deliberately broken control: the binary (release) it breaks. Its histories replay on itself only. */
+  breaks: foreignBinaryNameSchema.optional(),
+});
+
+export const externalTargetSchema = z
+  .strictObject({
+    /** The workflow type its runs start (the contract's by default). */
+    workflowType: z.string().min(1).default('agentRun'),
+    /** A JSON kernel mapping (`longrun check --mapping`), relative to the scenario file: how its histories are read. */
+    mapping: z.string().min(1).optional(),
+    /** Run once before any worker starts (e.g. `go build`); a failure stops the scenario. */
+    build: commandSchema.optional(),
+    /** Its binaries, oldest release first. */
+    binaries: z.record(z.string(), foreignBinarySchema),
+  })
+  .superRefine((target, ctx) => {
+    const names = Object.keys(target.binaries);
+    if (names.length === 0) ctx.addIssue({ code: 'custom', path: ['binaries'], message: 'needs at least one binary' });
+    for (const [name, binary] of Object.entries(target.binaries)) {
+      // Checked here, not by the record's key schema, whose message would not name the rule.
+      if (!FOREIGN_BINARY_NAME.test(name)) ctx.addIssue({ code: 'custom', path: ['binaries', name], message: NAME_RULE });
+      if (binary.breaks !== undefined && !names.includes(binary.breaks)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['binaries', name, 'breaks'],
+          message: `names no binary of this target (${names.join(', ')})`,
+        });
+      }
+    }
+  })
+  .describe("a worker longrun did not write: its binaries' commands, how to read its histories");
+
+export type ForeignCommandInput = z.infer<typeof commandSchema>;
+export type ExternalTarget = z.infer<typeof externalTargetSchema>;

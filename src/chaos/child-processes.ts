@@ -18,7 +18,10 @@ export function trackChild(child: ChildProcess): void {
   }
 }
 
-/** SIGKILLs every live child now; synchronous, so it works in 'exit' and signal handlers. */
+/**
+ * SIGKILLs every live child now; synchronous, so it works in 'exit' and signal handlers. The
+ * library's way to end its chaos processes at once: it installs no signal handler itself.
+ */
 export function killAllChildren(): void {
   for (const child of live) if (isRunning(child)) child.kill('SIGKILL');
 }

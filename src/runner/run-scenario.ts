@@ -3,11 +3,12 @@
  * processes, with the chaos controller, when the scenario has chaos steps); launches runs as the
  * scenario says, watches each until it ends (or stops it and says why), judges it, and returns
  * the summary the reports render (README.md beside this file). No process it starts outlives
- * it, SIGTERM included.
+ * it. It changes no process-wide signal handling: a caller stops it through `signal` and may
+ * kill its chaos processes at once from its own signal handler (`killAllChildren`).
  */
 import { setMaxListeners } from 'node:events';
 import type { temporal } from '@temporalio/proto';
-import { type ChaosEvent, killAllChildren, planChaos } from '../chaos/index.ts';
+import { type ChaosEvent, planChaos } from '../chaos/index.ts';
 import type { Environment } from '../environment/index.ts';
 import type { BinaryId } from '../kernel/index.ts';
 import { MetricsSampler, serverPidFinder, soakVerdict } from '../load/index.ts';
@@ -48,7 +49,6 @@ export interface RunScenarioOptions {
 
 /** Runs judged at once, beside the runs in flight (one per core of a small CI machine). */
 const JUDGED_AT_ONCE = 2;
-const TERMINATION_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 export async function runScenario(scenario: Scenario, options: RunScenarioOptions = {}): Promise<Summary> {
   if (!('binaries' in scenario.target)) {
@@ -63,12 +63,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   setMaxListeners(0, signal);
   const startedAt = new Date();
   const queuePrefix = `longrun-${scenario.name}-${startedAt.getTime().toString(36)}`;
-  // Only strikes need worker processes; forced replay alone runs in this process.
-  const signals = chaos && chaos.steps.length > 0 ? watchTerminationSignals(failure) : undefined;
-  const harness = await startHarness(scenario, chaos, targetBinaries, queuePrefix, options).catch((error: unknown) => {
-    signals?.release();
-    throw error;
-  });
+  const harness = await startHarness(scenario, chaos, targetBinaries, queuePrefix, options);
   const { env, mocks, workers } = harness;
   const limits = resolveLimits(scenario, env.dynamicConfig);
   const tally = new RunTally();
@@ -127,7 +122,6 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     if (progressTimer) clearInterval(progressTimer);
     if (!finished) failure.abort();
     await harness.close(finished);
-    signals?.release();
   }
   return summarize({
     scenario,
@@ -141,31 +135,6 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     partial: signal.aborted,
     load,
   });
-}
-
-/**
- * While chaos processes run, SIGTERM and SIGINT kill them at once and interrupt the scenario.
- * Where nobody else listens for the signal, it is raised again once the runner has cleaned up,
- * so the process still ends as the signal's default says.
- */
-function watchTerminationSignals(interrupt: AbortController): { release(): void } {
-  let raise: NodeJS.Signals | undefined;
-  const listeners = TERMINATION_SIGNALS.map((name) => {
-    const alone = process.listenerCount(name) === 0;
-    const listener = () => {
-      killAllChildren();
-      interrupt.abort();
-      if (alone) raise = name;
-    };
-    process.on(name, listener);
-    return { name, listener };
-  });
-  return {
-    release() {
-      for (const { name, listener } of listeners) process.off(name, listener);
-      if (raise) process.kill(process.pid, raise);
-    },
-  };
 }
 
 /** Memory, CPU and throughput of the server and the workers while the runs go on. */

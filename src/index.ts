@@ -2,7 +2,11 @@
  * longrun's programmatic API, for vitest users and scripts:
  *   const { scenario } = resolveScenario('smoke');
  *   const summary = await runScenario(scenario);
+ * It installs no signal handler: pass `signal` to stop a scenario (a partial summary), and call
+ * `killAllChildren()` from your own handler to end its chaos processes at once.
  */
+
+export { killAllChildren } from './chaos/index.ts';
 export {
   type CheckContext,
   checkRun,

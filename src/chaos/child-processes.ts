@@ -19,7 +19,10 @@ export function trackChild(child: ChildProcess, options: { group?: boolean } = {
   }
 }
 
-/** SIGKILLs every live child now; synchronous, so it works in 'exit' and signal handlers. */
+/**
+ * SIGKILLs every live child now; synchronous, so it works in 'exit' and signal handlers. The
+ * library's way to end its chaos processes at once: it installs no signal handler itself.
+ */
 export function killAllChildren(): void {
   for (const [child, { group }] of live) if (isRunning(child)) killNow(child, group);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { drive } from './run-driver.ts';
+import { scenarioSchema } from '../scenario/index.ts';
+import { drive, driveOptionsOf } from './run-driver.ts';
 
 const never = new AbortController().signal;
 
@@ -35,5 +36,28 @@ describe('drive', () => {
       if (index === 2) controller.abort();
     });
     expect(started).toBe(3);
+  });
+});
+
+describe('driveOptionsOf', () => {
+  const runs = { count: 4, concurrency: 2, arrivalRate: 0.5, duration: '90s' };
+  const scenario = (input: Record<string, unknown>) =>
+    scenarioSchema.parse({ name: 'driven', seed: 1, runs: input, expect: [{ on: 'v1', hold: 'all' }] });
+
+  it("launches as the scenario's runs say, with a `--duration` over its own", () => {
+    expect(driveOptionsOf(scenario(runs), never)).toEqual({
+      count: 4,
+      concurrency: 2,
+      arrivalRate: 0.5,
+      durationMs: 90_000,
+      signal: never,
+    });
+    expect(driveOptionsOf(scenario(runs), never, 600_000)).toMatchObject({ durationMs: 600_000 });
+    expect(driveOptionsOf(scenario({ count: 3 }), never)).toEqual({ count: 3, concurrency: 1, signal: never });
+  });
+
+  it('launches on a ramp with its stages in ms', () => {
+    const ramped = driveOptionsOf(scenario({ ramp: { startRate: 0, stages: [{ duration: '2s', target: 4 }] } }), never);
+    expect(ramped.ramp).toEqual({ startRate: 0, stages: [{ durationMs: 2_000, target: 4 }] });
   });
 });

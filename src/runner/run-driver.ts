@@ -4,7 +4,8 @@
  */
 
 import { arrivalSchedule } from '../load/index.ts';
-import type { Ramp } from '../scenario/index.ts';
+import { type Ramp, rampOf } from '../scenario/index.ts';
+import { durationMs, type Scenario } from '../scenario/scenario-schema.ts';
 import { sleep } from '../shared/sleep.ts';
 
 export interface DriveOptions {
@@ -19,6 +20,20 @@ export interface DriveOptions {
   /** Open model on a ramp: run n starts at the ramp's n-th arrival (then count and duration are the ramp's). */
   ramp?: Ramp;
   signal: AbortSignal;
+}
+
+/** How a scenario launches each binary's runs; `durationOverrideMs` (the `soak --duration` flag) over its `runs.duration`. */
+export function driveOptionsOf(scenario: Scenario, signal: AbortSignal, durationOverrideMs?: number): DriveOptions {
+  const { runs } = scenario;
+  const duration = durationOverrideMs ?? (runs.duration !== undefined ? durationMs(runs.duration) : undefined);
+  return {
+    count: runs.count,
+    concurrency: runs.concurrency,
+    ...(runs.arrivalRate ? { arrivalRate: runs.arrivalRate } : {}),
+    ...(duration !== undefined ? { durationMs: duration } : {}),
+    ...(runs.ramp ? { ramp: rampOf(runs.ramp, durationMs) } : {}),
+    signal,
+  };
 }
 
 /** Calls `runOne(index)` for index 0, 1, ... as the model allows; resolves when all have finished. */

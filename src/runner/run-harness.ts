@@ -31,7 +31,25 @@ export interface RunHarness {
   close(graceful: boolean): Promise<void>;
 }
 
-export async function startInProcessHarness(
+/** Worker processes and the chaos controller when chaos strikes; this process otherwise (forced replay alone runs here). */
+export function startHarness(
+  scenario: Scenario,
+  chaos: ChaosPlan | undefined,
+  binaries: readonly BinaryId[],
+  queuePrefix: string,
+  options: { environment?: Environment; onChaosEvent?: (event: ChaosEvent) => void },
+): Promise<RunHarness> {
+  const environment = options.environment ? { environment: options.environment } : {};
+  if (chaos && chaos.steps.length > 0) {
+    return startChaosHarness(scenario, chaos, queuePrefix, {
+      ...environment,
+      ...(options.onChaosEvent ? { onEvent: options.onChaosEvent } : {}),
+    });
+  }
+  return startInProcessHarness(scenario, binaries, queuePrefix, { ...environment, forceReplay: chaos?.forceReplay ?? false });
+}
+
+async function startInProcessHarness(
   scenario: Scenario,
   binaries: readonly BinaryId[],
   queuePrefix: string,
@@ -72,7 +90,7 @@ export async function startInProcessHarness(
   };
 }
 
-export async function startChaosHarness(
+async function startChaosHarness(
   scenario: Scenario,
   plan: ChaosPlan,
   queuePrefix: string,

@@ -8,6 +8,8 @@ import { sleep } from '../shared/sleep.ts';
 /** gRPC UNAVAILABLE and DEADLINE_EXCEEDED: the server is not there (yet). */
 const UNAVAILABLE_CODES = new Set([14, 4]);
 const RETRY_EVERY_MS = 250;
+/** How long the runner's calls wait for a server that is down (a chaos restart takes seconds). */
+export const SERVER_DOWN_TOLERANCE_MS = 60_000;
 
 export function isServerUnavailable(error: unknown): boolean {
   for (let current = error; current instanceof Error; current = current.cause) {

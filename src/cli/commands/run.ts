@@ -1,7 +1,8 @@
 /**
  * `longrun run`, `soak` and `repro`: one scenario end to end, with progress while runs are in
  * flight, a report folder, and an exit code that says whether every expectation held. Ctrl-C or
- * SIGTERM stops the runs and still writes a (partial) report; a second one exits at once.
+ * SIGTERM stops the runs and still writes a (partial) report; a second one exits at once
+ * (stop-on-signals.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { runScenario } from '../../runner/run-scenario.ts';
 import { durationMs, resolveScenario } from '../../scenario/index.ts';
 import type { Command } from '../command.ts';
 import { parseCommandArgs } from '../parse-args.ts';
+import { stopOnSignals } from '../stop-on-signals.ts';
 import { UsageError } from '../usage-error.ts';
 
 const OPTIONS = {
@@ -30,27 +32,21 @@ async function runAndReport(nameOrPath: string, flags: { json?: boolean; 'report
   const { scenario, file } = resolveScenario(nameOrPath);
   const startedAt = new Date();
   const dir = reportDirFor(scenario.name, startedAt, flags['report-dir'] ?? 'reports');
-  const controller = new AbortController();
-  const stop = (signal: NodeJS.Signals) => {
-    if (controller.signal.aborted) process.exit(130);
-    process.stderr.write(`\nlongrun: ${signal}: stopping the runs and writing a partial report (again to quit at once)\n`);
-    controller.abort();
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  const stop = stopOnSignals((signal) =>
+    process.stderr.write(`\nlongrun: ${signal}: stopping the runs and writing a partial report (again to quit at once)\n`),
+  );
   let summary: Summary;
   try {
     process.stderr.write(`longrun: ${scenario.name}${scenario.description ? `: ${scenario.description.split('\n')[0]}` : ''}\n`);
     summary = await runScenario(scenario, {
-      signal: controller.signal,
+      signal: stop.signal,
       scenarioFile: file,
       ...(duration !== undefined ? { durationMs: duration } : {}),
       onProgress: (progress) => process.stderr.write(`${renderProgress(progress)}\n`),
       onHistories: (record, histories) => saveFailingHistories(dir, record, histories),
     });
   } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    stop.release();
   }
   await writeReport(summary, { dir });
   if (flags.json) console.log(JSON.stringify(summary, null, 2));

@@ -1,0 +1,40 @@
+import { spawn } from 'node:child_process';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { exitOf, trackChild } from '../chaos/child-processes.ts';
+import { type SignalStop, stopOnSignals } from './stop-on-signals.ts';
+
+let stop: SignalStop | undefined;
+afterEach(() => {
+  stop?.release();
+  vi.restoreAllMocks();
+});
+
+describe('stopOnSignals', () => {
+  it('aborts on the first SIGINT or SIGTERM, killing the chaos processes at once', async () => {
+    const chaosProcess = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    trackChild(chaosProcess);
+    const said: NodeJS.Signals[] = [];
+    stop = stopOnSignals((signal) => said.push(signal));
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(stop.signal.aborted).toBe(true);
+    expect(said).toEqual(['SIGTERM']);
+    expect(await exitOf(chaosProcess)).toEqual({ code: null, signal: 'SIGKILL' });
+  });
+
+  it('exits at once on the second, and gives the signals back on release', () => {
+    // process.exit does not return: the stand-in throws, so nothing after it runs either.
+    const exit = vi.spyOn(process, 'exit').mockImplementation((code) => {
+      throw new Error(`exit ${code}`);
+    });
+    const listening = () => [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
+    const before = listening();
+    const said: NodeJS.Signals[] = [];
+    stop = stopOnSignals((signal) => said.push(signal));
+    process.emit('SIGINT', 'SIGINT');
+    expect(exit).not.toHaveBeenCalled();
+    expect(() => process.emit('SIGINT', 'SIGINT')).toThrow('exit 130');
+    expect(said).toEqual(['SIGINT']);
+    stop.release();
+    expect(listening()).toEqual(before);
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * Judging a run that has ended: every execution of its ContinueAsNew chain fetched, replayed
+ * on the replayers of the binaries that must replay it while the checks read its run view, and
+ * its record built from the same view.
+ */
+import type { Client } from '@temporalio/client';
+import type { temporal } from '@temporalio/proto';
+import { buildRunView, type CheckContext, checkRunView, loadHistory } from '../checks/index.ts';
+import type { BinaryId } from '../kernel/index.ts';
+import type { RunRecord } from '../result/index.ts';
+import { fetchRunHistories } from './history-chain.ts';
+import type { LaunchedRun } from './launch.ts';
+import { replayHistories, replayTargets, replayVerdict } from './replay.ts';
+import type { RunHarness } from './run-harness.ts';
+import { buildRunRecord } from './run-record.ts';
+import { SERVER_DOWN_TOLERANCE_MS, whileServerDown } from './server-retry.ts';
+
+export interface JudgeContext {
+  client: Client;
+  checkContext: CheckContext;
+  /** The binaries in play: a run's histories replay on the newer ones. */
+  inPlay: readonly BinaryId[];
+  servedBy: RunHarness['servedBy'];
+}
+
+export interface JudgedRun {
+  record: RunRecord;
+  histories: temporal.api.history.v1.IHistory[];
+}
+
+/** `stoppedBecause`: why longrun stopped the run, when it did (the watch's reason). */
+export async function judgeRun(context: JudgeContext, run: LaunchedRun, stoppedBecause: string | undefined): Promise<JudgedRun> {
+  const { workflowId, binary } = run;
+  const fetched = await whileServerDown(() => fetchRunHistories(context.client, workflowId, run.firstRunId), SERVER_DOWN_TOLERANCE_MS);
+  const histories = fetched.map((f) => f.history);
+  // A run that a newer binary took over is judged as that binary's, with the gate opening where it took over.
+  const served = context.servedBy(binary, histories);
+  const ranOn = served.at(-1) ?? binary;
+  const tookOver = served.length > 1 || ranOn !== binary;
+  // The replay runs on the replayers' threads while this one checks the histories.
+  const targets = tookOver ? [ranOn] : replayTargets(binary, context.inPlay);
+  const replayed = Promise.all(targets.map((target) => replayHistories(target, workflowId, histories)));
+  replayed.catch(() => {}); // awaited below; a check that throws first must not leave it unhandled
+  const view = buildRunView(histories.map((history, i) => loadHistory(history, { source: `${workflowId} execution ${i + 1}` })));
+  const verdict = checkRunView(view, tookOver ? { ...context.checkContext, gateOpens: 'at-marker' } : context.checkContext);
+  const invariants = [...verdict.results, replayVerdict(await replayed)];
+  const record = buildRunRecord({
+    workflowId,
+    binary: ranOn,
+    startedAt: run.startedAt,
+    finishedAt: new Date(),
+    view,
+    historyBytes: fetched.map((f) => f.bytes),
+    temporalRunIds: fetched.map((f) => f.temporalRunId),
+    invariants,
+    ...(stoppedBecause ? { stoppedBecause } : {}),
+  });
+  return { record, histories };
+}

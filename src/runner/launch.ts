@@ -1,0 +1,73 @@
+/**
+ * Launching a run: its input from the mocks' plan for it, started on its binary's task queue
+ * through a server that may be down for a moment (a start whose answer was lost is found again).
+ */
+import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { MockProvider } from '../../mocks/index.ts';
+import { type RunInput, WORKFLOW_TYPE } from '../contract/kernel-api.ts';
+import type { BinaryId } from '../kernel/index.ts';
+import { durationMs, type Scenario } from '../scenario/scenario-schema.ts';
+import { SERVER_DOWN_TOLERANCE_MS, whileServerDown } from './server-retry.ts';
+
+/** The models every run is given (the agent's model name is part of every request's bytes). */
+export const MODELS = { agent: { model: 'longrun-agent' }, compaction: { model: 'longrun-compactor' } };
+
+export interface LaunchContext {
+  client: Client;
+  scenario: Scenario;
+  planFor: MockProvider['planFor'];
+  taskQueue(binary: BinaryId): string;
+  /** When the scenario started: workflow ids carry it, so a scenario run again on one server starts afresh. */
+  startedAt: Date;
+}
+
+export interface LaunchedRun {
+  /** longrun's run id: `<scenario>-run-0007`, the index of the mocks' plan. */
+  runId: string;
+  workflowId: string;
+  /** Temporal's id of the run's first execution, where its ContinueAsNew chain starts. */
+  firstRunId: string;
+  /** The binary it was started on. */
+  binary: BinaryId;
+  startedAt: Date;
+}
+
+/** Run `index` of `binary`'s share of the scenario, started. */
+export async function launchRun(context: LaunchContext, binary: BinaryId, index: number): Promise<LaunchedRun> {
+  const { scenario } = context;
+  const runId = `${scenario.name}-run-${String(index).padStart(4, '0')}`;
+  const workflowId = `${runId}-${binary}-${context.startedAt.getTime().toString(36)}`;
+  const startedAt = new Date();
+  const firstRunId = await startRun(context.client, workflowId, {
+    taskQueue: context.taskQueue(binary),
+    workflowId,
+    args: [runInputOf(scenario, runId, context.planFor(runId))],
+    workflowExecutionTimeout: durationMs(scenario.runs.timeout) * 2,
+  });
+  return { runId, workflowId, firstRunId, binary, startedAt };
+}
+
+export function runInputOf(scenario: Scenario, runId: string, plan: Pick<RunInput, 'systemPrompt' | 'userRequest'>): RunInput {
+  return {
+    runId,
+    systemPrompt: plan.systemPrompt,
+    userRequest: plan.userRequest,
+    settings: MODELS,
+    maxTurns: scenario.runs.maxTurns,
+    limits: scenario.limits,
+  };
+}
+
+/** Starts a run, through a server that may be down for a moment; the id of its first execution. */
+async function startRun(client: Client, workflowId: string, options: Parameters<Client['workflow']['start']>[1]): Promise<string> {
+  try {
+    return await whileServerDown(
+      async () => (await client.workflow.start(WORKFLOW_TYPE, options)).firstExecutionRunId,
+      SERVER_DOWN_TOLERANCE_MS,
+    );
+  } catch (error) {
+    // The server took a start whose answer was lost on the way back.
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    return (await client.workflow.getHandle(workflowId).describe()).runId;
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * A scenario's summary: its runs, every expectation judged over them (plus the verdicts chaos
+ * and soak add), the totals and the limits they were judged against. It passes only when it
+ * is whole, judged at least one run and met every expectation.
+ */
+import type { ExpectationRecord, LoadMetrics, RunRecord, Summary } from '../result/index.ts';
+import { totalsOf } from '../result/index.ts';
+import type { Scenario } from '../scenario/scenario-schema.ts';
+import { evaluateExpectations } from './expectations.ts';
+import type { RunLimits } from './limits.ts';
+
+export interface SummaryInput {
+  scenario: Scenario;
+  scenarioFile?: string | undefined;
+  runs: RunRecord[];
+  /** Expectations judged elsewhere (chaos steps and runs, the soak's verdict), after the scenario's own. */
+  verdicts: ExpectationRecord[];
+  /** Where it ran (`Environment.description`). */
+  environment: string;
+  limits: RunLimits;
+  startedAt: Date;
+  finishedAt: Date;
+  /** Interrupted before it finished. */
+  partial: boolean;
+  load?: LoadMetrics | undefined;
+}
+
+export function summarize(input: SummaryInput): Summary {
+  const { scenario, runs, partial, startedAt, finishedAt, load, scenarioFile } = input;
+  const expectations = [...evaluateExpectations(scenario.expect, runs), ...input.verdicts];
+  return {
+    scenario: scenario.name,
+    ...(scenarioFile ? { scenarioFile } : {}),
+    seed: scenario.seed,
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    durationMs: finishedAt.getTime() - startedAt.getTime(),
+    partial,
+    environment: input.environment,
+    limits: input.limits,
+    runs,
+    expectations,
+    totals: totalsOf(runs),
+    ...(load ? { load } : {}),
+    passed: !partial && runs.length > 0 && expectations.every((e) => e.met),
+  };
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { stopReason, type WatchState } from './watch.ts';
+
+const going: WatchState = { timeoutMs: 15_000, overdue: false, aborted: false };
+const compacting = {
+  pendingActivities: [
+    {
+      activityType: { name: 'kernel.compact_context' },
+      attempt: 14,
+      lastFailure: { message: 'compaction model answered HTTP 500\n    at the stack' },
+    },
+    { activityType: { name: 'kernel.call_model' } },
+  ],
+};
+
+describe('stopReason', () => {
+  it('lets a run go on while nothing is wrong', () => {
+    expect(stopReason({ pendingWorkflowTask: { attempt: 2 } }, going)).toBeUndefined();
+  });
+
+  it('stops a workflow task retry loop at its third attempt', () => {
+    expect(stopReason({ pendingWorkflowTask: { attempt: 3 } }, going)).toBe('longrun stopped a workflow task retry loop (attempt 3)');
+  });
+
+  it('stops a run past its timeout, naming the activities it waited on and their last failure', () => {
+    expect(stopReason(compacting, { ...going, overdue: true })).toBe(
+      'longrun stopped the run after its timeout of 15 s; pending: kernel.compact_context attempt 14 (last failure: compaction model answered HTTP 500), kernel.call_model attempt 1',
+    );
+  });
+
+  it('stops every run on an interrupt, and on a dead worker with its error', () => {
+    expect(stopReason({}, { ...going, aborted: true })).toBe('longrun was interrupted');
+    expect(stopReason({}, { ...going, workerError: new Error('worker v1 exited with code 1') })).toBe(
+      "longrun's worker died: worker v1 exited with code 1",
+    );
+  });
+
+  it('names the retry loop before the timeout and the timeout before an interrupt', () => {
+    expect(stopReason({ pendingWorkflowTask: { attempt: 5 } }, { ...going, overdue: true, aborted: true })).toMatch(/retry loop/);
+    expect(stopReason({}, { ...going, overdue: true, aborted: true })).toMatch(/after its timeout/);
+  });
+});

@@ -43,5 +43,5 @@ export function benchRunId(scenario: Scenario, index: number): string {
 }
 
 export function benchPlan(scenario: Scenario, index: number): RunPlan {
-  return planRun({ seed: scenario.seed, runId: benchRunId(scenario, index), shape: scenario.shape as never, index });
+  return planRun({ seed: scenario.seed, runId: benchRunId(scenario, index), shape: scenario.shape, index });
 }

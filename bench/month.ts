@@ -6,7 +6,7 @@
  * sent) and without it (the plans, append-only), next to production's measured total.
  */
 import { loadavg } from 'node:os';
-import { type RunShapeInput, resolveShape } from '../mocks/index.ts';
+import { resolveShape } from '../mocks/index.ts';
 import type { RunRecord } from '../src/result/index.ts';
 import { runScenario } from '../src/runner/run-scenario.ts';
 import { withBenchEnvironment } from './bench-environment.ts';
@@ -113,7 +113,7 @@ export async function measureMonth(options: MonthOptions, log: (line: string) =>
     runs: summary.runs.length,
     runsCompleted: completed.length,
     concurrency: options.concurrency,
-    bytesPerTurn: resolveShape(scenario.shape as RunShapeInput).turns.bytesPerTurn,
+    bytesPerTurn: resolveShape(scenario.shape).turns.bytesPerTurn,
     passed: summary.passed,
     runsWithViolations: summary.runs.filter((r) => r.invariants.some((i) => i.status === 'fail')).length,
     turns: summary.totals.turns,

@@ -10,105 +10,75 @@ import { describeIssue } from '../synthetic/run-shape.ts';
 
 export type CardSection = (typeof CARD_SECTIONS)[number];
 
-export type FaultSpec =
-  | { kind: 'http-429'; retryAfterSeconds?: number }
-  | { kind: 'http-500' }
-  | { kind: 'http-503'; retryAfterSeconds?: number }
-  /** The normal answer after `ms` plus or minus `jitterMs` (seeded). */
-  | { kind: 'latency'; ms: number; jitterMs?: number }
-  /** No answer until the client aborts, or 504 after `maxHangMs` (default 120 s). */
-  | { kind: 'timeout'; maxHangMs?: number }
-  /** The connection is dropped (a network error for the client). */
-  | { kind: 'reset' }
-  /** Status 200, application/json, a body that does not parse. */
-  | { kind: 'malformed-json' }
-  /** A stream cut halfway, without finish_reason or [DONE]; a JSON body cut halfway when not streaming. */
-  | { kind: 'truncated-stream' }
-  /** Compaction only: a card of `bytes` (default 1.5 x the card limit), sections intact. */
-  | { kind: 'oversized-card'; bytes?: number }
-  /** Compaction only: a card without `section` (default: a seeded pick). */
-  | { kind: 'card-missing-section'; section?: CardSection };
-
-export type FaultKind = FaultSpec['kind'];
-
-export interface FaultWhen {
-  /** Seeded by (profile seed, target, run, turn, attempt): the same calls fail on every run of a scenario. */
-  probability?: number;
-  /** Turns (1-based) as a list or an inclusive range. */
-  turns?: number[] | { from?: number; to?: number };
-  /** The nth request to this target (1-based), counted over all runs. */
-  calls?: number[];
-  /** The nth attempt at the same run, turn (and tool call), 1-based: [1] fails first tries only. */
-  attempts?: number[];
-  runIds?: string[];
-}
-
-export interface FaultRule {
-  fault: FaultSpec;
-  /** Omitted: every request. */
-  when?: FaultWhen;
-}
-
-export interface FaultProfile {
-  seed?: number;
-  agent?: FaultRule[];
-  compaction?: FaultRule[];
-  sandbox?: FaultRule[];
-}
-
 const ms = z.number().int().min(0);
 const oneBased = z.array(z.number().int().positive());
-const spec = z.discriminatedUnion('kind', [
-  z.strictObject({
-    kind: z.literal('http-429'),
-    retryAfterSeconds: ms.optional(),
-  }),
-  z.strictObject({ kind: z.literal('http-500') }),
-  z.strictObject({
-    kind: z.literal('http-503'),
-    retryAfterSeconds: ms.optional(),
-  }),
-  z.strictObject({ kind: z.literal('latency'), ms, jitterMs: ms.optional() }),
-  z.strictObject({ kind: z.literal('timeout'), maxHangMs: ms.optional() }),
-  z.strictObject({ kind: z.literal('reset') }),
-  z.strictObject({ kind: z.literal('malformed-json') }),
-  z.strictObject({ kind: z.literal('truncated-stream') }),
-  z.strictObject({
-    kind: z.literal('oversized-card'),
-    bytes: z.number().int().positive().optional(),
-  }),
-  z.strictObject({
-    kind: z.literal('card-missing-section'),
-    section: z.enum(CARD_SECTIONS).optional(),
-  }),
-]);
-const rule = z.strictObject({
-  fault: spec,
-  when: z
-    .strictObject({
-      probability: z.number().min(0).max(1).optional(),
-      turns: z
-        .union([
-          oneBased,
-          z.strictObject({
-            from: z.number().int().optional(),
-            to: z.number().int().optional(),
-          }),
-        ])
-        .optional(),
-      calls: oneBased.optional(),
-      attempts: oneBased.optional(),
-      runIds: z.array(z.string()).optional(),
-    })
-    .optional(),
-});
-const CARD_FAULTS: readonly FaultKind[] = ['oversized-card', 'card-missing-section'];
-const profileSchema = z
+const retryAfterSeconds = ms.optional().describe('the Retry-After header, seconds');
+
+const faultSpecSchema = z
+  .discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('http-429'), retryAfterSeconds }),
+    z.strictObject({ kind: z.literal('http-500') }),
+    z.strictObject({ kind: z.literal('http-503'), retryAfterSeconds }),
+    z
+      .strictObject({
+        kind: z.literal('latency'),
+        ms: ms.describe('the delay'),
+        jitterMs: ms.optional().describe('plus or minus this (seeded)'),
+      })
+      .describe('the normal answer after `ms` plus or minus `jitterMs` (seeded)'),
+    z
+      .strictObject({ kind: z.literal('timeout'), maxHangMs: ms.optional().describe('504 after this long (default 120 s)') })
+      .describe('no answer until the client aborts, or 504 after `maxHangMs`'),
+    z.strictObject({ kind: z.literal('reset') }).describe('the connection is dropped (a network error for the client)'),
+    z.strictObject({ kind: z.literal('malformed-json') }).describe('status 200, application/json, a body that does not parse'),
+    z
+      .strictObject({ kind: z.literal('truncated-stream') })
+      .describe('a stream cut halfway, without finish_reason or [DONE]; a JSON body cut halfway when not streaming'),
+    z
+      .strictObject({
+        kind: z.literal('oversized-card'),
+        bytes: z.number().int().positive().optional().describe('the card size (default 1.5 x the card limit)'),
+      })
+      .describe('compaction only: a card of `bytes`, sections intact'),
+    z
+      .strictObject({
+        kind: z.literal('card-missing-section'),
+        section: z.enum(CARD_SECTIONS).optional().describe('the section left out (default: a seeded pick)'),
+      })
+      .describe('compaction only: a card without `section`'),
+  ])
+  .describe('what the mock answers instead');
+
+const faultWhenSchema = z
   .strictObject({
-    seed: z.number().int().min(0).optional(),
-    agent: z.array(rule).optional(),
-    compaction: z.array(rule).optional(),
-    sandbox: z.array(rule).optional(),
+    probability: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe('seeded by (profile seed, target, run, turn, attempt): the same calls fail on every run of a scenario'),
+    turns: z
+      .union([oneBased, z.strictObject({ from: z.number().int().optional(), to: z.number().int().optional() })])
+      .optional()
+      .describe('turns (1-based) as a list or an inclusive range {from, to}'),
+    calls: oneBased.optional().describe('the nth request to this target (1-based), counted over all runs'),
+    attempts: oneBased.optional().describe('the nth attempt at the same run, turn (and tool call), 1-based: [1] fails first tries only'),
+    runIds: z.array(z.string()).optional().describe('only these runs'),
+  })
+  .describe('when the fault applies: every condition given must hold (omitted: every request)');
+
+const faultRuleSchema = z.strictObject({ fault: faultSpecSchema, when: faultWhenSchema.optional() });
+
+const rules = (target: string) => z.array(faultRuleSchema).optional().describe(`rules for the ${target}; the first that applies wins`);
+const CARD_FAULTS: readonly FaultKind[] = ['oversized-card', 'card-missing-section'];
+
+/** A scenario's `faults`. */
+export const faultProfileSchema = z
+  .strictObject({
+    seed: z.number().int().min(0).optional().describe('seeds the probabilities (default 0)'),
+    agent: rules('agent model'),
+    compaction: rules('compaction model'),
+    sandbox: rules('sandbox'),
   })
   .superRefine((profile, ctx) => {
     for (const target of ['agent', 'sandbox'] as const) {
@@ -122,11 +92,18 @@ const profileSchema = z
         }
       });
     }
-  });
+  })
+  .describe('Faults the mocks inject, per target (mocks/faults/fault-profile.ts)');
+
+export type FaultSpec = z.infer<typeof faultSpecSchema>;
+export type FaultKind = FaultSpec['kind'];
+export type FaultWhen = z.infer<typeof faultWhenSchema>;
+export type FaultRule = z.infer<typeof faultRuleSchema>;
+export type FaultProfile = z.infer<typeof faultProfileSchema>;
 
 /** Validates a fault profile; throws one line naming the field. */
 export function parseFaultProfile(input: unknown): FaultProfile {
-  const parsed = profileSchema.safeParse(input ?? {});
+  const parsed = faultProfileSchema.safeParse(input ?? {});
   if (!parsed.success) throw new Error(describeIssue('faults', parsed.error.issues[0]));
-  return parsed.data as FaultProfile;
+  return parsed.data;
 }

@@ -10,6 +10,7 @@ export {
   type FaultRule,
   type FaultSpec,
   type FaultWhen,
+  faultProfileSchema,
   parseFaultProfile,
 } from './fault-profile.ts';
 export { type Answer, type Outcome, respond } from './fault-response.ts';

@@ -18,6 +18,7 @@ export {
   type RunShape,
   type RunShapeInput,
   resolveShape,
+  runShapeInputSchema,
   TEXT_TOOLS,
   type TextToolName,
 } from './run-shape.ts';

@@ -7,13 +7,10 @@
  */
 import { base, de, en, Faker, fr, ja, ru, zh_CN } from '@faker-js/faker';
 import type { Rng } from './random.ts';
+import type { RunShape } from './run-shape.ts';
 
-export interface TextMix {
-  /** Share of lines and sentences (prompts, answers, tool-output lines) that carry non-ASCII text. */
-  multibyteShare: number;
-  /** Share of log and listing lines that carry a lone surrogate. */
-  loneSurrogateShare: number;
-}
+/** `shape.text`: the shares of non-ASCII lines and of lines with a lone surrogate. */
+export type TextMix = RunShape['text'];
 
 export const ASCII_ONLY: TextMix = { multibyteShare: 0, loneSurrogateShare: 0 };
 

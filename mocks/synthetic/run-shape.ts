@@ -4,8 +4,7 @@
  */
 import { z } from 'zod';
 import type { ToolName } from '../../src/contract/messages.ts';
-import type { TextMix } from './multibyte.ts';
-import { curveProblem, type QuantileCurve } from './quantile-curve.ts';
+import { curveProblem } from './quantile-curve.ts';
 
 export type TextToolName = Exclude<ToolName, 'screenshot'>;
 export const TEXT_TOOLS = ['shell', 'read_file', 'list_files', 'diff'] as const satisfies readonly TextToolName[];
@@ -15,7 +14,7 @@ export const TEXT_TOOLS = ['shell', 'read_file', 'list_files', 'diff'] as const 
  * knots and p99 follow the log-normal these three imply; p99.9 is pinned close to the max so
  * that every 1000 stratified runs reach it (see planRun's `index`).
  */
-export const PRODUCTION_TOKENS: QuantileCurve = [
+export const PRODUCTION_TOKENS: RunShape['tokens'] = [
   [0, 4_000],
   [0.01, 9_000],
   [0.1, 21_000],
@@ -26,54 +25,102 @@ export const PRODUCTION_TOKENS: QuantileCurve = [
   [1, 730_000],
 ];
 
-/** Explicit overrides for incident reproductions; each replaces a drawn quantity. Sizes are before `scale`. */
-export interface RunOverrides {
-  /** Run size instead of drawing it from `tokens`. */
-  targetTokens?: number;
-  /** Model calls in the run; the last one answers without tool calls. */
-  turns?: number;
-  /** Text output bytes of every tool turn, instead of filling the run's target. */
-  bytesPerTurn?: number;
-  /** The first call of every Nth turn is a screenshot, and no other call is. */
-  screenshotEvery?: number;
-  /** Every screenshot's encoded PNG size. */
-  screenshotBytes?: number;
-  /** Tool calls in every tool turn, instead of drawing them from `callsPerTurn` (history-count: many small ones). */
-  callsPerTurn?: number;
-}
+const positive = z.number().positive();
+const positiveInt = z.number().int().positive();
+const nonNegative = z.number().min(0);
+const share = z.number().min(0).max(1);
+const curve = z
+  .array(z.tuple([share, positive]))
+  .superRefine((knots, ctx) => {
+    const problem = curveProblem(knots);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .describe('quantile knots [q, value] from q = 0 to q = 1, interpolated log-linearly');
+const hasPositiveWeight = (weights: Record<string, number> | readonly number[]) => Object.values(weights).some((x) => x > 0);
 
-export interface RunShape {
-  /** Tokens per run: the bytes of the final context / BYTES_PER_TOKEN, before `scale`. */
-  tokens: QuantileCurve;
-  /**
-   * Multiplies every generated size (system prompt, each tool output, each screenshot) after
-   * the run is planned at full size: turns, calls and relative sizes are kept. Message texts
-   * and JSON framing (~500 bytes per turn) do not shrink, so a run at 0.01 weighs more than
-   * 1% of its full size.
-   */
-  scale: number;
-  /** About one turn per `bytesPerTurn` of (unscaled) context, log-normal jitter `sigma`, clamped. */
-  turns: { bytesPerTurn: number; min: number; max: number; sigma: number };
-  /** Weights of 1, 2, 3... tool calls in one turn. */
-  callsPerTurn: readonly number[];
-  /** The system prompt's size, capped at 40% of the run. */
-  systemPromptBytes: QuantileCurve;
-  /**
-   * `share` of tool calls are screenshots of `bytes` (encoded PNG); they take at most
-   * `maxShareOfRun` of the run's bytes unless overridden.
-   */
-  screenshots: { share: number; bytes: QuantileCurve; maxShareOfRun: number };
-  /** Text outputs fill the rest of the run with log-normal spread `sigma`; tools by weight. */
-  toolOutputs: { sigma: number; tools: Record<TextToolName, number> };
-  /**
-   * Non-ASCII content (mocks/synthetic/multibyte.ts): `multibyteShare` of the lines and
-   * sentences of prompts, answers and tool outputs carry Cyrillic, CJK, emoji or combining
-   * marks; `loneSurrogateShare` of log and listing lines carry a lone surrogate. Every size
-   * is planned in UTF-8 bytes whatever the script.
-   */
-  text: TextMix;
-  overrides: RunOverrides;
-}
+// The sections a partial shape gives field by field; refinements that compare fields come after the merge (runShapeSchema).
+const turns = z.strictObject({
+  bytesPerTurn: positive.describe('about one turn per this many bytes of (unscaled) context'),
+  min: positiveInt.describe('fewest turns of a run'),
+  max: positiveInt.describe('most turns of a run'),
+  sigma: nonNegative.describe('log-normal jitter of the turn count'),
+});
+const callsPerTurn = z.array(nonNegative).min(1).refine(hasPositiveWeight, 'needs a positive weight');
+const screenshots = z.strictObject({
+  share: share.describe('share of tool calls that are screenshots'),
+  bytes: curve.describe("each screenshot's encoded PNG size, as quantile knots [q, bytes]"),
+  maxShareOfRun: share.describe("screenshots take at most this share of the run's bytes unless overridden"),
+});
+const toolSigma = nonNegative.describe('log-normal spread of text output sizes');
+const tools = z.strictObject({ shell: nonNegative, read_file: nonNegative, list_files: nonNegative, diff: nonNegative });
+const text = z.strictObject({
+  multibyteShare: share.describe('share of lines and sentences (prompts, answers, tool-output lines) that carry non-ASCII text'),
+  loneSurrogateShare: share.describe('share of log and listing lines that carry a lone surrogate'),
+});
+const overrides = z.strictObject({
+  targetTokens: positive.optional().describe('run size instead of drawing it from `tokens`'),
+  turns: positiveInt.optional().describe('model calls in the run; the last one answers without tool calls'),
+  bytesPerTurn: positive.optional().describe("text output bytes of every tool turn, instead of filling the run's target"),
+  screenshotEvery: positiveInt.optional().describe('the first call of every Nth turn is a screenshot, and no other call is'),
+  screenshotBytes: positive.optional().describe("every screenshot's encoded PNG size"),
+  callsPerTurn: positiveInt
+    .optional()
+    .describe('tool calls in every tool turn, instead of drawing them from `callsPerTurn` (history-count: many small ones)'),
+});
+
+/** A whole shape, as resolveShape returns it. */
+const runShapeSchema = z.strictObject({
+  tokens: curve,
+  scale: positive,
+  turns: turns.refine((t) => t.min <= t.max, { message: 'min must not exceed max' }),
+  callsPerTurn,
+  systemPromptBytes: curve,
+  screenshots,
+  toolOutputs: z.strictObject({ sigma: toolSigma, tools: tools.refine(hasPositiveWeight, 'needs a positive weight') }),
+  text,
+  overrides,
+});
+
+/**
+ * A partial shape (a scenario's `shape`): whatever is left out comes from DEFAULT_SHAPE. A
+ * section left empty in YAML (null) is the defaults too. Sizes are UTF-8 bytes.
+ */
+export const runShapeInputSchema = z
+  .strictObject({
+    tokens: curve
+      .optional()
+      .describe(
+        'tokens per run (final context JSON bytes / BYTES_PER_TOKEN, before scale); default: production, p50 56k, p90 151k, max 730k',
+      ),
+    scale: positive
+      .optional()
+      .describe(
+        'multiplies every generated size after the run is planned at full size (turns, calls and message texts stay, ~500 B per turn); default 1',
+      ),
+    turns: turns
+      .partial()
+      .nullish()
+      .describe('about one turn per `bytesPerTurn` of (unscaled) context, log-normal jitter `sigma`, clamped'),
+    callsPerTurn: callsPerTurn.optional().describe('weights of 1, 2, 3... tool calls in one turn'),
+    systemPromptBytes: curve.optional().describe("the system prompt's size, capped at 40% of the run"),
+    screenshots: screenshots.partial().nullish().describe('`share` of tool calls are screenshots of `bytes`'),
+    toolOutputs: z
+      .strictObject({ sigma: toolSigma.optional(), tools: tools.partial().nullish().describe('weights of the text tools') })
+      .nullish()
+      .describe('text outputs fill the rest of the run with log-normal spread `sigma`; tools by weight'),
+    text: text
+      .partial()
+      .nullish()
+      .describe('non-ASCII content (mocks/synthetic/multibyte.ts); every size is planned in UTF-8 bytes whatever the script'),
+    overrides: overrides
+      .nullish()
+      .describe('explicit overrides for incident reproductions; each replaces a drawn quantity; sizes are before `scale`'),
+  })
+  .describe('The shape of synthetic runs (mocks/synthetic/run-shape.ts); whatever is left out is the default');
+
+export type RunShape = z.infer<typeof runShapeSchema>;
+export type RunShapeInput = z.input<typeof runShapeInputSchema>;
+export type RunOverrides = RunShape['overrides'];
 
 export const DEFAULT_SHAPE: RunShape = {
   tokens: PRODUCTION_TOKENS,
@@ -103,83 +150,28 @@ export const DEFAULT_SHAPE: RunShape = {
   overrides: {},
 };
 
-/** A partial shape: whatever is left out comes from DEFAULT_SHAPE. */
-export interface RunShapeInput {
-  tokens?: QuantileCurve;
-  scale?: number;
-  turns?: Partial<RunShape['turns']>;
-  callsPerTurn?: readonly number[];
-  systemPromptBytes?: QuantileCurve;
-  screenshots?: Partial<RunShape['screenshots']>;
-  toolOutputs?: { sigma?: number; tools?: Partial<Record<TextToolName, number>> };
-  text?: Partial<TextMix>;
-  overrides?: RunOverrides;
-}
-
-const positive = z.number().positive();
-const positiveInt = z.number().int().positive();
-const share = z.number().min(0).max(1);
-const curve = z.array(z.tuple([share, positive])).superRefine((knots, ctx) => {
-  const problem = curveProblem(knots);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
-
-const shapeSchema = z.strictObject({
-  tokens: curve,
-  scale: positive,
-  turns: z
-    .strictObject({
-      bytesPerTurn: positive,
-      min: positiveInt,
-      max: positiveInt,
-      sigma: z.number().min(0),
-    })
-    .refine((t) => t.min <= t.max, { message: 'min must not exceed max' }),
-  callsPerTurn: z
-    .array(z.number().min(0))
-    .min(1)
-    .refine((w) => w.some((x) => x > 0), 'needs a positive weight'),
-  systemPromptBytes: curve,
-  screenshots: z.strictObject({ share, bytes: curve, maxShareOfRun: share }),
-  toolOutputs: z.strictObject({
-    sigma: z.number().min(0),
-    tools: z
-      .strictObject({
-        shell: z.number().min(0),
-        read_file: z.number().min(0),
-        list_files: z.number().min(0),
-        diff: z.number().min(0),
-      })
-      .refine((w) => Object.values(w).some((x) => x > 0), 'needs a positive weight'),
-  }),
-  text: z.strictObject({ multibyteShare: share, loneSurrogateShare: share }),
-  overrides: z.strictObject({
-    targetTokens: positive.optional(),
-    turns: positiveInt.optional(),
-    bytesPerTurn: positive.optional(),
-    screenshotEvery: positiveInt.optional(),
-    screenshotBytes: positive.optional(),
-    callsPerTurn: positiveInt.optional(),
-  }),
-});
-
 /** Fills a partial shape from DEFAULT_SHAPE and validates it; throws one line naming the field. */
 export function resolveShape(input: RunShapeInput = {}): RunShape {
   if (typeof input !== 'object' || input === null) throw new Error('shape: must be an object');
-  const merged: Record<string, unknown> = { ...DEFAULT_SHAPE, ...input };
-  for (const key of ['turns', 'screenshots', 'toolOutputs', 'text', 'overrides'] as const) {
-    merged[key] = {
-      ...DEFAULT_SHAPE[key],
-      ...(input[key] as object | undefined),
-    };
-  }
-  merged.toolOutputs = {
-    ...(merged.toolOutputs as object),
-    tools: { ...DEFAULT_SHAPE.toolOutputs.tools, ...input.toolOutputs?.tools },
+  const given = runShapeInputSchema.safeParse(input);
+  if (!given.success) throw new Error(describeIssue('shape', given.error.issues[0]));
+  const partial = given.data;
+  const merged = {
+    ...DEFAULT_SHAPE,
+    ...partial,
+    turns: { ...DEFAULT_SHAPE.turns, ...partial.turns },
+    screenshots: { ...DEFAULT_SHAPE.screenshots, ...partial.screenshots },
+    toolOutputs: {
+      ...DEFAULT_SHAPE.toolOutputs,
+      ...partial.toolOutputs,
+      tools: { ...DEFAULT_SHAPE.toolOutputs.tools, ...partial.toolOutputs?.tools },
+    },
+    text: { ...DEFAULT_SHAPE.text, ...partial.text },
+    overrides: { ...DEFAULT_SHAPE.overrides, ...partial.overrides },
   };
-  const parsed = shapeSchema.safeParse(merged);
+  const parsed = runShapeSchema.safeParse(merged);
   if (!parsed.success) throw new Error(describeIssue('shape', parsed.error.issues[0]));
-  return parsed.data as RunShape;
+  return parsed.data;
 }
 
 /** One line naming the field of a zod issue. */

@@ -3,11 +3,10 @@
  * or at each turn by a seeded probability. Strikes happen one at a time. Each step's outcome
  * becomes part of the verdict: a chaos scenario whose chaos never struck proved nothing.
  */
-import type { BinaryId } from '../kernel/index.ts';
 import type { ExpectationRecord } from '../result/index.ts';
 import { sleep } from '../shared/sleep.ts';
 import type { ChaosPlan, NetworkLink, PlannedStep } from './chaos-plan.ts';
-import { stepDurationMs, strikesAt } from './chaos-plan.ts';
+import { stepDurationMs, strikesAt, upgradeTarget } from './chaos-plan.ts';
 import type { RestartableServer } from './restartable-server.ts';
 import type { Toxic, Toxiproxy } from './toxiproxy.ts';
 import type { ActivityReport } from './worker-messages.ts';
@@ -136,8 +135,7 @@ export class ChaosController {
     switch (step.action) {
       case 'kill-worker': {
         const reports = [];
-        for (const queue of planned.queues)
-          reports.push(...(await pool.crash(queue, step.part ?? 'workflows', step.to as BinaryId | undefined)));
+        for (const queue of planned.queues) reports.push(...(await pool.crash(queue, step.part ?? 'workflows', step.to)));
         return reports
           .map((r) => {
             const lost = r.lost.length > 0 ? `, lost ${r.lost.map((a) => a.activityType).join(', ')} in flight` : '';
@@ -148,7 +146,7 @@ export class ChaosController {
       case 'upgrade-worker': {
         const overlapMs = stepDurationMs(step.overlap, DEFAULT_OVERLAP_MS);
         const reports = [];
-        for (const queue of planned.queues) reports.push(await pool.upgrade(queue, step.to as BinaryId, overlapMs));
+        for (const queue of planned.queues) reports.push(await pool.upgrade(queue, upgradeTarget(step), overlapMs));
         return reports.map((r) => `${r.to} joined ${r.from.join(', ')}, which then shut down`).join('; ');
       }
       case 'restart-server': {

@@ -38,34 +38,34 @@ export interface ChaosPlan {
 
 export function planChaos(scenario: Scenario): ChaosPlan {
   if (!('binaries' in scenario.target)) throw new Error('chaos: chaos steps need kernel binaries in target.binaries');
-  const target = scenario.target.binaries as BinaryId[];
+  const target = scenario.target.binaries;
   const binaries = [...target];
   const steps: PlannedStep[] = [];
   scenario.chaos.forEach((step, index) => {
-    if (step.binary && !target.includes(step.binary as BinaryId)) {
+    if (step.binary && !target.includes(step.binary)) {
       throw new Error(`chaos.${index}.binary: ${step.binary} is not among target.binaries (${target.join(', ')})`);
     }
-    if (step.to && !binaries.includes(step.to as BinaryId)) binaries.push(step.to as BinaryId);
+    if (step.to && !binaries.includes(step.to)) binaries.push(step.to);
     if (step.action === 'force-replay') return;
-    steps.push({ index, step, label: labelOf(step), queues: step.binary ? [step.binary as BinaryId] : target });
+    steps.push({ index, step, label: labelOf(step), queues: step.binary ? [step.binary] : target });
   });
   const links = NETWORK_LINKS.filter((link) => scenario.chaos.some((step) => step.link === link));
   const standbys = new Map<string, QueueWorker>();
   const needs = (queue: BinaryId, runs: QueueWorker['runs']) => standbys.set(`${queue}>${runs}`, { queue, runs });
   for (const { step, queues } of steps) {
     for (const queue of queues) {
-      if (step.action === 'upgrade-worker') needs(queue, step.to as BinaryId);
+      if (step.action === 'upgrade-worker') needs(queue, upgradeTarget(step));
       if (step.action !== 'kill-worker') continue;
       if (step.part !== 'workflows' && step.part !== undefined) needs(queue, 'activities');
       if (step.part === 'activities') continue;
       if (step.to) {
-        needs(queue, step.to as BinaryId);
+        needs(queue, step.to);
         continue;
       }
       // Crashed workflows restart as the binary they ran: the queue's own, or one an upgrade brought in.
       needs(queue, queue);
       for (const other of steps) {
-        if (other.step.action === 'upgrade-worker' && other.queues.includes(queue)) needs(queue, other.step.to as BinaryId);
+        if (other.step.action === 'upgrade-worker' && other.queues.includes(queue)) needs(queue, upgradeTarget(other.step));
       }
     }
   }
@@ -78,6 +78,12 @@ export function planChaos(scenario: Scenario): ChaosPlan {
     standbys: [...standbys.values()],
     binaries,
   };
+}
+
+/** The binary an upgrade-worker step brings in: the scenario schema requires `to` there. */
+export function upgradeTarget(step: ChaosStep): BinaryId {
+  if (!step.to) throw new Error(`chaos: ${step.action} without a binary to upgrade to`);
+  return step.to;
 }
 
 function labelOf(step: ChaosStep): string {

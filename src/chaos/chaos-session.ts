@@ -51,7 +51,7 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
     }
     if (!options.environment) closers.push(() => environment.teardown());
 
-    const mocks = await startMockServer({ seed: scenario.seed, shape: scenario.shape as never, faults: scenario.faults as never });
+    const mocks = await startMockServer({ seed: scenario.seed, shape: scenario.shape, faults: scenario.faults });
     closers.push(() => mocks.close());
 
     let network: ChaosTargets['network'];

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Environment, startEnvironment } from '../environment/index.ts';
+import type { BinaryId } from '../kernel/index.ts';
 import type { ScenarioInput } from '../scenario/index.ts';
 import { expectPassed, runChaos, smallScenario, stickyTasks, strikes } from './testing/chaos-runs.ts';
 
@@ -18,7 +19,7 @@ afterAll(async () => {
 });
 
 /** cross-version-replay's runs: 24 turns of 8 KiB cross the 150,000-byte trigger at turn ~17 and stay under the blob limit on v0. */
-function upgradeScenario(name: string, to: string, expectation: ScenarioInput['expect'][number]) {
+function upgradeScenario(name: string, to: BinaryId, expectation: ScenarioInput['expect'][number]) {
   return smallScenario(name, {
     seed: 3,
     target: { binaries: ['v0'] },

@@ -15,6 +15,7 @@ export {
   BINARY_IDS,
   type Binary,
   type BinaryId,
+  binaryIdSchema,
   CURRENT_BINARY,
   isBinaryId,
   RELEASES,

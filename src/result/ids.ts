@@ -2,8 +2,7 @@
 import { z } from 'zod';
 import { INCIDENTS } from '../checks/incidents.ts';
 import { HISTORY_INVARIANT_IDS } from '../checks/verdict.ts';
-import { BINARY_IDS } from '../kernel/binaries/index.ts';
 
-export const binaryIdSchema = z.enum(BINARY_IDS);
+export { binaryIdSchema } from '../kernel/binaries/index.ts';
 export const invariantIdSchema = z.enum([...HISTORY_INVARIANT_IDS, 'replay.cross-version']);
 export const incidentSchema = z.enum(INCIDENTS);

@@ -57,7 +57,7 @@ async function startInProcessHarness(
 ): Promise<RunHarness> {
   const { environment } = options;
   const env = environment ?? (await startEnvironment(scenario.server));
-  const mocks = startInProcessMocks({ seed: scenario.seed, shape: scenario.shape as never, faults: scenario.faults as never });
+  const mocks = startInProcessMocks({ seed: scenario.seed, shape: scenario.shape, faults: scenario.faults });
   const closeMocksAndEnv = async () => {
     mocks.close();
     if (!environment) await env.teardown();

@@ -54,7 +54,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   if (!('binaries' in scenario.target)) {
     throw new Error(`scenario ${scenario.name}: external targets are judged with \`longrun check\`; runScenario drives kernel binaries`);
   }
-  const targetBinaries = scenario.target.binaries as BinaryId[];
+  const targetBinaries = scenario.target.binaries;
   const chaos = scenario.chaos.length > 0 ? planChaos(scenario) : undefined;
   // Aborted after a failure, so that the runs still in flight stop watching and nothing new starts.
   const failure = new AbortController();

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { planContextBytes, planRun, type RunPlan, type RunShapeInput, runMessages, toolContentWireBytes } from '../../mocks/index.ts';
+import { planContextBytes, planRun, type RunPlan, resolveShape, runMessages, toolContentWireBytes } from '../../mocks/index.ts';
 import { BYTES_PER_TOKEN } from '../contract/limits.ts';
 import type { Message } from '../contract/messages.ts';
 import { bigItemThresholdBytes, buildAgentRequest, guardTargetBytes, jsonBytes, resolveLimits } from '../kernel/index.ts';
@@ -74,7 +74,7 @@ const runIdOf = (scenario: Scenario, index: number) => `${scenario.name}-run-${S
 /** The runs the scenario plans (the first few), with their uncompacted requests. */
 function plannedRuns(scenario: Scenario, runs = 3) {
   return Array.from({ length: runs }, (_, index) => {
-    const plan = planRun({ seed: scenario.seed, runId: runIdOf(scenario, index), shape: scenario.shape as RunShapeInput, index });
+    const plan = planRun({ seed: scenario.seed, runId: runIdOf(scenario, index), shape: scenario.shape, index });
     return { plan, requests: requestBytesByTurn(plan) };
   });
 }
@@ -191,10 +191,10 @@ describe('the incident scenarios cross the limits they claim to', () => {
   it('seed-distribution: production-sized runs shrunk by the scale, the largest past the scaled trigger', () => {
     const { scenario } = resolveScenario('seed-distribution');
     const limits = resolveLimits(scenario.limits);
-    const scale = (scenario.shape as { scale: number }).scale;
+    const { scale } = resolveShape(scenario.shape);
     // Index 0-999 cover every stratum once: the largest planned run is the curve's top.
     const sizes = Array.from({ length: scenario.runs.count }, (_, index) =>
-      planRun({ seed: scenario.seed, runId: runIdOf(scenario, index), shape: scenario.shape as RunShapeInput, index }),
+      planRun({ seed: scenario.seed, runId: runIdOf(scenario, index), shape: scenario.shape, index }),
     ).map((plan) => plan.targetTokens);
     expect(Math.max(...sizes)).toBeGreaterThan(680_000);
     const top = Math.max(...sizes) * BYTES_PER_TOKEN * scale;
@@ -210,7 +210,7 @@ describe('the incident scenarios cross the limits they claim to', () => {
  */
 function exactRun(scenario: Scenario) {
   const runId = runIdOf(scenario, 0);
-  const plan = planRun({ seed: scenario.seed, runId, shape: scenario.shape as RunShapeInput, index: 0 });
+  const plan = planRun({ seed: scenario.seed, runId, shape: scenario.shape, index: 0 });
   const messages = runMessages(plan);
   const requests: number[] = [];
   const groups: Message[][] = [];
@@ -237,9 +237,10 @@ describe('the bounds scenarios put their limits on exact bytes of the plan', () 
     expect(tailBytes(25, 9)).toBeLessThanOrEqual(limits.tailMaxBytes);
     // The card's limit under a larger tail: the oversized card falls between the two.
     expect(limits.tailMaxBytes).toBeGreaterThan(limits.cardMaxBytes);
-    const [rule] = (scenario.faults as { compaction: { fault: { bytes: number }; when: unknown }[] }).compaction;
-    expect(rule?.fault.bytes).toBeGreaterThan(limits.cardMaxBytes);
-    expect(rule?.fault.bytes).toBeLessThanOrEqual(limits.tailMaxBytes);
+    const [rule] = scenario.faults.compaction ?? [];
+    const card = rule?.fault.kind === 'oversized-card' ? rule.fault : undefined;
+    expect(card?.bytes).toBeGreaterThan(limits.cardMaxBytes);
+    expect(card?.bytes).toBeLessThanOrEqual(limits.tailMaxBytes);
     expect(rule?.when).toEqual({ calls: [1] });
   });
 

@@ -15,4 +15,28 @@ describe('the JSON Schema of scenario files', () => {
       expect.arrayContaining(['name', 'seed', 'target', 'server', 'limits', 'runs', 'shape', 'faults', 'chaos', 'expect']),
     );
   });
+
+  it("completes shape and faults from the mocks' schemas, with their descriptions", () => {
+    const { shape, faults } = JSON.parse(scenarioJsonSchemaText()).properties;
+    expect(Object.keys(shape.properties)).toEqual([
+      'tokens',
+      'scale',
+      'turns',
+      'callsPerTurn',
+      'systemPromptBytes',
+      'screenshots',
+      'toolOutputs',
+      'text',
+      'overrides',
+    ]);
+    const overrides = shape.properties.overrides.anyOf[0];
+    expect(overrides.additionalProperties).toBe(false);
+    expect(overrides.properties.turns).toMatchObject({ type: 'integer', description: expect.stringContaining('model calls') });
+    expect(Object.keys(faults.properties)).toEqual(['seed', 'agent', 'compaction', 'sandbox']);
+    const rule = faults.properties.compaction.items;
+    expect(rule.properties.fault.oneOf.map((spec: { properties: { kind: { const: string } } }) => spec.properties.kind.const)).toContain(
+      'oversized-card',
+    );
+    expect(rule.properties.when.properties.probability.description).toMatch(/seeded/);
+  });
 });

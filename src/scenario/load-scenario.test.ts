@@ -1,10 +1,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { BINARY_IDS } from '../kernel/index.ts';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { type FaultProfile, type RunShapeInput, resolveShape } from '../../mocks/index.ts';
+import { BINARY_IDS, type BinaryId } from '../kernel/index.ts';
 import { loadScenarioFile, parseScenario } from './load-scenario.ts';
 import { ScenarioError } from './scenario-error.ts';
+import type { ChaosStep, Expectation, Scenario } from './scenario-schema.ts';
 
 const FILE = 'scenarios/foo.yaml';
 
@@ -38,6 +40,20 @@ describe('parseScenario', () => {
     });
   });
 
+  it("types shape and faults as the mocks' inputs and every binary as a BinaryId (checked by tsc)", () => {
+    expectTypeOf<Scenario['shape']>().toEqualTypeOf<RunShapeInput>();
+    expectTypeOf<Scenario['faults']>().toEqualTypeOf<FaultProfile>();
+    expectTypeOf<Extract<Scenario['target'], { binaries: unknown }>['binaries']>().toEqualTypeOf<BinaryId[]>();
+    expectTypeOf<Expectation['on']>().toEqualTypeOf<BinaryId>();
+    expectTypeOf<ChaosStep['binary']>().toEqualTypeOf<BinaryId | undefined>();
+    expectTypeOf<ChaosStep['to']>().toEqualTypeOf<BinaryId | undefined>();
+  });
+
+  it('takes a shape section left empty as its defaults', () => {
+    const parsed = parseScenario(scenario('shape:\n  overrides:\n  # turns: 3'), FILE);
+    expect(resolveShape(parsed.shape)).toEqual(resolveShape({}));
+  });
+
   it.each([
     ['a wrong type', scenario('runs:\n  concurrency: -2'), `${FILE}:7:16: runs.concurrency: expected a positive integer, got -2`],
     ['a string for a number', scenario('runs:\n  count: many'), `${FILE}:7:10: runs.count: expected a positive integer, got "many"`],
@@ -59,6 +75,7 @@ describe('parseScenario', () => {
       `${FILE}:8:12: shape.overrides.turns: expected number, got "lots"`,
     ],
     ['an unknown shape field', scenario('shape:\n  overrides:\n    turn: 3'), `${FILE}:8:5: shape.overrides: unknown key turn`],
+    ['a shape section that is not a mapping', scenario('shape:\n  turns: 5'), `${FILE}:7:10: shape.turns: expected object, got 5`],
     [
       'a bad fault kind',
       scenario('faults:\n  agent:\n    - fault: {kind: http-999}'),

@@ -3,10 +3,17 @@
  * validation with field-naming errors, and the JSON Schema editors use.
  */
 import { z } from 'zod';
-import { parseFaultProfile, resolveShape } from '../../mocks/index.ts';
+import {
+  type FaultProfile,
+  faultProfileSchema,
+  parseFaultProfile,
+  type RunShapeInput,
+  resolveShape,
+  runShapeInputSchema,
+} from '../../mocks/index.ts';
 import { INCIDENTS } from '../checks/incidents.ts';
 import { HISTORY_INVARIANT_IDS } from '../checks/verdict.ts';
-import { BINARY_IDS } from '../kernel/index.ts';
+import { binaryIdSchema } from '../kernel/index.ts';
 import { CHAOS_ACTIONS, chaosStepProblems, NETWORK_FAULTS, NETWORK_LINKS } from './chaos-step-rules.ts';
 import { rampSchemaWith, soakSchemaWith } from './soak-schema.ts';
 
@@ -25,16 +32,26 @@ export function durationMs(value: z.infer<typeof durationSchema>): number {
   return Math.round(Number(match[1]) * unit);
 }
 
-/** Validated by the mocks' own parser, so the rules live in one place. */
-const shapeSchema = z
-  .record(z.string(), z.unknown())
-  .superRefine((value, ctx) => checkWith(() => resolveShape(value as never), 'shape', ctx))
-  .describe('The shape of synthetic runs (mocks/synthetic/run-shape.ts): tokens, scale, turns, screenshots, toolOutputs, text, overrides');
+/**
+ * The mocks' schemas, so the type and the JSON Schema are theirs; a mapping is checked first by
+ * the mocks' own parser, which words the errors and also judges the shape merged with its
+ * defaults (turns.min <= turns.max). The annotation gives the field its input type: zod hands
+ * over the raw value, which the parser checks.
+ */
+const shapeSchema = z.preprocess((value: RunShapeInput, ctx) => {
+  if (isMapping(value)) checkWith(() => resolveShape(value), 'shape', ctx);
+  return value;
+}, runShapeInputSchema);
 
-const faultsSchema = z
-  .record(z.string(), z.unknown())
-  .superRefine((value, ctx) => checkWith(() => parseFaultProfile(value), 'faults', ctx))
-  .describe('Fault profile of the mocks (mocks/faults/fault-profile.ts): agent, compaction and sandbox rules');
+const faultsSchema = z.preprocess((value: FaultProfile, ctx) => {
+  if (isMapping(value)) checkWith(() => parseFaultProfile(value), 'faults', ctx);
+  return value;
+}, faultProfileSchema);
+
+/** Anything else is left to the schema, which says "expected a mapping". */
+function isMapping(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 function checkWith(parse: () => unknown, root: string, ctx: z.RefinementCtx): void {
   try {
@@ -48,12 +65,10 @@ function checkWith(parse: () => unknown, root: string, ctx: z.RefinementCtx): vo
   }
 }
 
-const binarySchema = z.enum(BINARY_IDS as unknown as [string, ...string[]]);
-
 const targetSchema = z.union([
   z.strictObject({
     /** Kernel binaries to run the scenario on; every run is made on each. */
-    binaries: z.array(binarySchema).min(1),
+    binaries: z.array(binaryIdSchema).min(1),
   }),
   z.strictObject({
     /** Another worker's workflow (black box): longrun starts runs and judges histories. */
@@ -93,17 +108,17 @@ const runsSchema = z
 
 const expectationSchema = z.union([
   z.strictObject({
-    on: binarySchema,
+    on: binaryIdSchema,
     /** Every listed invariant (or all) holds on every run. */
     hold: z.union([z.literal('all'), z.array(z.enum(INVARIANT_ID_LIST)).min(1)]),
   }),
   z.strictObject({
-    on: binarySchema,
+    on: binaryIdSchema,
     /** At least one run shows the incident. */
     reproduces: z.enum(INCIDENTS),
   }),
   z.strictObject({
-    on: binarySchema,
+    on: binaryIdSchema,
     /** At least one run violates each listed invariant (a broken control is caught). */
     violates: z.array(z.enum(INVARIANT_ID_LIST)).min(1),
   }),
@@ -119,8 +134,8 @@ const chaosStepSchema = z
     atTurn: z.number().int().positive().optional().describe('strike once, when any run starts this turn'),
     probability: z.number().gt(0).max(1).optional().describe('strike at the start of each turn of each run with this probability (seeded)'),
     times: z.number().int().positive().optional().describe('with probability: strike at most this many times (default 1)'),
-    binary: binarySchema.optional().describe('kill-worker, upgrade-worker: the task queue of this binary (default: every one)'),
-    to: binarySchema
+    binary: binaryIdSchema.optional().describe('kill-worker, upgrade-worker: the task queue of this binary (default: every one)'),
+    to: binaryIdSchema
       .optional()
       .describe('upgrade-worker: the binary that takes over; kill-worker: the binary it restarts as (default: the same)'),
     part: z

@@ -19,12 +19,13 @@ import { scenarioSchema } from '../../src/scenario/scenario-schema.ts';
 const CORPUS_DIR = fileURLToPath(new URL('.', import.meta.url));
 
 const asked = process.argv.slice(2);
-const unknown = asked.filter((name) => !(RELEASES as readonly string[]).includes(name));
+const isRelease = (name: string): name is (typeof RELEASES)[number] => (RELEASES as readonly string[]).includes(name);
+const unknown = asked.filter((name) => !isRelease(name));
 if (unknown.length > 0) {
   console.error(`corpus:record: ${unknown.join(', ')} is not a release (releases: ${RELEASES.join(', ')})`);
   process.exit(2);
 }
-const binaries = (asked.length > 0 ? asked : [...RELEASES]) as BinaryId[];
+const binaries: BinaryId[] = asked.length > 0 ? asked.filter(isRelease) : [...RELEASES];
 const day = new Date().toISOString().slice(0, 10).replaceAll('-', '');
 
 /**

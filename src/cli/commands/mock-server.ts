@@ -28,8 +28,8 @@ export const mockServerCommand: Command = {
       port,
       host: values.host ?? '127.0.0.1',
       seed: scenario.seed,
-      shape: scenario.shape as never,
-      faults: scenario.faults as never,
+      shape: scenario.shape,
+      faults: scenario.faults,
     });
     console.log(`longrun mock server (scenario ${scenario.name}) at ${server.url}`);
     console.log(`  model API:   ${server.modelBaseUrl}/chat/completions`);

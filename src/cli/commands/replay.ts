@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
-import { BINARY_IDS, type BinaryId, CURRENT_BINARY, isBinaryId } from '../../kernel/index.ts';
+import { BINARY_IDS, CURRENT_BINARY, isBinaryId } from '../../kernel/index.ts';
 import { closeReplayers, replayHistories } from '../../runner/replay.ts';
 import type { Command } from '../command.ts';
 import { parseCommandArgs } from '../parse-args.ts';
@@ -38,7 +38,7 @@ export const replayCommand: Command = {
     if (!isBinaryId(binary)) throw new UsageError(`--binary ${binary}: unknown (known: ${BINARY_IDS.join(', ')})`);
     const histories = positionals.map(readHistory);
     const workflowId = histories[0]?.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowId ?? 'replayed';
-    const outcome = await replayHistories(binary as BinaryId, workflowId, histories).finally(closeReplayers);
+    const outcome = await replayHistories(binary, workflowId, histories).finally(closeReplayers);
     if (outcome.errors.length === 0) {
       console.log(`replayed ${histories.length} execution${histories.length === 1 ? '' : 's'} on ${binary}: identical`);
       return 0;

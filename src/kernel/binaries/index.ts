@@ -3,6 +3,7 @@
  * so workers of different binaries can replace each other in the middle of a run.
  */
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 
 export const BINARY_IDS = [
   'v0',
@@ -28,6 +29,8 @@ export const BINARY_IDS = [
   'can-once',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
+/** A binary named in a scenario or a result: the one schema, so naming other binaries is one edit. */
+export const binaryIdSchema = z.enum(BINARY_IDS);
 
 export const CURRENT_BINARY = 'v1' satisfies BinaryId;
 

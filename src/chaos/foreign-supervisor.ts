@@ -27,6 +27,9 @@ function killGroup(): void {
   }
 }
 
+// The harness samples the worker's own memory and CPU, not the supervisor's.
+if (child.pid !== undefined) process.send?.({ type: 'started', pid: child.pid });
+
 child.on('error', (error: NodeJS.ErrnoException) => {
   process.stderr.write(`could not start ${describeCommand(command)}: ${error.code ?? error.message}\n`);
   process.exit(127);

@@ -3,7 +3,6 @@
  * ways one fails to start, each one line naming its command, with nothing left running.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { sleep } from '../shared/sleep.ts';
 import { exitOf } from './child-processes.ts';
 import type { ForeignCommand } from './foreign-command.ts';
 import { ForeignWorker } from './foreign-worker.ts';
+import { processesRunning } from './testing/processes.ts';
 
 let env: Environment;
 let mocks: MockServer;
@@ -53,20 +53,6 @@ function groupAlive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** Pids of the processes whose command line contains `needle` (arguments joined by NUL). */
-function processesRunning(needle: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(needle);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
 
 async function groupGone(pid: number): Promise<boolean> {

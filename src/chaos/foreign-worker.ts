@@ -9,7 +9,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
+// The package is CommonJS: its namespace is reached through the default export under Node's ESM loader.
+import proto from '@temporalio/proto';
 import { WORKER_ENV } from '../contract/worker-env.ts';
 import { sleep } from '../shared/sleep.ts';
 import { exitOf, isRunning, killNow, stopChild, tailOf, trackChild } from './child-processes.ts';
@@ -54,6 +55,7 @@ export function foreignWorkerEnv(options: ForeignWorkerOptions): Record<string, 
 
 export class ForeignWorker {
   private ending = false;
+  private started: number | undefined;
   /** Rejects if the worker exits without being told to. */
   readonly died: Promise<never>;
 
@@ -67,6 +69,9 @@ export class ForeignWorker {
       throw new Error(`${this.describe()} exited (${signal ?? `code ${code}`}): ${lastLine(this.output()) || 'no output'}`);
     });
     this.died.catch(() => {});
+    child.on('message', (message: { type?: string; pid?: number }) => {
+      if (message.type === 'started') this.started = message.pid;
+    });
   }
 
   static async start(options: ForeignWorkerOptions): Promise<ForeignWorker> {
@@ -90,8 +95,14 @@ export class ForeignWorker {
     return worker;
   }
 
+  /** The supervisor's pid, which leads the worker's process group. */
   get pid(): number | undefined {
     return this.child.pid;
+  }
+
+  /** The worker program's own pid, once it has started. */
+  get workerPid(): number | undefined {
+    return this.started;
   }
 
   /** "foreign worker go-v1 (`go-kernel worker --binary v1`)". */
@@ -118,8 +129,8 @@ export class ForeignWorker {
     while (isRunning(this.child)) {
       const { pollers } = await client.workflowService.describeTaskQueue({
         namespace,
-        taskQueue: { name: taskQueue, kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
-        taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+        taskQueue: { name: taskQueue, kind: proto.temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+        taskQueueType: proto.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
       });
       if ((pollers ?? []).length > 0) return;
       if (Date.now() > deadline) {

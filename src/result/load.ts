@@ -4,7 +4,7 @@
  * schema is the definition; the types are inferred from it. src/load computes it.
  */
 import { z } from 'zod';
-import { binaryIdSchema } from './ids.ts';
+import { binaryNameSchema } from './ids.ts';
 
 const count = z.number().int().nonnegative();
 // Rates and times: any finite number (a slope may be negative; JSON has no NaN).
@@ -45,7 +45,7 @@ export type ResourceSample = z.infer<typeof resourceSampleSchema>;
 
 export const runLoadSchema = z.object({
   workflowId: z.string(),
-  binary: binaryIdSchema,
+  binary: binaryNameSchema,
   /** When the run started, ms after the sampler started (negative: before it). */
   startedAtMs: z.number(),
   durationMs: rate,

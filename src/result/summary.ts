@@ -5,7 +5,7 @@
  * before it is written use the same rules the compiler holds the runner to.
  */
 import { z } from 'zod';
-import { binaryIdSchema, incidentSchema, invariantIdSchema } from './ids.ts';
+import { binaryNameSchema, incidentSchema, invariantIdSchema } from './ids.ts';
 import { loadMetricsSchema } from './load.ts';
 
 const bytes = z.number().int().nonnegative();
@@ -62,7 +62,7 @@ export const runRecordSchema = z.object({
   runId: z.string().min(1),
   workflowId: z.string(),
   /** The binary the run is judged as: the one that ran it last. */
-  binary: binaryIdSchema,
+  binary: binaryNameSchema,
   /** The run's overall outcome, from its last execution. */
   outcome: closedBySchema,
   startedAt: timestamp,

@@ -2,7 +2,7 @@
  * A scenario's verdict: each expectation (invariants hold, an incident reproduces, a broken
  * control is caught) judged over the run records of the binary it names.
  */
-import type { BinaryId } from '../kernel/index.ts';
+import type { BinaryName } from '../kernel/index.ts';
 import type { ExpectationRecord, RunRecord } from '../result/index.ts';
 import type { Expectation } from '../scenario/scenario-schema.ts';
 
@@ -51,7 +51,7 @@ function describe(expectation: Expectation): string {
 export interface StoppedRun {
   runId: string;
   /** The binary the run is judged as (the one that ran it last). */
-  binary: BinaryId;
+  binary: BinaryName;
   why: string;
 }
 

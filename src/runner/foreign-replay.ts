@@ -11,25 +11,21 @@ import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import type { temporal } from '@temporalio/proto';
 import { describeCommand, type ForeignCommand } from '../chaos/foreign-command.ts';
+import type { BinaryName } from '../kernel/index.ts';
+import type { ReplayOutcome, ReplayPlan } from './replay.ts';
 
 /** A replay of a few executions takes seconds; one that takes minutes is stuck. */
 const REPLAY_TIMEOUT_MS = 120_000;
-
-export interface ForeignReplayOutcome {
-  binary: string;
-  /** The replayer's own line when a history did not replay; none when all did. */
-  errors: string[];
-}
 
 /** Thrown when the replayer itself cannot run (not found, killed, timed out): no verdict, a broken setup. */
 export class ForeignReplayError extends Error {}
 
 export async function replayWithCommand(
-  binary: string,
+  binary: BinaryName,
   command: ForeignCommand,
   workflowId: string,
   histories: readonly temporal.api.history.v1.IHistory[],
-): Promise<ForeignReplayOutcome> {
+): Promise<ReplayOutcome> {
   if (histories.length === 0) return { binary, errors: [] };
   const dir = mkdtempSync(join(tmpdir(), 'longrun-replay-'));
   try {
@@ -57,8 +53,37 @@ export async function replayWithCommand(
     if (failure) throw new ForeignReplayError(`replayer of ${binary} (${describeCommand(command)}): ${failure}`);
     if (code === 0) return { binary, errors: [] };
     const said = stderr.trim().split('\n').at(-1)?.trim() || `exited with code ${code} and said nothing`;
-    return { binary, errors: [said.split(dir + '/').join('')] };
+    return { binary, errors: [said.split(`${dir}/`).join('')] };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+export interface ForeignBinary {
+  replay?: ForeignCommand;
+  /** A broken control: the binary it breaks. */
+  breaks?: string;
+}
+
+/**
+ * A foreign target's binaries in release order (the order the scenario lists them): a run's
+ * histories replay on its own binary and every later release that has a replayer; a broken
+ * control stands where the release it breaks stands, and its histories replay on itself only.
+ */
+export function foreignReplayPlan(binaries: ReadonlyMap<BinaryName, ForeignBinary>): ReplayPlan {
+  const names = [...binaries.keys()];
+  const generation = (name: BinaryName) => names.indexOf(binaries.get(name)?.breaks ?? name);
+  const replayable = (name: BinaryName) => binaries.get(name)?.replay !== undefined;
+  return {
+    targets(recordedOn) {
+      if (binaries.get(recordedOn)?.breaks !== undefined) return replayable(recordedOn) ? [recordedOn] : [];
+      const own = generation(recordedOn);
+      return [recordedOn, ...names.filter((name) => generation(name) > own)].filter(replayable);
+    },
+    replay(target, workflowId, histories) {
+      const command = binaries.get(target)?.replay;
+      if (!command) throw new Error(`no replayer for ${target}`);
+      return replayWithCommand(target, command, workflowId, histories);
+    },
+  };
 }

@@ -5,12 +5,11 @@
  */
 import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
-import { buildRunView, type CheckContext, checkRunView, loadHistory } from '../checks/index.ts';
-import type { BinaryId } from '../kernel/index.ts';
+import { buildRunView, type CheckContext, checkRunView, type KernelMapping, loadHistory } from '../checks/index.ts';
 import type { RunRecord } from '../result/index.ts';
 import { fetchRunHistories } from './history-chain.ts';
 import type { LaunchedRun } from './launch.ts';
-import { replayHistories, replayTargets, replayVerdict } from './replay.ts';
+import { type ReplayPlan, replayVerdict } from './replay.ts';
 import type { RunHarness } from './run-harness.ts';
 import { buildRunRecord } from './run-record.ts';
 import { SERVER_DOWN_TOLERANCE_MS, whileServerDown } from './server-retry.ts';
@@ -18,9 +17,11 @@ import { SERVER_DOWN_TOLERANCE_MS, whileServerDown } from './server-retry.ts';
 export interface JudgeContext {
   client: Client;
   checkContext: CheckContext;
-  /** The binaries in play: a run's histories replay on the newer ones. */
-  inPlay: readonly BinaryId[];
+  /** Where a run's histories replay: on the newer binaries in play. */
+  replays: ReplayPlan;
   servedBy: RunHarness['servedBy'];
+  /** How the target's histories are read (a foreign kernel's; the contract's by default). */
+  mapping?: KernelMapping;
 }
 
 export interface JudgedRun {
@@ -38,10 +39,14 @@ export async function judgeRun(context: JudgeContext, run: LaunchedRun, stoppedB
   const ranOn = served.at(-1) ?? binary;
   const tookOver = served.length > 1 || ranOn !== binary;
   // The replay runs on the replayers' threads while this one checks the histories.
-  const targets = tookOver ? [ranOn] : replayTargets(binary, context.inPlay);
-  const replayed = Promise.all(targets.map((target) => replayHistories(target, workflowId, histories)));
+  const targets = tookOver ? [ranOn] : context.replays.targets(binary);
+  const replayed = Promise.all(targets.map((target) => context.replays.replay(target, workflowId, histories)));
   replayed.catch(() => {}); // awaited below; a check that throws first must not leave it unhandled
-  const view = buildRunView(histories.map((history, i) => loadHistory(history, { source: `${workflowId} execution ${i + 1}` })));
+  const view = buildRunView(
+    histories.map((history, i) =>
+      loadHistory(history, { source: `${workflowId} execution ${i + 1}`, ...(context.mapping ? { mapping: context.mapping } : {}) }),
+    ),
+  );
   const verdict = checkRunView(view, tookOver ? { ...context.checkContext, gateOpens: 'at-marker' } : context.checkContext);
   const invariants = [...verdict.results, replayVerdict(await replayed)];
   const record = buildRunRecord({

@@ -5,7 +5,7 @@
 import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { MockProvider } from '../../mocks/index.ts';
 import { type RunInput, WORKFLOW_TYPE } from '../contract/kernel-api.ts';
-import type { BinaryId } from '../kernel/index.ts';
+import type { BinaryName } from '../kernel/index.ts';
 import { durationMs, type Scenario } from '../scenario/scenario-schema.ts';
 import { SERVER_DOWN_TOLERANCE_MS, whileServerDown } from './server-retry.ts';
 
@@ -16,7 +16,9 @@ export interface LaunchContext {
   client: Client;
   scenario: Scenario;
   planFor: MockProvider['planFor'];
-  taskQueue(binary: BinaryId): string;
+  taskQueue(binary: BinaryName): string;
+  /** The workflow type the runs start (a foreign target may name its own). */
+  workflowType?: string;
   /** When the scenario started: workflow ids carry it, so a scenario run again on one server starts afresh. */
   startedAt: Date;
 }
@@ -28,17 +30,17 @@ export interface LaunchedRun {
   /** Temporal's id of the run's first execution, where its ContinueAsNew chain starts. */
   firstRunId: string;
   /** The binary it was started on. */
-  binary: BinaryId;
+  binary: BinaryName;
   startedAt: Date;
 }
 
 /** Run `index` of `binary`'s share of the scenario, started. */
-export async function launchRun(context: LaunchContext, binary: BinaryId, index: number): Promise<LaunchedRun> {
+export async function launchRun(context: LaunchContext, binary: BinaryName, index: number): Promise<LaunchedRun> {
   const { scenario } = context;
   const runId = `${scenario.name}-run-${String(index).padStart(4, '0')}`;
   const workflowId = `${runId}-${binary}-${context.startedAt.getTime().toString(36)}`;
   const startedAt = new Date();
-  const firstRunId = await startRun(context.client, workflowId, {
+  const firstRunId = await startRun(context.client, context.workflowType ?? WORKFLOW_TYPE, workflowId, {
     taskQueue: context.taskQueue(binary),
     workflowId,
     args: [runInputOf(scenario, runId, context.planFor(runId))],
@@ -59,10 +61,15 @@ export function runInputOf(scenario: Scenario, runId: string, plan: Pick<RunInpu
 }
 
 /** Starts a run, through a server that may be down for a moment; the id of its first execution. */
-async function startRun(client: Client, workflowId: string, options: Parameters<Client['workflow']['start']>[1]): Promise<string> {
+async function startRun(
+  client: Client,
+  workflowType: string,
+  workflowId: string,
+  options: Parameters<Client['workflow']['start']>[1],
+): Promise<string> {
   try {
     return await whileServerDown(
-      async () => (await client.workflow.start(WORKFLOW_TYPE, options)).firstExecutionRunId,
+      async () => (await client.workflow.start(workflowType, options)).firstExecutionRunId,
       SERVER_DOWN_TOLERANCE_MS,
     );
   } catch (error) {

@@ -5,11 +5,11 @@
 import type { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import type { InvariantResult } from '../checks/index.ts';
-import { BINARIES, type BinaryId, CURRENT_BINARY, RELEASES } from '../kernel/index.ts';
+import { BINARIES, type BinaryId, type BinaryName, CURRENT_BINARY, RELEASES } from '../kernel/index.ts';
 import { workflowBundle } from '../kernel/workers/workflow-bundles.ts';
 
 export interface ReplayOutcome {
-  binary: BinaryId;
+  binary: BinaryName;
   /** First error per execution, or none. */
   errors: string[];
 }
@@ -126,7 +126,25 @@ export function replayTargets(recordedOn: BinaryId, inPlay: readonly BinaryId[])
   return [...new Set<BinaryId>([recordedOn, ...inPlay.filter((binary) => generation(binary) > own)])];
 }
 
+/** How a run's histories are replayed: on which binaries, and by what. */
+export interface ReplayPlan {
+  /** The binaries a run recorded on `recordedOn` must replay on. */
+  targets(recordedOn: BinaryName): BinaryName[];
+  replay(target: BinaryName, workflowId: string, histories: readonly temporal.api.history.v1.IHistory[]): Promise<ReplayOutcome>;
+}
+
+/** Our binaries: on the replay workers of this process, among the binaries in play. */
+export function kernelReplayPlan(inPlay: readonly BinaryId[]): ReplayPlan {
+  return {
+    targets: (recordedOn) => replayTargets(recordedOn as BinaryId, inPlay),
+    replay: (target, workflowId, histories) => replayHistories(target as BinaryId, workflowId, histories),
+  };
+}
+
 export function replayVerdict(outcomes: readonly ReplayOutcome[]): InvariantResult {
+  if (outcomes.length === 0) {
+    return { id: 'replay.cross-version', status: 'not-applicable', evidence: ['no binary of this run has a replayer'] };
+  }
   const failed = outcomes.filter((o) => o.errors.length > 0);
   return {
     id: 'replay.cross-version',

@@ -8,7 +8,7 @@ import type { temporal } from '@temporalio/proto';
 import { type MockProvider, startInProcessMocks } from '../../mocks/index.ts';
 import { type ChaosEvent, type ChaosPlan, servedBinaries, startChaosSession } from '../chaos/index.ts';
 import { type Environment, startEnvironment } from '../environment/index.ts';
-import type { BinaryId } from '../kernel/index.ts';
+import type { BinaryId, BinaryName } from '../kernel/index.ts';
 import { type KernelWorkers, startKernelWorkers } from '../kernel/workers/kernel-workers.ts';
 import type { ExpectationRecord } from '../result/index.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
@@ -16,7 +16,8 @@ import type { Scenario } from '../scenario/scenario-schema.ts';
 export interface RunHarness {
   env: Environment;
   mocks: Pick<MockProvider, 'recorder' | 'planFor'>;
-  workers: KernelWorkers;
+  /** Where each binary's runs start. */
+  workers: { taskQueue(binary: BinaryName): string };
   /** The kernel workers' process, when they run apart from this one (chaos); undefined: this process. */
   workerPid?: () => number | undefined;
   /** Rejects when a worker dies unexpectedly or a chaos step fails. */
@@ -26,7 +27,7 @@ export interface RunHarness {
   /** Stops striking; one record per chaos step, saying whether and how it struck. */
   stopChaos(): Promise<ExpectationRecord[]>;
   /** The binaries that ran a run's workflow tasks, oldest first (in process: the one it started on). */
-  servedBy(binary: BinaryId, histories: readonly temporal.api.history.v1.IHistory[]): BinaryId[];
+  servedBy(binary: BinaryName, histories: readonly temporal.api.history.v1.IHistory[]): BinaryName[];
   /** Ends everything it started: gracefully after a clean finish, at once otherwise. */
   close(graceful: boolean): Promise<void>;
 }

@@ -4,12 +4,12 @@
  */
 import { type Execution, type InvariantResult, incidentsOf, type RunView } from '../checks/index.ts';
 import type { CompactedData, CompactionFailedData } from '../contract/kernel-api.ts';
-import type { BinaryId } from '../kernel/index.ts';
+import type { BinaryName } from '../kernel/index.ts';
 import type { CompactionRecord, ExecutionRecord, RunRecord, TurnRecord } from '../result/index.ts';
 
 export interface RunRecordInput {
   workflowId: string;
-  binary: BinaryId;
+  binary: BinaryName;
   startedAt: Date;
   finishedAt: Date;
   /** The run's histories as the checks read them. */

@@ -10,17 +10,19 @@ import { setMaxListeners } from 'node:events';
 import type { temporal } from '@temporalio/proto';
 import { type ChaosEvent, planChaos } from '../chaos/index.ts';
 import type { Environment } from '../environment/index.ts';
-import type { BinaryId } from '../kernel/index.ts';
+import type { BinaryName } from '../kernel/index.ts';
 import { MetricsSampler, serverPidFinder, soakVerdict } from '../load/index.ts';
 import type { ExpectationRecord, LoadMetrics, RunRecord, Summary } from '../result/index.ts';
 import type { Ramp } from '../scenario/index.ts';
 import { durationMs, type Scenario } from '../scenario/scenario-schema.ts';
 import { evaluateChaosRuns } from './expectations.ts';
+import { externalSetup, startExternalHarness } from './external-harness.ts';
+import { foreignReplayPlan } from './foreign-replay.ts';
 import { judgeRun } from './judge.ts';
 import { JudgingPool } from './judging-pool.ts';
 import { launchRun } from './launch.ts';
 import { checkContextOf, resolveLimits } from './limits.ts';
-import { closeReplayers } from './replay.ts';
+import { closeReplayers, kernelReplayPlan } from './replay.ts';
 import { drive, driveOptionsOf } from './run-driver.ts';
 import { type RunHarness, startHarness } from './run-harness.ts';
 import { type Progress, RunTally } from './run-tally.ts';
@@ -51,11 +53,12 @@ export interface RunScenarioOptions {
 const JUDGED_AT_ONCE = 2;
 
 export async function runScenario(scenario: Scenario, options: RunScenarioOptions = {}): Promise<Summary> {
-  if (!('binaries' in scenario.target)) {
-    throw new Error(`scenario ${scenario.name}: external targets are judged with \`longrun check\`; runScenario drives kernel binaries`);
-  }
-  const targetBinaries = scenario.target.binaries;
-  const chaos = scenario.chaos.length > 0 ? planChaos(scenario) : undefined;
+  const external = 'external' in scenario.target ? scenario.target.external : undefined;
+  // Read before anything starts: a foreign target's mapping file and its commands' folders.
+  const foreign = external ? externalSetup(external, options.scenarioFile) : undefined;
+  const kernelBinaries = 'binaries' in scenario.target ? scenario.target.binaries : [];
+  const targetBinaries: BinaryName[] = foreign ? [...foreign.commands.keys()] : kernelBinaries;
+  const chaos = !external && scenario.chaos.length > 0 ? planChaos(scenario) : undefined;
   // Aborted after a failure, so that the runs still in flight stop watching and nothing new starts.
   const failure = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, failure.signal]) : failure.signal;
@@ -63,7 +66,10 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   setMaxListeners(0, signal);
   const startedAt = new Date();
   const queuePrefix = `longrun-${scenario.name}-${startedAt.getTime().toString(36)}`;
-  const harness = await startHarness(scenario, chaos, targetBinaries, queuePrefix, options);
+  const harness =
+    external && foreign
+      ? await startExternalHarness(scenario, external, foreign, queuePrefix, options)
+      : await startHarness(scenario, chaos, kernelBinaries, queuePrefix, options);
   const { env, mocks, workers } = harness;
   const limits = resolveLimits(scenario, env.dynamicConfig);
   const tally = new RunTally();
@@ -77,22 +83,24 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
       client: env.client,
       scenario,
       planFor: (runId: string) => mocks.planFor(runId),
-      taskQueue: (binary: BinaryId) => workers.taskQueue(binary),
+      taskQueue: (binary: BinaryName) => workers.taskQueue(binary),
+      ...(external ? { workflowType: external.workflowType } : {}),
       startedAt,
     };
     const watchOptions = { timeoutMs: durationMs(scenario.runs.timeout), signal, workerFailed: harness.failed };
     const judgeContext = {
       client: env.client,
       checkContext: checkContextOf(scenario, limits),
-      inPlay: chaos?.binaries ?? targetBinaries,
+      replays: foreign ? foreignReplayPlan(foreign.commands) : kernelReplayPlan(chaos?.binaries ?? kernelBinaries),
       servedBy: harness.servedBy,
+      ...(foreign ? { mapping: foreign.mapping } : {}),
     };
     const launches = driveOptionsOf(scenario, signal, options.durationMs);
     const runsTotal = launches.durationMs === undefined ? scenario.runs.count * targetBinaries.length : undefined;
     const report = () => options.onProgress?.(tally.progress(mocks.recorder.records(), Date.now() - startedAt.getTime(), runsTotal));
     if (options.onProgress) progressTimer = setInterval(report, options.progressEveryMs ?? 2_000);
     const sampler = startSampler(scenario, harness, tally, launches.ramp);
-    const runOne = async (binary: BinaryId, index: number) => {
+    const runOne = async (binary: BinaryName, index: number) => {
       tally.runsStarted++;
       const run = await launchRun(launchContext, binary, index);
       const stoppedBecause = await watchRun(env.client, run.workflowId, watchOptions);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { externalTargetSchema } from './external-target.ts';
+import { scenarioSchema } from './scenario-schema.ts';
 
 const worker = (binary: string) => ({ argv: ['./go-kernel', 'worker', '--binary', binary] });
 
@@ -24,5 +25,30 @@ describe('target.external', () => {
     expect(issues({ binaries: {} })).toEqual(['binaries: needs at least one binary']);
     expect(issues({ binaries: { 'go-v1': { worker: { argv: [] } } } })?.[0]).toMatch(/^binaries\.go-v1\.worker\.argv: /);
     expect(issues({ binaries: { 'Go V1': { worker: worker('v1') } } })?.[0]).toMatch(/^binaries\.Go V1: a name of lowercase letters/);
+  });
+});
+
+describe('a scenario on a foreign target', () => {
+  const scenario = (extra: Record<string, unknown>) => ({
+    name: 'foreign',
+    seed: 1,
+    target: { external: { binaries: { 'go-v0': { worker: worker('v0') }, 'go-v1': { worker: worker('v1') } } } },
+    expect: [{ on: 'go-v1', hold: 'all' }],
+    ...extra,
+  });
+  const issues = (value: unknown) => scenarioSchema.safeParse(value).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+
+  it('names its binaries in expectations, and refuses a name the target does not have', () => {
+    expect(issues(scenario({}))).toBeUndefined();
+    expect(issues(scenario({ expect: [{ on: 'go-v2', hold: 'all' }] }))).toEqual([
+      'expect.0.on: expected one of go-v0, go-v1; did you mean go-v0?',
+    ]);
+    expect(issues(scenario({ expect: [{ on: 'v1', hold: 'all' }] }))?.[0]).toMatch(/^expect\.0\.on: expected one of go-v0, go-v1/);
+  });
+
+  it('refuses chaos steps, which need kernel binaries for now', () => {
+    expect(issues(scenario({ chaos: [{ action: 'kill-worker', after: '5s' }] }))).toEqual([
+      'chaos: chaos steps need kernel binaries (target.binaries): chaos on a foreign worker is not supported yet',
+    ]);
   });
 });

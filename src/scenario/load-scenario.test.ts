@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { type FaultProfile, type RunShapeInput, resolveShape } from '../../mocks/index.ts';
-import { BINARY_IDS, type BinaryId } from '../kernel/index.ts';
+import { BINARY_IDS, type BinaryId, type BinaryName } from '../kernel/index.ts';
 import { loadScenarioFile, parseScenario } from './load-scenario.ts';
 import { ScenarioError } from './scenario-error.ts';
 import type { ChaosStep, Expectation, Scenario } from './scenario-schema.ts';
@@ -40,11 +40,12 @@ describe('parseScenario', () => {
     });
   });
 
-  it("types shape and faults as the mocks' inputs and every binary as a BinaryId (checked by tsc)", () => {
+  it("types shape and faults as the mocks' inputs, kernel binaries as BinaryIds and expectations' binaries as BinaryNames (checked by tsc)", () => {
     expectTypeOf<Scenario['shape']>().toEqualTypeOf<RunShapeInput>();
     expectTypeOf<Scenario['faults']>().toEqualTypeOf<FaultProfile>();
     expectTypeOf<Extract<Scenario['target'], { binaries: unknown }>['binaries']>().toEqualTypeOf<BinaryId[]>();
-    expectTypeOf<Expectation['on']>().toEqualTypeOf<BinaryId>();
+    // An expectation may name a foreign binary of target.external; the scenario checks it against the target.
+    expectTypeOf<Expectation['on']>().toEqualTypeOf<BinaryName>();
     expectTypeOf<ChaosStep['binary']>().toEqualTypeOf<BinaryId | undefined>();
     expectTypeOf<ChaosStep['to']>().toEqualTypeOf<BinaryId | undefined>();
   });

@@ -13,8 +13,10 @@ import {
 } from '../../mocks/index.ts';
 import { INCIDENTS } from '../checks/incidents.ts';
 import { HISTORY_INVARIANT_IDS } from '../checks/verdict.ts';
-import { binaryIdSchema } from '../kernel/index.ts';
+import { BINARY_IDS, binaryIdSchema, binaryNameSchema } from '../kernel/index.ts';
 import { CHAOS_ACTIONS, chaosStepProblems, NETWORK_FAULTS, NETWORK_LINKS } from './chaos-step-rules.ts';
+import { closestName } from './closest-name.ts';
+import { externalTargetSchema } from './external-target.ts';
 import { rampSchemaWith, soakSchemaWith } from './soak-schema.ts';
 
 const INVARIANT_ID_LIST = [...HISTORY_INVARIANT_IDS, 'replay.cross-version'] as const;
@@ -71,13 +73,8 @@ const targetSchema = z.union([
     binaries: z.array(binaryIdSchema).min(1),
   }),
   z.strictObject({
-    /** Another worker's workflow (black box): longrun starts runs and judges histories. */
-    external: z.strictObject({
-      taskQueue: z.string().min(1),
-      workflowType: z.string().min(1).default('agentRun'),
-      /** Base URL the external worker's model client is pointed at (longrun serves the mocks there). */
-      mockServerPort: z.number().int().min(1).max(65535).optional(),
-    }),
+    /** A worker longrun did not write (black box): its binaries' commands, how to read its histories. */
+    external: externalTargetSchema,
   }),
 ]);
 
@@ -108,17 +105,17 @@ const runsSchema = z
 
 const expectationSchema = z.union([
   z.strictObject({
-    on: binaryIdSchema,
+    on: binaryNameSchema,
     /** Every listed invariant (or all) holds on every run. */
     hold: z.union([z.literal('all'), z.array(z.enum(INVARIANT_ID_LIST)).min(1)]),
   }),
   z.strictObject({
-    on: binaryIdSchema,
+    on: binaryNameSchema,
     /** At least one run shows the incident. */
     reproduces: z.enum(INCIDENTS),
   }),
   z.strictObject({
-    on: binaryIdSchema,
+    on: binaryNameSchema,
     /** At least one run violates each listed invariant (a broken control is caught). */
     violates: z.array(z.enum(INVARIANT_ID_LIST)).min(1),
   }),
@@ -171,35 +168,56 @@ const chaosStepSchema = z
     for (const problem of chaosStepProblems(step)) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });
   });
 
-export const scenarioSchema = z.strictObject({
-  $schema: z.string().optional(),
-  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and dashes'),
-  description: z.string().default(''),
-  /** The generator's seeds are 32-bit (planRun). */
-  seed: z.number().int().min(0).max(0xffff_ffff),
-  target: targetSchema.default({ binaries: ['v1'] }),
-  /** The embedded server: dynamic config over the production-like defaults, and where SQLite keeps its data. */
-  server: z
-    .strictObject({
-      dynamicConfig: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
-      database: z
-        .enum(['memory', 'file'])
-        .default('memory')
-        .describe(
-          "memory (default), or file: a temporary SQLite file, so the server's RSS is the server's and not every history it stores (soaks)",
-        ),
-    })
-    .default({ dynamicConfig: {}, database: 'memory' }),
-  /** The kernel's thresholds for these runs (RunInput.limits), scaled down to reproduce in seconds. */
-  limits: limitsSchema.default({}),
-  runs: runsSchema,
-  shape: shapeSchema.default({}),
-  faults: faultsSchema.default({}),
-  /** Soak thresholds: each one stated becomes an expectation (turns/s, p99 latency, RSS growth). */
-  soak: soakSchemaWith(durationSchema).optional(),
-  chaos: z.array(chaosStepSchema).default([]),
-  expect: z.array(expectationSchema).min(1),
-});
+export const scenarioSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and dashes'),
+    description: z.string().default(''),
+    /** The generator's seeds are 32-bit (planRun). */
+    seed: z.number().int().min(0).max(0xffff_ffff),
+    target: targetSchema.default({ binaries: ['v1'] }),
+    /** The embedded server: dynamic config over the production-like defaults, and where SQLite keeps its data. */
+    server: z
+      .strictObject({
+        dynamicConfig: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+        database: z
+          .enum(['memory', 'file'])
+          .default('memory')
+          .describe(
+            "memory (default), or file: a temporary SQLite file, so the server's RSS is the server's and not every history it stores (soaks)",
+          ),
+      })
+      .default({ dynamicConfig: {}, database: 'memory' }),
+    /** The kernel's thresholds for these runs (RunInput.limits), scaled down to reproduce in seconds. */
+    limits: limitsSchema.default({}),
+    runs: runsSchema,
+    shape: shapeSchema.default({}),
+    faults: faultsSchema.default({}),
+    /** Soak thresholds: each one stated becomes an expectation (turns/s, p99 latency, RSS growth). */
+    soak: soakSchemaWith(durationSchema).optional(),
+    chaos: z.array(chaosStepSchema).default([]),
+    expect: z.array(expectationSchema).min(1),
+  })
+  .superRefine((scenario, ctx) => {
+    // Which names an expectation may use depends on the target: ours, or the foreign binaries it lists.
+    const known: readonly string[] = 'external' in scenario.target ? Object.keys(scenario.target.external.binaries) : BINARY_IDS;
+    scenario.expect.forEach((expectation, i) => {
+      if (known.includes(expectation.on)) return;
+      const guess = closestName(expectation.on, known);
+      ctx.addIssue({
+        code: 'custom',
+        path: ['expect', i, 'on'],
+        message: `expected one of ${known.join(', ')}${guess ? `; did you mean ${guess}?` : ''}`,
+      });
+    });
+    if ('external' in scenario.target && scenario.chaos.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['chaos'],
+        message: 'chaos steps need kernel binaries (target.binaries): chaos on a foreign worker is not supported yet',
+      });
+    }
+  });
 
 export type Scenario = z.infer<typeof scenarioSchema>;
 export type ScenarioInput = z.input<typeof scenarioSchema>;

@@ -32,6 +32,13 @@ export type BinaryId = (typeof BINARY_IDS)[number];
 /** A binary named in a scenario or a result: the one schema, so naming other binaries is one edit. */
 export const binaryIdSchema = z.enum(BINARY_IDS);
 
+/**
+ * A binary a scenario or a result names: one of ours (a BinaryId), or a foreign worker's, named
+ * by the scenario's target.external ("go-v1"). Editors still complete ours.
+ */
+export type BinaryName = BinaryId | (string & {});
+export const binaryNameSchema: z.ZodType<BinaryName> = z.string().min(1);
+
 export const CURRENT_BINARY = 'v1' satisfies BinaryId;
 
 /**

@@ -1,0 +1,153 @@
+/**
+ * The harness of a foreign target (`target.external`): the server, the mocks over HTTP (a worker
+ * in another process, in any language, calls them there), the target's build command once, and
+ * one foreign worker per binary on its own task queue, each ready once the server sees it poll.
+ * Commands and the mapping file are read relative to the scenario file's folder.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { type MockServer, startMockServer } from '../../mocks/index.ts';
+import { describeCommand, type ForeignCommand } from '../chaos/foreign-command.ts';
+import { ForeignWorker } from '../chaos/foreign-worker.ts';
+import { DEFAULT_KERNEL_MAPPING, type KernelMapping, parseKernelMapping } from '../checks/index.ts';
+import { type Environment, startEnvironment } from '../environment/index.ts';
+import type { BinaryName } from '../kernel/index.ts';
+import type { ExternalTarget, ForeignCommandInput } from '../scenario/external-target.ts';
+import type { Scenario } from '../scenario/scenario-schema.ts';
+import type { RunHarness } from './run-harness.ts';
+
+/** A build (a `go build` of a cold cache) may take minutes; one that takes ten is stuck. */
+const BUILD_TIMEOUT_MS = 600_000;
+
+/** A foreign target could not be set up: its build, its mapping file or a worker. A broken setup, not a verdict. */
+export class ExternalTargetError extends Error {}
+
+export interface ExternalSetup {
+  /** The mapping its histories are read through (the contract's, when the target names none). */
+  mapping: KernelMapping;
+  /** Every binary's commands, with their folders resolved. */
+  commands: Map<BinaryName, { worker: ForeignCommand; replay?: ForeignCommand; breaks?: string }>;
+}
+
+/** A scenario's command with its folder resolved against the scenario file's. */
+function commandOf(input: ForeignCommandInput, baseDir: string): ForeignCommand {
+  return { argv: input.argv, cwd: resolve(baseDir, input.cwd ?? '.'), ...(input.env ? { env: input.env } : {}) };
+}
+
+export function externalSetup(target: ExternalTarget, scenarioFile: string | undefined): ExternalSetup {
+  const baseDir = scenarioFile ? dirname(resolve(scenarioFile)) : process.cwd();
+  let mapping = DEFAULT_KERNEL_MAPPING;
+  if (target.mapping) {
+    const file = resolve(baseDir, target.mapping);
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      const why =
+        error instanceof SyntaxError ? `not JSON: ${error.message}` : `cannot read it: ${(error as NodeJS.ErrnoException).code ?? error}`;
+      throw new ExternalTargetError(`target.external.mapping ${file}: ${why}`);
+    }
+    try {
+      mapping = parseKernelMapping(json, file);
+    } catch (error) {
+      throw new ExternalTargetError((error as Error).message);
+    }
+  }
+  // The workflow type the runs start is the one its histories are read by.
+  mapping = { ...mapping, workflowType: target.workflowType };
+  const commands = new Map(
+    Object.entries(target.binaries).map(([name, binary]) => [
+      name,
+      {
+        worker: commandOf(binary.worker, baseDir),
+        ...(binary.replay ? { replay: commandOf(binary.replay, baseDir) } : {}),
+        ...(binary.breaks ? { breaks: binary.breaks } : {}),
+      },
+    ]),
+  );
+  return { mapping, commands };
+}
+
+/** Runs the target's build command once; its output is shown, a failure is one line naming it. */
+export async function buildTarget(build: ForeignCommandInput | undefined, scenarioFile: string | undefined): Promise<void> {
+  if (!build) return;
+  const command = commandOf(build, scenarioFile ? dirname(resolve(scenarioFile)) : process.cwd());
+  const [program, ...args] = command.argv;
+  process.stderr.write(`longrun: building the target: ${describeCommand(command)}\n`);
+  await new Promise<void>((done, fail) => {
+    execFile(
+      program as string,
+      args,
+      { cwd: command.cwd, env: { ...process.env, ...command.env }, timeout: BUILD_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
+      (error, _stdout, stderr) => {
+        if (!error) return done();
+        const said = stderr.trim().split('\n').at(-1)?.trim();
+        const why =
+          typeof (error as NodeJS.ErrnoException).code === 'string'
+            ? `could not start: ${(error as NodeJS.ErrnoException).code}`
+            : `failed (${error.code ?? error.signal})${said ? `: ${said}` : ''}`;
+        fail(new ExternalTargetError(`target.external.build ${describeCommand(command)} ${why}`));
+      },
+    );
+  });
+}
+
+export async function startExternalHarness(
+  scenario: Scenario,
+  target: ExternalTarget,
+  setup: ExternalSetup,
+  queuePrefix: string,
+  options: { environment?: Environment; scenarioFile?: string },
+): Promise<RunHarness> {
+  await buildTarget(target.build, options.scenarioFile);
+  const env = options.environment ?? (await startEnvironment(scenario.server));
+  let mocks: MockServer | undefined;
+  const workers = new Map<BinaryName, ForeignWorker>();
+  const close = async (graceful: boolean) => {
+    await Promise.all([...workers.values()].map((worker) => (graceful ? worker.stop() : worker.kill())));
+    await mocks?.close();
+    if (!options.environment) await env.teardown();
+  };
+  try {
+    mocks = await startMockServer({ seed: scenario.seed, shape: scenario.shape, faults: scenario.faults });
+    const mockUrl = mocks.url;
+    // One at a time: a worker that will not start is found before the next is tried.
+    for (const [name, { worker }] of setup.commands) {
+      workers.set(
+        name,
+        await ForeignWorker.start({
+          name,
+          command: worker,
+          client: env.client,
+          address: env.address,
+          namespace: env.namespace,
+          taskQueue: `${queuePrefix}-${name}`,
+          mockUrl,
+        }),
+      );
+    }
+  } catch (error) {
+    await close(false);
+    throw error instanceof Error && error.message.startsWith('foreign worker') ? new ExternalTargetError(error.message) : error;
+  }
+  const failed = Promise.race([...workers.values()].map((worker) => worker.died));
+  failed.catch(() => {});
+  const served = mocks;
+  return {
+    env,
+    mocks: served,
+    workers: {
+      taskQueue(binary) {
+        if (!workers.has(binary)) throw new Error(`no foreign worker for binary ${binary}`);
+        return `${queuePrefix}-${binary}`;
+      },
+    },
+    workerPid: () => [...workers.values()][0]?.workerPid,
+    failed,
+    startChaos() {},
+    stopChaos: async () => [],
+    servedBy: (binary) => [binary],
+    close,
+  };
+}

@@ -1,11 +1,13 @@
 /**
- * The CLI as a user meets it: help, bad input, incident reproductions, and judging the
- * histories a failing run leaves behind.
+ * The CLI as a user meets it: help, bad input, incident reproductions, judging the histories a
+ * failing run leaves behind, and the exit code of each outcome: 0 passed, 1 a regression, 2
+ * longrun could not do its job.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { freeLoopbackPort, startEnvironment } from '../src/environment/index.ts';
 import { longrun } from './longrun-cli.ts';
 
 const reports = mkdtempSync(join(tmpdir(), 'longrun-reports-'));
@@ -31,22 +33,67 @@ describe('longrun', () => {
       "const t = setInterval(() => { if (process.listenerCount('uncaughtException') === 0) return; clearInterval(t); throw new Error('boom from a timer\\n    at somewhere (x.js:1:1)'); }, 50);\n",
     );
     const result = await longrun(['mock-server'], { env: { NODE_OPTIONS: `--import ${preload}` } });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toEqual(['longrun: internal error: boom from a timer (LONGRUN_DEBUG=1 prints the stack)']);
   });
 
-  it('names file, line and field of a malformed scenario, and exits non-zero', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'longrun-scenario-'));
-    const file = join(dir, 'broken.yaml');
-    writeFileSync(file, 'name: broken\nseed: 3\nruns:\n  count: 2\n  concurrency: many\nexpect:\n  - { on: v1, hold: all }\n');
-    const result = await longrun(['run', file]);
-    expect(result.code).not.toBe(0);
+  it('exits 2 on a usage error: a flag the command does not take', async () => {
+    const result = await longrun(['run', 'smoke', '--duration', '1m']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual(['longrun run: unknown option --duration: this command takes --json, --report-dir']);
+  });
+
+  it('exits 2 on an unknown scenario, in one line', async () => {
+    const result = await longrun(['run', 'smoek']);
+    expect(result.code).toBe(2);
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:5:\\d+: runs\\.concurrency`));
+    expect(lines[0]).toMatch(/^longrun run: unknown scenario "smoek" \(did you mean smoke\?\)/);
+  });
+
+  it('exits 2 on an invalid scenario file, with a line per problem naming file, line, column and field', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'longrun-scenario-'));
+    const file = join(dir, 'broken.yaml');
+    writeFileSync(file, 'name: broken\nseed: -3\nruns:\n  count: 2\n  concurrency: many\nexpect:\n  - { on: v7, hold: all }\n');
+    const result = await longrun(['run', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      `longrun run: ${file}:2:7: seed: expected an integer from 0 to 4294967295, got -3`,
+      `longrun run: ${file}:5:16: runs.concurrency: expected a positive integer, got "many"`,
+      expect.stringMatching(
+        new RegExp(`^longrun run: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:7:11: expect\\[0\\]\\.on: expected one of v0, v1, `),
+      ),
+    ]);
+    // Validating is a check: an invalid file fails it (1), and every problem is listed.
     const validate = await longrun(['scenario', 'validate', file]);
     expect(validate.code).toBe(1);
-    expect(validate.stdout).toContain('broken.yaml:5:');
+    expect(
+      validate.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split(': ')[0]),
+    ).toEqual([`${file}:2:7`, `${file}:5:16`, `${file}:7:11`]);
+  });
+
+  it('exits 2 when the server cannot be reached', async () => {
+    const port = await freeLoopbackPort(); // handed out and closed again: nothing listens there
+    const result = await longrun(['run', 'smoke', '--report-dir', reports], { env: { TEMPORAL_ADDRESS: `127.0.0.1:${port}` } });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(`longrun run: cannot reach Temporal at 127.0.0.1:${port}`);
+  });
+
+  it('exits 2 when a worker will not start: its namespace is not on the cluster', async () => {
+    const env = await startEnvironment();
+    try {
+      const result = await longrun(['worker', '--task-queue', 'q', '--mock-url', 'http://127.0.0.1:9'], {
+        env: { TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: 'no-such-namespace' },
+      });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(/^longrun worker: the worker cannot start: namespace no-such-namespace on .*: .*not found/i);
+    } finally {
+      await env.teardown();
+    }
   });
 
   it('reproduces TMPRL1103 on v0, stops the retry loop, and passes on v1 (exit 0)', async () => {
@@ -91,7 +138,7 @@ describe('longrun', () => {
     }
   });
 
-  it('judges the saved histories of a failing run with `check`, and replays them with `replay`', async () => {
+  it('exits 1 on a regression: `check` judges the saved histories of a failing run; `replay` replays them (0)', async () => {
     const folder = readdirSync(reports).find((f) => f.endsWith('-tmprl1103')) as string;
     const histories = join(reports, folder, 'histories');
     expect(existsSync(histories)).toBe(true);

@@ -20,7 +20,7 @@ export * from './history/index.ts';
 export { INCIDENTS, type Incident, incidentsOf, isPayloadTooLarge } from './incidents.ts';
 export { requiredIdentifiers, sectionProblem } from './invariants/index.ts';
 export { DEFAULT_KERNEL_MAPPING, type GateMarker, type KernelMapping, type PayloadPath } from './mapping.ts';
-export { parseKernelMapping } from './mapping-file.ts';
+export { parseKernelMapping, readKernelMappingFile } from './mapping-file.ts';
 export {
   type Activity,
   buildRunView,

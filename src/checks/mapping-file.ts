@@ -3,6 +3,7 @@
  * kernel's, field by field (`activities`, `paths` and `limits` key by key), so a kernel that
  * differs in its gate's marker says only that. Bad input throws one line naming the field.
  */
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_KERNEL_MAPPING, type KernelMapping } from './mapping.ts';
 
@@ -68,4 +69,21 @@ export function parseKernelMapping(value: unknown, source: string): KernelMappin
     paths: { ...base.paths, ...defined(paths) },
     limits: { ...base.limits, ...defined(limits) },
   } as KernelMapping;
+}
+
+/** A mapping file (JSON, a partial KernelMapping); throws one line naming the file and what is wrong. */
+export function readKernelMappingFile(path: string): KernelMapping {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? error})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${path}: not JSON (${(error as Error).message})`);
+  }
+  return parseKernelMapping(json, path);
 }

@@ -1,10 +1,12 @@
 /**
  * The `longrun` command. Each command lives in its own module; this file routes, prints usage
- * and turns every expected error into one line and a non-zero exit.
+ * and turns every error into one line (a line per problem of a scenario file) and exit code 2:
+ * a command reports a regression by returning 1, never by throwing (exit-code.ts).
  */
+import { ScenarioError } from '../scenario/index.ts';
 import type { Command } from './command.ts';
 import { COMMANDS } from './commands.ts';
-import { UsageError } from './usage-error.ts';
+import { EXIT } from './exit-code.ts';
 
 const HELP = `longrun: load and chaos tests for Temporal agent workflows with context compaction
 
@@ -21,38 +23,37 @@ export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     console.log(HELP);
-    return name ? 0 : 2;
+    return name ? EXIT.passed : EXIT.harness;
   }
   const command: Command | undefined = COMMANDS[name];
   if (!command) {
     console.error(`longrun: unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')})`);
-    return 2;
+    return EXIT.harness;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
     console.log(`Usage: longrun ${command.usage}\n\n${command.summary}\n\n${command.help}`);
-    return 0;
+    return EXIT.passed;
   }
   try {
     return await command.run(rest);
   } catch (error) {
-    if (error instanceof UsageError) {
-      console.error(`longrun ${name}: ${error.message}`);
-      return 2;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    console.error(`longrun ${name}: ${message.split('\n')[0]}`);
+    const lines = error instanceof ScenarioError ? error.lines : [firstLine(error)];
+    for (const line of lines) console.error(`longrun ${name}: ${line}`);
     if (process.env.LONGRUN_DEBUG && error instanceof Error) console.error(error.stack);
-    return 1;
+    return EXIT.harness;
   }
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 }
 
 // The last resort: an error no command expected (a library's timer throwing after teardown)
 // still ends in one line, not a stack trace alone.
 function internalError(error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
-  console.error(`longrun: internal error: ${message.split('\n')[0]} (LONGRUN_DEBUG=1 prints the stack)`);
+  console.error(`longrun: internal error: ${firstLine(error)} (LONGRUN_DEBUG=1 prints the stack)`);
   if (process.env.LONGRUN_DEBUG && error instanceof Error) console.error(error.stack);
-  process.exit(1);
+  process.exit(EXIT.harness);
 }
 process.on('uncaughtException', internalError);
 process.on('unhandledRejection', internalError);

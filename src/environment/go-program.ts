@@ -5,10 +5,10 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { cacheDir, isExecutableFile } from '../shared/cache.ts';
 
 const MIN_GO = [1, 26, 8] as const;
 
@@ -44,11 +44,6 @@ export interface ResolveOptions {
   onProgress?: (line: string) => void;
 }
 
-function cacheDir(name: string): string {
-  const base = process.env.LONGRUN_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'longrun');
-  return join(base, name);
-}
-
 /** A hash of everything that decides the binary: the Go sources, go.mod and go.sum. */
 function sourceKey(dir: string): string {
   const hash = createHash('sha256');
@@ -66,15 +61,6 @@ function sourceKey(dir: string): string {
 
 function cachedBinaryPath(program: GoProgram): string {
   return join(cacheDir(program.name), sourceKey(program.sourceDir), program.name);
-}
-
-function isExecutableFile(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 export async function resolveGoProgram(program: GoProgram, options: ResolveOptions = {}): Promise<GoBinary> {

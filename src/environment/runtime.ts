@@ -3,7 +3,8 @@
  * PAYLOADS_TOO_LARGE retry loops on purpose would otherwise print every failed task.
  * LONGRUN_LOG_LEVEL (DEBUG, INFO, WARN, ERROR; default WARN) turns it up again.
  */
-import { DefaultLogger, type LogLevel, Runtime } from '@temporalio/worker';
+import { inspect } from 'node:util';
+import { DefaultLogger, type LogEntry, type LogLevel, Runtime } from '@temporalio/worker';
 
 const LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
 let installed = false;
@@ -18,7 +19,7 @@ export function installRuntime(): void {
     `${level === 'TRACE' || level === 'DEBUG' ? level : 'ERROR'},temporalio_common::payload_limits=off,temporalio_sdk_core::worker::workflow=off`.toLowerCase();
   try {
     Runtime.install({
-      logger: new DefaultLogger(level),
+      logger: new DefaultLogger(level, writeLog),
       telemetryOptions: { logging: { filter: coreFilter, forward: {} } },
       // longrun handles SIGINT/SIGTERM itself (stop the runs, write a partial report); the SDK's
       // default would shut every worker down underneath it, a replay in flight included.
@@ -27,4 +28,16 @@ export function installRuntime(): void {
   } catch {
     // Already instantiated by an earlier Worker or connection in this process: keep that one.
   }
+}
+
+/**
+ * Both end on stderr. Below ERROR through `console`, so that a test runner knows which test
+ * logged it: vitest.config.ts shows them (the "Activity failed" warnings of every fault a test
+ * injects on purpose) only for a test that fails. Errors go straight to stderr, always seen.
+ */
+function writeLog({ level, message, meta, timestampNanos }: LogEntry): void {
+  const line = `${new Date(Number(timestampNanos / 1_000_000n)).toISOString()} [${level}] ${message}`;
+  if (level === 'ERROR') process.stderr.write(`${meta === undefined ? line : `${line} ${inspect(meta)}`}\n`);
+  else if (meta === undefined) console.error(line);
+  else console.error(line, meta);
 }

@@ -79,6 +79,7 @@ describe('computeLoadMetrics', () => {
     const metrics = computeLoadMetrics({ startedAt: T0, windowMs: 5000, runs, samples });
     // +1 MiB a second is 3600 MiB an hour; 0.5 s of CPU a second is 50 %.
     expect(metrics.worker.rssGrowthMbPerHour).toBeCloseTo(3600, 9);
+    expect(metrics.worker.rssGrowthSpanMs).toBe(5000);
     expect(metrics.worker.cpuPercent).toEqual({ mean: 50, max: 50 });
     expect(metrics.worker.rssBytes).toEqual({ first: 100 * MIB, last: 105 * MIB, max: 105 * MIB });
     expect(metrics.server?.rssGrowthMbPerHour).toBe(0);
@@ -100,6 +101,7 @@ describe('computeLoadMetrics', () => {
     expect(server?.samples).toBe(5);
     // Pid 11 lived 2 s, flat; pid 9's 1 s of +10 MiB is not the slope.
     expect(server?.rssGrowthMbPerHour).toBe(0);
+    expect(server?.rssGrowthSpanMs).toBe(2000);
     // CPU 1 + 0.2 s over 1 + 2 s of wall time; busiest interval 100 %.
     expect(server?.cpuPercent?.mean).toBeCloseTo(40, 9);
     expect(server?.cpuPercent?.max).toBeCloseTo(100, 9);
@@ -115,6 +117,7 @@ describe('computeLoadMetrics', () => {
     const warm = computeLoadMetrics({ startedAt: T0, windowMs: 5000, runs: [], samples: warming, warmupMs: 2000 });
     expect(warm.warmupMs).toBe(2000);
     expect(warm.worker.rssGrowthMbPerHour).toBe(0);
+    expect(warm.worker.rssGrowthSpanMs).toBe(3000);
     // Only the slope: RSS, CPU and the samples still cover the whole window.
     expect(warm.worker.rssBytes.first).toBe(100 * MIB);
     expect(warm.worker.cpuPercent).toEqual(all.worker.cpuPercent);

@@ -135,7 +135,7 @@ function processMetrics(readings: readonly Reading[], warmupMs: number): Process
     samples: readings.length,
     pids: runs.map((s) => s[0]?.usage.pid as number).filter((pid, i, all) => all.indexOf(pid) === i),
     rssBytes: { first: first.usage.rssBytes, last: last.usage.rssBytes, max: Math.max(...readings.map((r) => r.usage.rssBytes)) },
-    ...(slope !== undefined ? { rssGrowthMbPerHour: (slope * HOUR_MS) / MIB } : {}),
+    ...(slope !== undefined ? { rssGrowthMbPerHour: (slope * HOUR_MS) / MIB, rssGrowthSpanMs: span(longest) } : {}),
     ...(wall > 0 ? { cpuPercent: { mean: (100 * cpu) / wall, max: 100 * busiest } } : {}),
   };
 }

@@ -1,8 +1,9 @@
 /**
- * Opens written reports in headless Chromium (Debian's `chromium`, driven by playwright-core,
- * which never downloads a browser): no console error, nothing fetched, every chart drawn.
+ * Opens written reports in headless Chromium (the npm package's build, or `CHROMIUM_PATH`;
+ * driven by playwright-core, which never downloads a browser): no console error, nothing
+ * fetched, every chart drawn.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,9 +12,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Summary } from '../result/index.ts';
 import { fixtureSummary, standardFixture } from '../result/testing/index.ts';
 import { CHART_NAMES } from './charts/index.ts';
+import { resolveChromium } from './testing/index.ts';
 import { writeReport } from './write-report.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -27,14 +28,20 @@ const CHROMIUM_ARGS = [
 
 let launched: Promise<Browser> | undefined;
 
-/** Launched once, by the first test; each test fails (none is skipped) when Chromium is missing. */
-async function browser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
+async function launch(): Promise<Browser> {
+  const { path } = await resolveChromium();
+  try {
+    return await chromium.launch({ executablePath: path, args: CHROMIUM_ARGS });
+  } catch (error) {
     throw new Error(
-      `Chromium not found at ${CHROMIUM}: install Debian's package with \`apt-get update && apt-get install -y chromium\` (or set CHROMIUM_PATH to a Chromium binary)`,
+      `Chromium at ${path} did not start (\`ldd ${path} | grep 'not found'\` names a missing system library; it needs libnss3 and libnspr4): ${(error as Error).message}`,
     );
   }
-  launched ??= chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/** Launched once, by the first test; each test fails (none is skipped) when Chromium cannot start. */
+function browser(): Promise<Browser> {
+  launched ??= launch();
   return launched;
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { LoadMetrics, ProcessMetrics } from '../result/index.ts';
 import { fixtureSummary, standardFixture } from '../result/testing/index.ts';
-import { MAX_TEXT_RUNS, renderProgress, renderText } from './text.ts';
+import { MAX_TEXT_RUNS, MIN_RSS_GROWTH_SPAN_MS, renderProgress, renderText } from './text.ts';
 
 describe('renderText', () => {
   const text = renderText(standardFixture(), 'reports/2026-11-30T10-41-07Z-fixture');
@@ -37,6 +38,31 @@ describe('renderText', () => {
     expect(many.filter((line) => /^ {2}(FAIL|pass) /.test(line))).toHaveLength(MAX_TEXT_RUNS);
     expect(many).toContain('  ... and 293 more runs (0 failing, 293 passing)');
     expect(many.length).toBeLessThanOrEqual(30);
+  });
+
+  it("gives RSS growth per hour only when its samples span minutes, not a smoke's seconds", () => {
+    const worker = (rssGrowthSpanMs: number): ProcessMetrics => ({
+      samples: 8,
+      pids: [7],
+      rssBytes: { first: 200_000_000, last: 290_000_000, max: 300_000_000 },
+      rssGrowthMbPerHour: 45058.8,
+      rssGrowthSpanMs,
+    });
+    const withLoad = (metrics: ProcessMetrics) => {
+      const load = {
+        windowMs: 7000,
+        warmupMs: 0,
+        overall: { turnsPerSecond: 4, runsPerSecond: 0.3, historyBytesPerSecond: 1e5 },
+        worker: metrics,
+      };
+      return renderText({ ...fixtureSummary([]), load: load as unknown as LoadMetrics }).split('\n');
+    };
+    const smoke = withLoad(worker(7000)).find((line) => line.startsWith('  worker: '));
+    expect(smoke).toBe('  worker: RSS 200 MB -> 290 MB (max 300 MB)');
+    const soak = withLoad(worker(MIN_RSS_GROWTH_SPAN_MS)).find((line) => line.startsWith('  worker: '));
+    expect(soak).toBe('  worker: RSS 200 MB -> 290 MB (max 300 MB), growth 45058.8 MiB/h');
+    const { rssGrowthSpanMs: _, ...unknownSpan } = worker(0);
+    expect(withLoad(unknownSpan).find((line) => line.startsWith('  worker: '))).not.toContain('growth');
   });
 
   it('says when no run was judged', () => {

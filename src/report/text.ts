@@ -79,9 +79,16 @@ export function renderText(summary: Summary, reportDir?: string): string {
   return lines.join('\n');
 }
 
+/**
+ * RSS per hour is a slope: over seconds of samples, one garbage collection reads as gigabytes an
+ * hour (a 7 s smoke once printed 45058.8 MiB/h). Below this span it is left out.
+ */
+export const MIN_RSS_GROWTH_SPAN_MS = 5 * 60_000;
+
 function processLine(name: string, metrics: ProcessMetrics | undefined): string[] {
   if (!metrics) return [];
-  const growth = metrics.rssGrowthMbPerHour === undefined ? '' : `, growth ${metrics.rssGrowthMbPerHour.toFixed(1)} MiB/h`;
+  const meaningful = metrics.rssGrowthMbPerHour !== undefined && (metrics.rssGrowthSpanMs ?? 0) >= MIN_RSS_GROWTH_SPAN_MS;
+  const growth = meaningful ? `, growth ${metrics.rssGrowthMbPerHour?.toFixed(1)} MiB/h` : '';
   const cpu = metrics.cpuPercent ? `, CPU ${Math.round(metrics.cpuPercent.mean)}% of a core` : '';
   return [
     `  ${name}: RSS ${formatBytes(metrics.rssBytes.first)} -> ${formatBytes(metrics.rssBytes.last)} (max ${formatBytes(metrics.rssBytes.max)})${growth}${cpu}`,

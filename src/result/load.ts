@@ -68,6 +68,8 @@ export const processMetricsSchema = z.object({
    * (a restart resets memory) after the warm-up; absent with fewer than two such samples.
    */
   rssGrowthMbPerHour: z.number().optional(),
+  /** How long the samples that slope was fitted on span, ms: a slope over seconds says little. */
+  rssGrowthSpanMs: rate.optional(),
   /** CPU time over wall time, percent of one core: over the window, and the busiest interval. */
   cpuPercent: z.object({ mean: rate, max: rate }).optional(),
 });

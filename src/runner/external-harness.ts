@@ -5,12 +5,11 @@
  * Commands and the mapping file are read relative to the scenario file's folder.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { type MockServer, startMockServer } from '../../mocks/index.ts';
 import { describeCommand, type ForeignCommand } from '../chaos/foreign-command.ts';
 import { ForeignWorker } from '../chaos/foreign-worker.ts';
-import { DEFAULT_KERNEL_MAPPING, type KernelMapping, parseKernelMapping } from '../checks/index.ts';
+import { DEFAULT_KERNEL_MAPPING, type KernelMapping, readKernelMappingFile } from '../checks/index.ts';
 import { type Environment, startEnvironment } from '../environment/index.ts';
 import type { BinaryName } from '../kernel/index.ts';
 import type { ExternalTarget, ForeignCommandInput } from '../scenario/external-target.ts';
@@ -39,19 +38,10 @@ export function externalSetup(target: ExternalTarget, scenarioFile: string | und
   const baseDir = scenarioFile ? dirname(resolve(scenarioFile)) : process.cwd();
   let mapping = DEFAULT_KERNEL_MAPPING;
   if (target.mapping) {
-    const file = resolve(baseDir, target.mapping);
-    let json: unknown;
     try {
-      json = JSON.parse(readFileSync(file, 'utf8'));
+      mapping = readKernelMappingFile(resolve(baseDir, target.mapping));
     } catch (error) {
-      const why =
-        error instanceof SyntaxError ? `not JSON: ${error.message}` : `cannot read it: ${(error as NodeJS.ErrnoException).code ?? error}`;
-      throw new ExternalTargetError(`target.external.mapping ${file}: ${why}`);
-    }
-    try {
-      mapping = parseKernelMapping(json, file);
-    } catch (error) {
-      throw new ExternalTargetError((error as Error).message);
+      throw new ExternalTargetError(`target.external.mapping ${(error as Error).message}`);
     }
   }
   // The workflow type the runs start is the one its histories are read by.

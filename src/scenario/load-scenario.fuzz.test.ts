@@ -1,7 +1,7 @@
 /**
  * The loader against thousands of broken files: random YAML-ish text, the built-in scenarios
  * mutated line by line and byte by byte, and valid YAML with wrong values at random places.
- * Each either loads or throws a ScenarioError of one line that starts with the file name, a
+ * Each either loads or throws a ScenarioError whose every line starts with the file name, a
  * line within the file and a column; nothing else ever escapes.
  */
 import { readFileSync } from 'node:fs';
@@ -25,10 +25,14 @@ function checkLoad(text: string): 'loaded' | 'rejected' {
     return 'loaded';
   } catch (error) {
     if (!(error instanceof ScenarioError)) throw new Error(`not a ScenarioError: ${String(error)}`);
-    const match = LOCATED.exec(error.message);
-    if (!match) throw new Error(`not located: ${error.message}`);
-    expect(error.message).not.toMatch(/[\n\r\u2028\u2029]/);
-    expect(Number(match[1])).toBeLessThanOrEqual(text.split(/\r\n|\r|\n/).length + 1);
+    expect(error.lines.length).toBeGreaterThan(0);
+    expect(error.message).toBe(error.lines.join('\n'));
+    for (const line of error.lines) {
+      const match = LOCATED.exec(line);
+      if (!match) throw new Error(`not located: ${line}`);
+      expect(line).not.toMatch(/[\n\r\u2028\u2029]/);
+      expect(Number(match[1])).toBeLessThanOrEqual(text.split(/\r\n|\r|\n/).length + 1);
+    }
     return 'rejected';
   }
 }
@@ -164,7 +168,7 @@ function fieldPlaces(value: unknown): [object, string | number][] {
 
 describe('the scenario loader under fuzzing', () => {
   const run = (name: string, texts: fc.Arbitrary<string>, numRuns: number, seed: number) =>
-    it(`${name}: loads or throws one located line (${numRuns} cases)`, () => {
+    it(`${name}: loads or throws located lines (${numRuns} cases)`, () => {
       const outcomes = new Set<string>();
       fc.assert(
         fc.property(texts, (text) => {

@@ -131,9 +131,23 @@ describe('parseScenario', () => {
     );
   });
 
-  it('reports the problem nearest the top of the file first', () => {
-    const text = 'name: foo\nseed: -1\nruns: {count: 0}\nexpect: []\n';
-    expect(errorOf(text).message).toBe(`${FILE}:2:7: seed: expected an integer from 0 to 4294967295, got -1`);
+  it('reports every problem of a file at once, a line each, nearest the top first', () => {
+    const text = 'name: foo\nexpect: []\nseed: -1\nruns: {count: 0, concurency: 2}\n';
+    const error = errorOf(text);
+    expect(error.lines).toEqual([
+      `${FILE}:2:9: expect: expected a non-empty list, got an empty list`,
+      `${FILE}:3:7: seed: expected an integer from 0 to 4294967295, got -1`,
+      `${FILE}:4:15: runs.count: expected a positive integer, got 0`,
+      `${FILE}:4:18: runs: unknown key concurency; did you mean concurrency?`,
+    ]);
+    expect(error.message).toBe(error.lines.join('\n'));
+    expect(error.locations.map((l) => `${l.line}:${l.column} ${l.field}`)).toEqual([
+      '2:9 expect',
+      '3:7 seed',
+      '4:15 runs.count',
+      '4:18 runs',
+    ]);
+    expect(error.location).toEqual({ file: FILE, line: 2, column: 9, field: 'expect' });
   });
 
   it.each([

@@ -1,6 +1,8 @@
 /**
  * Reading a scenario file: YAML, validated by the scenario schema. Whatever is wrong comes back
- * as one ScenarioError line, `file:line:col: field: problem`, pointing at the offending node.
+ * as one ScenarioError with a line `file:line:col: field: problem` per problem, in file order,
+ * each pointing at the offending node. A YAML syntax error stops at the first: those after it
+ * are mostly its echoes.
  */
 import { readFileSync } from 'node:fs';
 import { type Document, LineCounter, parseDocument } from 'yaml';
@@ -49,9 +51,16 @@ export function parseScenario(text: string, fileName: string): Scenario {
   }
   if (parsed.success) return parsed.data;
 
-  const problems = parsed.error.issues.map((issue) => locate(problemOf(issue, data, scenarioSchema), doc));
-  const first = problems.reduce((a, b) => (b.offset < a.offset ? b : a));
-  throw at(first.offset, formatPath(first.problem.path), first.problem.message);
+  const located = parsed.error.issues
+    .map((issue) => locate(problemOf(issue, data, scenarioSchema), doc))
+    .sort((a, b) => a.offset - b.offset)
+    .map(({ problem, offset }) => ({
+      location: { file: fileName, ...positionOf(lineCounter, offset), field: formatPath(problem.path) },
+      problem: problem.message,
+    }));
+  // Two issues of one node that read the same (a union's branches) are one problem to the author.
+  const seen = new Set<string>();
+  throw ScenarioError.atAll(located.filter((p) => !seen.has(JSON.stringify(p)) && seen.add(JSON.stringify(p))));
 }
 
 /** Where a problem points: the unknown key itself, the value node, or (a missing key) its mapping. */

@@ -41,7 +41,10 @@ describe('the scenario registry', () => {
         name: 'broken',
         description: '',
         file: join(dir, 'broken.yaml'),
-        error: `${join(dir, 'broken.yaml')}:1:1: seed: missing (expected an integer from 0 to 4294967295)`,
+        error: [
+          `${join(dir, 'broken.yaml')}:1:1: seed: missing (expected an integer from 0 to 4294967295)`,
+          `${join(dir, 'broken.yaml')}:1:1: expect: missing (expected a non-empty list)`,
+        ].join('\n'),
       },
     ]);
   });

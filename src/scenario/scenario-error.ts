@@ -1,6 +1,6 @@
 /**
- * The one error a scenario file can cause: a single line `file:line:col: field: problem`, so
- * that editors and CI logs link straight to the offending node.
+ * The one error a scenario file can cause: a line `file:line:col: field: problem` for each
+ * problem in it, so that editors and CI logs link straight to every offending node at once.
  */
 export interface ScenarioErrorLocation {
   file: string;
@@ -12,19 +12,43 @@ export interface ScenarioErrorLocation {
   field: string;
 }
 
+export interface LocatedProblem {
+  location: ScenarioErrorLocation;
+  problem: string;
+}
+
 export class ScenarioError extends Error {
   override readonly name = 'ScenarioError';
+  /** One line per problem, in file order; the message is these lines joined by newlines. */
+  readonly lines: readonly string[];
+  /** Where each line points (none for an error about no place in a file, like an unknown name). */
+  readonly locations: readonly ScenarioErrorLocation[];
 
-  constructor(
-    message: string,
-    readonly location?: ScenarioErrorLocation,
-  ) {
-    super(oneLine(message));
+  constructor(lines: string | readonly string[], locations: ScenarioErrorLocation | readonly ScenarioErrorLocation[] = []) {
+    const oneLines = (typeof lines === 'string' ? [lines] : lines).map(oneLine);
+    super(oneLines.join('\n'));
+    this.lines = oneLines;
+    this.locations = 'file' in locations ? [locations] : locations;
+  }
+
+  /** The first problem's place. */
+  get location(): ScenarioErrorLocation | undefined {
+    return this.locations[0];
   }
 
   static at(location: ScenarioErrorLocation, problem: string): ScenarioError {
-    const field = location.field ? `${location.field}: ` : '';
-    return new ScenarioError(`${location.file}:${location.line}:${location.column}: ${field}${problem}`, location);
+    return ScenarioError.atAll([{ location, problem }]);
+  }
+
+  /** One error for several problems of a file, each on its own line. */
+  static atAll(problems: readonly LocatedProblem[]): ScenarioError {
+    return new ScenarioError(
+      problems.map(
+        ({ location, problem }) =>
+          `${location.file}:${location.line}:${location.column}: ${location.field ? `${location.field}: ` : ''}${problem}`,
+      ),
+      problems.map((p) => p.location),
+    );
   }
 }
 

@@ -3,7 +3,7 @@
  * saved by longrun), or fetched from a cluster by workflow id. The files given (or the .json
  * files of a folder) are the executions of one run.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type CheckContext,
@@ -11,52 +11,45 @@ import {
   type KernelMapping,
   loadHistory,
   loadHistoryFile,
-  parseKernelMapping,
   type RunVerdict,
+  readKernelMappingFile,
 } from '../../checks/index.ts';
 import { clusterSettingsFromEnv, startEnvironment } from '../../environment/index.ts';
 import { fetchRunHistories } from '../../runner/history-chain.ts';
-import type { Command } from '../command.ts';
-import { parseCommandArgs } from '../parse-args.ts';
+import { verdictExit } from '../exit-code.ts';
+import { booleanFlag, defineCommand, valueFlag, wholeNumber } from '../flags.ts';
 import { UsageError } from '../usage-error.ts';
 
-const OPTIONS = {
-  'workflow-id': { type: 'string' },
-  json: { type: 'boolean' },
-  'blob-limit': { type: 'string' },
-  'trigger-bytes': { type: 'string' },
-  'can-budget': { type: 'string' },
-  'history-size-limit': { type: 'string' },
-  mapping: { type: 'string' },
-} as const;
+function bytesFlag(help: string) {
+  return valueFlag({
+    value: 'N',
+    help,
+    parse: wholeNumber(1),
+    want: 'a positive whole number of bytes',
+  });
+}
 
-/** `--mapping FILE`: a partial KernelMapping in JSON; a bad file is a usage error naming the field. */
+const FLAGS = {
+  'workflow-id': valueFlag({ value: 'ID', help: 'fetch the run (all its executions) from TEMPORAL_ADDRESS instead' }),
+  'blob-limit': bytesFlag("the server's limit.blobSize.error (default 2 MiB)"),
+  'trigger-bytes': bytesFlag("compactionTriggerBytes (default 1.2 MB; a run's own limits win)"),
+  'can-budget': bytesFlag("ContinueAsNew budget (default 128 MiB; a run's own limits win)"),
+  'history-size-limit': bytesFlag("the server's limit.historySize.error (default 500 MiB)"),
+  mapping: valueFlag({
+    value: 'FILE',
+    help: 'read the histories through this kernel mapping (JSON, a partial KernelMapping: e.g. {"gateMarker": "Version"} for a Go kernel\'s GetVersion gate)',
+  }),
+  json: booleanFlag('print the verdict as JSON'),
+};
+
+/** `--mapping FILE`: a bad file is a usage error naming the file and the field. */
 function mappingFile(path: string | undefined): KernelMapping | undefined {
   if (path === undefined) return undefined;
-  let text: string;
   try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    throw new UsageError(`--mapping ${path}: no such file`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`--mapping ${path}: not JSON (${(error as Error).message})`);
-  }
-  try {
-    return parseKernelMapping(json, path);
+    return readKernelMappingFile(path);
   } catch (error) {
     throw new UsageError(`--mapping ${(error as Error).message}`);
   }
-}
-
-function bytesOption(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} ${value}: want a positive whole number of bytes`);
-  return n;
 }
 
 function historyFiles(paths: readonly string[]): string[] {
@@ -101,34 +94,25 @@ export function printVerdict(verdict: RunVerdict): void {
   }
 }
 
-export const checkCommand: Command = {
+export const checkCommand = defineCommand({
   usage: 'check <history.json|dir>... | --workflow-id ID',
   summary: "judge one run's histories against every invariant",
-  help: `The files (or a folder's .json files, in name order) are the executions of one run, as
-\`temporal workflow show --output json\` or longrun's reports write them.
-
-Options:
-  --workflow-id ID            fetch the run (all its executions) from TEMPORAL_ADDRESS instead
-  --blob-limit N              the server's limit.blobSize.error (default 2 MiB)
-  --trigger-bytes N           compactionTriggerBytes (default 1.2 MB; a run's own limits win)
-  --can-budget N              ContinueAsNew budget (default 128 MiB; a run's own limits win)
-  --history-size-limit N      the server's limit.historySize.error (default 500 MiB)
-  --mapping FILE              read the histories through this kernel mapping (JSON, a partial KernelMapping:
-                              e.g. {"gateMarker": "Version"} for a Go kernel's GetVersion gate)
-  --json                      print the verdict as JSON`,
-  async run(args) {
-    const { values, positionals } = parseCommandArgs(args, OPTIONS, { min: 0, max: Number.POSITIVE_INFINITY, names: 'history files' });
+  flags: FLAGS,
+  positionals: { min: 0, max: Number.POSITIVE_INFINITY, names: 'history files' },
+  notes: `The files (or a folder's .json files, in name order) are the executions of one run, as
+\`temporal workflow show --output json\` or longrun's reports write them.`,
+  async run({ values, positionals }) {
     const workflowId = values['workflow-id'];
     if (!workflowId && positionals.length === 0) throw new UsageError('give history files or a folder, or --workflow-id ID');
     if (workflowId && positionals.length > 0) throw new UsageError('give history files or --workflow-id, not both');
     const limits = Object.fromEntries(
       Object.entries({
-        blobLimitBytes: bytesOption('blob-limit', values['blob-limit']),
-        compactionTriggerBytes: bytesOption('trigger-bytes', values['trigger-bytes']),
-        continueAsNewBytes: bytesOption('can-budget', values['can-budget']),
+        blobLimitBytes: values['blob-limit'],
+        compactionTriggerBytes: values['trigger-bytes'],
+        continueAsNewBytes: values['can-budget'],
       }).filter(([, v]) => v !== undefined),
     );
-    const historySizeLimitBytes = bytesOption('history-size-limit', values['history-size-limit']);
+    const historySizeLimitBytes = values['history-size-limit'];
     const mapping = mappingFile(values.mapping);
     const ctx: CheckContext = { limits, ...(historySizeLimitBytes ? { historySizeLimitBytes } : {}) };
     const histories = workflowId
@@ -137,6 +121,6 @@ Options:
     const verdict = checkRun(histories, ctx);
     if (values.json) console.log(JSON.stringify(verdict, null, 2));
     else printVerdict(verdict);
-    return verdict.status === 'pass' ? 0 : 1;
+    return verdictExit(verdict.status === 'pass');
   },
-};
+});

@@ -4,29 +4,32 @@
  */
 import { startMockServer } from '../../../mocks/index.ts';
 import { resolveScenario } from '../../scenario/index.ts';
-import type { Command } from '../command.ts';
-import { parseCommandArgs } from '../parse-args.ts';
-import { UsageError } from '../usage-error.ts';
+import { EXIT } from '../exit-code.ts';
+import { defineCommand, valueFlag, wholeNumber } from '../flags.ts';
 
-export const mockServerCommand: Command = {
+const FLAGS = {
+  port: valueFlag({
+    value: 'N',
+    help: 'port',
+    default: 0,
+    shownDefault: 'a free one, printed',
+    parse: wholeNumber(0, 65535),
+    want: 'a port number',
+  }),
+  host: valueFlag({ value: 'H', help: 'address to listen on; a container needs 0.0.0.0', default: '127.0.0.1' }),
+  scenario: valueFlag({ value: 'S', help: "answer runs with this scenario's seed, shape and faults", default: 'smoke' }),
+};
+
+export const mockServerCommand = defineCommand({
   usage: 'mock-server [--port N] [--host H] [--scenario S]',
   summary: 'serve the mock model and sandbox over HTTP (127.0.0.1 by default) until stopped',
-  help: `Options:
-  --port N        port (default: a free one, printed)
-  --host H        address to listen on (default 127.0.0.1; a container needs 0.0.0.0)
-  --scenario S    answer runs with this scenario's seed, shape and faults (default: smoke)`,
-  async run(args) {
-    const { values } = parseCommandArgs(
-      args,
-      { port: { type: 'string' }, host: { type: 'string' }, scenario: { type: 'string' } },
-      { min: 0, max: 0, names: '' },
-    );
-    const port = values.port === undefined ? 0 : Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${values.port}: want a port number`);
-    const { scenario } = resolveScenario(values.scenario ?? 'smoke');
+  flags: FLAGS,
+  positionals: { min: 0, max: 0, names: '' },
+  async run({ values: { port, host, scenario: scenarioName } }) {
+    const { scenario } = resolveScenario(scenarioName);
     const server = await startMockServer({
       port,
-      host: values.host ?? '127.0.0.1',
+      host,
       seed: scenario.seed,
       shape: scenario.shape,
       faults: scenario.faults,
@@ -40,6 +43,6 @@ export const mockServerCommand: Command = {
       process.once('SIGTERM', stop);
     });
     await server.close();
-    return 0;
+    return EXIT.passed;
   },
-};
+});

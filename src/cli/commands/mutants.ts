@@ -5,15 +5,16 @@
 import { startEnvironment } from '../../environment/index.ts';
 import { MUTANT_SERVER, MUTANTS } from '../../mutants/catalogue.ts';
 import { runScenario } from '../../runner/run-scenario.ts';
-import type { Command } from '../command.ts';
-import { parseCommandArgs } from '../parse-args.ts';
+import { verdictExit } from '../exit-code.ts';
+import { booleanFlag, defineCommand } from '../flags.ts';
 
-export const mutantsCommand: Command = {
+export const mutantsCommand = defineCommand({
   usage: 'mutants [--json]',
   summary: 'run the broken-kernel catalogue and print caught/missed and the score',
-  help: 'Each mutant is a deliberately broken kernel binary; it is caught when the invariants named for it fail.',
-  async run(args) {
-    const { values } = parseCommandArgs(args, { json: { type: 'boolean' } }, { min: 0, max: 0, names: '' });
+  flags: { json: booleanFlag('print the score and every mutant as JSON') },
+  positionals: { min: 0, max: 0, names: '' },
+  notes: 'Each mutant is a deliberately broken kernel binary; it is caught when the invariants named for it fail.',
+  async run({ values }) {
     const env = await startEnvironment({ dynamicConfig: MUTANT_SERVER });
     const rows: { binary: string; catches: string[]; caught: boolean; detail: string }[] = [];
     try {
@@ -38,6 +39,6 @@ export const mutantsCommand: Command = {
     const score = `${caught}/${rows.length} (${Math.round((100 * caught) / rows.length)}%)`;
     if (values.json) console.log(JSON.stringify({ score, mutants: rows }, null, 2));
     else console.log(`score ${score}`);
-    return caught === rows.length ? 0 : 1;
+    return verdictExit(caught === rows.length);
   },
-};
+});

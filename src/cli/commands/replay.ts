@@ -4,11 +4,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
-import { BINARY_IDS, CURRENT_BINARY, isBinaryId } from '../../kernel/index.ts';
 import { closeReplayers, replayHistories } from '../../runner/replay.ts';
-import type { Command } from '../command.ts';
-import { parseCommandArgs } from '../parse-args.ts';
+import { verdictExit } from '../exit-code.ts';
+import { defineCommand } from '../flags.ts';
 import { UsageError } from '../usage-error.ts';
+import { binaryFlag } from './binary-flag.ts';
 
 function readHistory(file: string) {
   let json: unknown;
@@ -24,26 +24,19 @@ function readHistory(file: string) {
   }
 }
 
-export const replayCommand: Command = {
+export const replayCommand = defineCommand({
   usage: 'replay <history.json>... [--binary B]',
   summary: "replay a run's histories on a kernel binary and report determinism errors",
-  help: `Options:\n  --binary B   the binary whose workflow code replays them (default ${CURRENT_BINARY}; one of ${BINARY_IDS.join(', ')})`,
-  async run(args) {
-    const { values, positionals } = parseCommandArgs(
-      args,
-      { binary: { type: 'string' } },
-      { min: 1, max: Number.POSITIVE_INFINITY, names: 'history files' },
-    );
-    const binary = values.binary ?? CURRENT_BINARY;
-    if (!isBinaryId(binary)) throw new UsageError(`--binary ${binary}: unknown (known: ${BINARY_IDS.join(', ')})`);
+  flags: { binary: binaryFlag('the binary whose workflow code replays them') },
+  positionals: { min: 1, max: Number.POSITIVE_INFINITY, names: 'history files' },
+  async run({ values: { binary }, positionals }) {
     const histories = positionals.map(readHistory);
     const workflowId = histories[0]?.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowId ?? 'replayed';
     const outcome = await replayHistories(binary, workflowId, histories).finally(closeReplayers);
     if (outcome.errors.length === 0) {
       console.log(`replayed ${histories.length} execution${histories.length === 1 ? '' : 's'} on ${binary}: identical`);
-      return 0;
     }
     for (const error of outcome.errors) console.log(`replay on ${binary} failed: ${error}`);
-    return 1;
+    return verdictExit(outcome.errors.length === 0);
   },
-};
+});

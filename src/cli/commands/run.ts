@@ -13,25 +13,39 @@ import { atomicWriteFile, renderProgress, renderText, reportDirFor, writeReport 
 import type { RunRecord, Summary } from '../../result/index.ts';
 import { runScenario } from '../../runner/run-scenario.ts';
 import { durationMs, resolveScenario } from '../../scenario/index.ts';
-import type { Command } from '../command.ts';
-import { parseCommandArgs } from '../parse-args.ts';
+import { booleanFlag, defineCommand, valueFlag } from '../flags.ts';
 import { stopOnSignals } from '../stop-on-signals.ts';
 import { UsageError } from '../usage-error.ts';
 
-const OPTIONS = {
-  json: { type: 'boolean' },
-  'report-dir': { type: 'string' },
-  duration: { type: 'string' },
-} as const;
+const REPORT_FLAGS = {
+  json: booleanFlag('print the summary as JSON on stdout (progress stays on stderr)'),
+  'report-dir': valueFlag({ value: 'DIR', help: 'where report folders go', default: 'reports' }),
+};
 
-const OPTIONS_HELP = `Options:
-  --json              print the summary as JSON on stdout (progress stays on stderr)
-  --report-dir DIR    where report folders go (default: reports)`;
+function positiveDuration(raw: string): number | undefined {
+  try {
+    const ms = durationMs(raw);
+    return ms > 0 ? ms : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
-async function runAndReport(nameOrPath: string, flags: { json?: boolean; 'report-dir'?: string }, duration?: number): Promise<number> {
+const SOAK_FLAGS = {
+  ...REPORT_FLAGS,
+  duration: valueFlag({
+    value: 'D',
+    help: 'how long to keep starting runs: 90s, 10m, 1h',
+    required: true,
+    parse: positiveDuration,
+    want: 'a positive duration like 90s, 10m or 1h',
+  }),
+};
+
+async function runAndReport(nameOrPath: string, flags: { json: boolean; 'report-dir': string }, duration?: number): Promise<number> {
   const { scenario, file } = resolveScenario(nameOrPath);
   const startedAt = new Date();
-  const dir = reportDirFor(scenario.name, startedAt, flags['report-dir'] ?? 'reports');
+  const dir = reportDirFor(scenario.name, startedAt, flags['report-dir']);
   const stop = stopOnSignals((signal) =>
     process.stderr.write(`\nlongrun: ${signal}: stopping the runs and writing a partial report (again to quit at once)\n`),
   );
@@ -67,47 +81,33 @@ async function saveFailingHistories(dir: string, record: RunRecord, histories: t
   );
 }
 
-export const runCommand: Command = {
+export const runCommand = defineCommand({
   usage: 'run <scenario> [--json]',
   summary: 'run a scenario (a built-in name or a file) and write its report',
-  help: OPTIONS_HELP,
-  async run(args) {
-    const { values, positionals } = parseCommandArgs(args, OPTIONS, {
-      min: 1,
-      max: 1,
-      names: 'the scenario (a name from `longrun scenario list`, or a file)',
-    });
-    return runAndReport(positionals[0] as string, values);
-  },
-};
+  flags: REPORT_FLAGS,
+  positionals: { min: 1, max: 1, names: 'the scenario (a name from `longrun scenario list`, or a file)' },
+  run: ({ values, positionals }) => runAndReport(positionals[0] as string, values),
+});
 
-export const soakCommand: Command = {
+export const soakCommand = defineCommand({
   usage: 'soak <scenario> --duration D',
   summary: 'keep starting runs of a scenario for a duration (10m, 1h), then judge them all',
-  help: `${OPTIONS_HELP}\n  --duration D        how long to keep starting runs (required): 90s, 10m, 1h`,
-  async run(args) {
-    const { values, positionals } = parseCommandArgs(args, OPTIONS, { min: 1, max: 1, names: 'the scenario' });
-    if (!values.duration) throw new UsageError('--duration is required (e.g. --duration 10m)');
-    let duration: number;
-    try {
-      duration = durationMs(values.duration);
-    } catch {
-      throw new UsageError(`--duration ${values.duration}: want a duration like 90s, 10m or 1h`);
-    }
-    return runAndReport(positionals[0] as string, values, duration);
-  },
-};
+  flags: SOAK_FLAGS,
+  positionals: { min: 1, max: 1, names: 'the scenario' },
+  run: ({ values, positionals }) => runAndReport(positionals[0] as string, values, values.duration),
+});
 
-export const reproCommand: Command = {
+export const reproCommand = defineCommand({
   usage: `repro ${INCIDENTS.join('|')}`,
   summary: 'reproduce a production incident on the binary that had it and show it fixed on the next',
-  help: `${OPTIONS_HELP}\n\nIncidents:\n  tmprl1103      2026-11-08 (v0, fixed in v1): a request past the 2 MiB blob limit, a PAYLOADS_TOO_LARGE retry loop\n  history-size   2026-11-09 (v0, fixed in v1): a long run's history hits the history-size limit and is terminated\n  history-count  (v1, fixed in v2): many small tool calls a turn; the history hits the event-count limit and is terminated`,
-  async run(args) {
-    const { values, positionals } = parseCommandArgs(args, OPTIONS, { min: 1, max: 1, names: `the incident (${INCIDENTS.join(' or ')})` });
+  flags: REPORT_FLAGS,
+  positionals: { min: 1, max: 1, names: `the incident (${INCIDENTS.join(' or ')})` },
+  notes: `Incidents:\n  tmprl1103      2026-11-08 (v0, fixed in v1): a request past the 2 MiB blob limit, a PAYLOADS_TOO_LARGE retry loop\n  history-size   2026-11-09 (v0, fixed in v1): a long run's history hits the history-size limit and is terminated\n  history-count  (v1, fixed in v2): many small tool calls a turn; the history hits the event-count limit and is terminated`,
+  async run({ values, positionals }) {
     const incident = positionals[0] as string;
     if (!(INCIDENTS as readonly string[]).includes(incident)) {
       throw new UsageError(`unknown incident "${incident}" (known: ${INCIDENTS.join(', ')})`);
     }
     return runAndReport(incident, values);
   },
-};
+});

@@ -1,39 +1,66 @@
 /** `longrun scenario list|validate|new`: find, check and author scenario files. */
 import { listScenarios, newScenario, validateScenarios } from '../../scenario/index.ts';
 import type { Command } from '../command.ts';
-import { parseCommandArgs } from '../parse-args.ts';
+import { EXIT, verdictExit } from '../exit-code.ts';
+import { defineCommand, flagsHelp, valueFlag } from '../flags.ts';
 import { UsageError } from '../usage-error.ts';
+
+export const SCENARIO_SUBCOMMANDS = {
+  list: defineCommand({
+    usage: 'scenario list',
+    summary: 'the built-in scenarios with what each shows',
+    flags: {},
+    positionals: { min: 0, max: 0, names: '' },
+    async run() {
+      for (const s of listScenarios()) console.log(`${s.name.padEnd(22)} ${s.description.split('\n')[0]}`);
+      return EXIT.passed;
+    },
+  }),
+  validate: defineCommand({
+    usage: 'scenario validate <file>...',
+    summary: 'check files against the schema (a line per problem, file:line:col); exit 1 when one is invalid',
+    flags: {},
+    positionals: { min: 1, max: Number.POSITIVE_INFINITY, names: 'scenario files' },
+    async run({ positionals }) {
+      const results = validateScenarios(positionals);
+      for (const r of results) console.log(r.ok ? `ok  ${r.file}` : r.error);
+      return verdictExit(results.every((r) => r.ok));
+    },
+  }),
+  new: defineCommand({
+    usage: 'scenario new <name> [--from S]',
+    summary: 'write scenarios/<name>.yaml from a commented template or built-in S',
+    flags: { from: valueFlag({ value: 'S', help: 'copy the built-in scenario S (or a file) instead of the template' }) },
+    positionals: { min: 1, max: 1, names: 'the new scenario name' },
+    async run({ values, positionals }) {
+      const file = newScenario(positionals[0] as string, values.from ? { from: values.from } : {});
+      console.log(`wrote ${file}: edit it, then \`longrun scenario validate ${file}\` and \`longrun run ${file}\``);
+      return EXIT.passed;
+    },
+  }),
+};
 
 export const scenarioCommand: Command = {
   usage: 'scenario list|validate|new',
   summary: 'list the built-in scenarios, validate scenario files, or start a new one',
-  help: `Subcommands:
-  scenario list                      the built-in scenarios with what each shows
-  scenario validate <file>...        check files against the schema (one line per error, file:line:col)
-  scenario new <name> [--from S]     write scenarios/<name>.yaml from a commented template or built-in S`,
-  async run(args) {
-    const [sub, ...rest] = args;
-    if (sub === 'list') {
-      parseCommandArgs(rest, {}, { min: 0, max: 0, names: '' });
-      for (const s of listScenarios()) console.log(`${s.name.padEnd(22)} ${s.description.split('\n')[0]}`);
-      return 0;
-    }
-    if (sub === 'validate') {
-      const { positionals } = parseCommandArgs(rest, {}, { min: 1, max: Number.POSITIVE_INFINITY, names: 'scenario files' });
-      const results = validateScenarios(positionals);
-      for (const r of results) console.log(r.ok ? `ok  ${r.file}` : r.error);
-      return results.every((r) => r.ok) ? 0 : 1;
-    }
-    if (sub === 'new') {
-      const { values, positionals } = parseCommandArgs(
-        rest,
-        { from: { type: 'string' } },
-        { min: 1, max: 1, names: 'the new scenario name' },
-      );
-      const file = newScenario(positionals[0] as string, values.from ? { from: values.from } : {});
-      console.log(`wrote ${file}: edit it, then \`longrun scenario validate ${file}\` and \`longrun run ${file}\``);
-      return 0;
-    }
-    throw new UsageError(sub ? `unknown subcommand "${sub}" (list, validate, new)` : 'which one: list, validate or new?');
+  help: `Subcommands:\n${Object.values(SCENARIO_SUBCOMMANDS)
+    .map((c) =>
+      [
+        `  ${c.usage.padEnd(34)} ${c.summary}`,
+        flagsHelp(c.flags)
+          .replace(/^Options:\n/, '')
+          .replace(/^/gm, '    '),
+      ]
+        .filter((l) => l.trim())
+        .join('\n'),
+    )
+    .join('\n')}`,
+  async run([sub, ...rest]) {
+    const command =
+      sub !== undefined && Object.hasOwn(SCENARIO_SUBCOMMANDS, sub)
+        ? SCENARIO_SUBCOMMANDS[sub as keyof typeof SCENARIO_SUBCOMMANDS]
+        : undefined;
+    if (!command) throw new UsageError(sub ? `unknown subcommand "${sub}" (list, validate, new)` : 'which one: list, validate or new?');
+    return command.run(rest);
   },
 };

@@ -5,45 +5,39 @@
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { clusterSettingsFromEnv, describeCluster, installRuntime } from '../../environment/index.ts';
-import { BINARY_IDS, CURRENT_BINARY, createActivities, isBinaryId } from '../../kernel/index.ts';
+import { createActivities } from '../../kernel/index.ts';
 import { workflowBundle } from '../../kernel/workers/workflow-bundles.ts';
-import type { Command } from '../command.ts';
-import { parseCommandArgs } from '../parse-args.ts';
+import { EXIT } from '../exit-code.ts';
+import { defineCommand, valueFlag, wholeNumber } from '../flags.ts';
 import { UsageError } from '../usage-error.ts';
+import { binaryFlag } from './binary-flag.ts';
 
-export const workerCommand: Command = {
+const FLAGS = {
+  'task-queue': valueFlag({ value: 'Q', help: 'the task queue to poll', required: true }),
+  'mock-url': valueFlag({
+    value: 'URL',
+    help: 'a `longrun mock-server` base URL: the model API at URL/v1, the sandbox at URL/sandbox/v1',
+    required: true,
+    parse: (raw) => (/^https?:\/\/[^\s/]+/.test(raw) ? raw.replace(/\/+$/, '') : undefined),
+    want: 'http://host:port',
+  }),
+  binary: binaryFlag('the kernel binary'),
+  'max-cached-workflows': valueFlag({
+    value: 'N',
+    help: 'workflows kept in the cache; 0 replays every workflow task from history',
+    parse: wholeNumber(0),
+    want: 'a whole number >= 0',
+  }),
+};
+
+export const workerCommand = defineCommand({
   usage: 'worker --task-queue Q --mock-url URL [--binary B]',
   summary: "run a kernel binary's worker on TEMPORAL_ADDRESS until stopped",
-  help: `Options:
-  --task-queue Q    the task queue to poll (required)
-  --mock-url URL    a \`longrun mock-server\` base URL: the model API at URL/v1, the sandbox at URL/sandbox/v1 (required)
-  --binary B        the kernel binary (default ${CURRENT_BINARY}; one of ${BINARY_IDS.join(', ')})
-  --max-cached-workflows N   0 replays every workflow task from history
-
-Needs TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE, TLS or API key as the cluster wants).`,
-  async run(args) {
-    const { values } = parseCommandArgs(
-      args,
-      {
-        binary: { type: 'string' },
-        'task-queue': { type: 'string' },
-        'mock-url': { type: 'string' },
-        'max-cached-workflows': { type: 'string' },
-      },
-      { min: 0, max: 0, names: '' },
-    );
-    const binary = values.binary ?? CURRENT_BINARY;
-    if (!isBinaryId(binary)) throw new UsageError(`--binary ${binary}: unknown (known: ${BINARY_IDS.join(', ')})`);
-    const taskQueue = values['task-queue'];
-    if (!taskQueue) throw new UsageError('--task-queue is required');
-    const mockUrl = values['mock-url']?.replace(/\/+$/, '');
-    if (!mockUrl || !/^https?:\/\/[^\s/]+/.test(mockUrl))
-      throw new UsageError(`--mock-url ${values['mock-url'] ?? ''}: want http://host:port`);
-    const cached = values['max-cached-workflows'];
-    const maxCachedWorkflows = cached === undefined ? undefined : Number(cached);
-    if (maxCachedWorkflows !== undefined && !(Number.isInteger(maxCachedWorkflows) && maxCachedWorkflows >= 0)) {
-      throw new UsageError(`--max-cached-workflows ${cached}: want a whole number >= 0`);
-    }
+  flags: FLAGS,
+  positionals: { min: 0, max: 0, names: '' },
+  notes: 'Needs TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE, TLS or API key as the cluster wants).',
+  async run({ values }) {
+    const { binary, 'task-queue': taskQueue, 'mock-url': mockUrl, 'max-cached-workflows': maxCachedWorkflows } = values;
     const cluster = clusterSettingsFromEnv();
     if (!cluster) throw new UsageError('TEMPORAL_ADDRESS is not set: the worker needs a cluster to poll');
 
@@ -54,6 +48,7 @@ Needs TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE, TLS or API key as the cluster wa
     } catch (error) {
       throw new Error(`cannot reach Temporal at ${cluster.address}: ${(error as Error).message.split('\n')[0]}`);
     }
+    await requireNamespace(connection, cluster.namespace, describeCluster(cluster));
     const worker = await Worker.create({
       connection,
       namespace: cluster.namespace,
@@ -71,6 +66,16 @@ Needs TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE, TLS or API key as the cluster wa
     } finally {
       await connection.close();
     }
-    return 0;
+    return EXIT.passed;
   },
-};
+});
+
+/** A worker on a namespace the cluster lacks would poll in vain forever: it does not start. */
+async function requireNamespace(connection: NativeConnection, namespace: string, where: string): Promise<void> {
+  try {
+    await connection.workflowService.describeNamespace({ namespace });
+  } catch (error) {
+    await connection.close();
+    throw new Error(`the worker cannot start: namespace ${namespace} on ${where}: ${(error as Error).message.split('\n')[0]}`);
+  }
+}

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureSummary, standardFixture } from '../../result/testing/index.ts';
+import { FIXTURE_LIMITS, fixtureRun, fixtureSummary, standardFixture } from '../../result/testing/index.ts';
 import { findAll, parseXml, type XmlElement } from '../testing/index.ts';
 import { MAX_COMPACTION_EVENTS } from './compactions-chart.ts';
 import { CHART_NAMES, renderCharts } from './index.ts';
+import { CHART_HEIGHT } from './plot.ts';
 import { MAX_COMPACTION_MARKS } from './request-bytes-chart.ts';
 
 function svgOf(name: string, charts = renderCharts(standardFixture())): XmlElement {
@@ -46,6 +47,23 @@ describe('the charts', () => {
     expect(Math.min(...ys(lines[0] as XmlElement))).toBeLessThan(ceiling);
     expect(Math.min(...ys(lines[2] as XmlElement))).toBeGreaterThanOrEqual(trigger);
     expect(withClass(root, 'path', 'band')).toHaveLength(0);
+  });
+
+  it("request bytes: a scaled-down scenario's lines and trigger fill the axis, the far blob limit is left off and said so", () => {
+    // The smoke's scale: requests of 60-130 kB around a 100 kB trigger, the real 2 MiB blob limit.
+    const scaled = fixtureSummary([fixtureRun({ runId: 'small-0001', turns: 5, growthBytes: 500, compaction: 'none' })], {
+      limits: { ...FIXTURE_LIMITS, compactionTriggerBytes: 100_000 },
+    });
+    const charts = renderCharts(scaled);
+    const root = svgOf('request-bytes', charts);
+    const trigger = referenceY(root, 'compaction trigger 100 kB');
+    expect(trigger).toBeLessThan(CHART_HEIGHT / 2);
+    const line = withClass(root, 'path', 'series')[0] as XmlElement;
+    expect(Math.min(...ys(line))).toBeLessThan(CHART_HEIGHT / 2);
+    expect(() => referenceY(root, 'blob limit')).toThrow('no reference line');
+    expect(charts[0]?.caption).toContain("The blob limit (2 MiB) is far above this scenario's scaled-down requests and trigger");
+    // At production scale the blob limit stays on the axis (the test above).
+    expect(renderCharts(standardFixture())[0]?.caption).not.toContain('far above');
   });
 
   it('accumulated bytes: a line per execution and a diamond for the ContinueAsNew, under the budget', () => {

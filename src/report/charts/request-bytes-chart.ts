@@ -12,6 +12,12 @@ export const REQUEST_BYTES_CHART = 'request-bytes';
 /** Compaction dots drawn at most; failed ones first. */
 export const MAX_COMPACTION_MARKS = 600;
 const TITLE = 'Request bytes per turn';
+/**
+ * The blob limit is on the axis when the requests or the trigger come within this factor of it:
+ * a scaled-down scenario's (a 40 kB trigger) would otherwise be drawn along the floor of a 2 MiB
+ * axis.
+ */
+const BLOB_LIMIT_REACH = 4;
 
 interface Mark {
   run: RunRecord;
@@ -39,11 +45,13 @@ export function requestBytesChart(summary: Summary): Chart {
   const lines = runs.map(requestLine);
   const maxTurn = lines.reduce((max, line) => Math.max(max, line.at(-1)?.x ?? 0), 1);
   const maxBytes = lines.reduce((max, line) => line.reduce((m, p) => Math.max(m, p.y), max), 0);
+  const reached = Math.max(maxBytes, limits.compactionTriggerBytes);
+  const showsBlobLimit = reached * BLOB_LIMIT_REACH >= limits.blobLimitBytes;
   const plot = createPlot({
     name: REQUEST_BYTES_CHART,
     title: TITLE,
     xDomain: [1, Math.max(2, maxTurn)],
-    yDomain: [0, Math.max(limits.blobLimitBytes, maxBytes) * 1.08],
+    yDomain: [0, Math.max(reached, showsBlobLimit ? limits.blobLimitBytes : 0) * 1.08],
     xLabel: 'turn',
     yLabel: 'request bytes',
     xFormat: formatCount,
@@ -73,10 +81,15 @@ export function requestBytesChart(summary: Summary): Chart {
   plot.add(
     referenceLine(plot, limits.compactionTriggerBytes, `compaction trigger ${formatBytes(limits.compactionTriggerBytes)}`, COLORS.trigger),
   );
-  plot.add(referenceLine(plot, limits.blobLimitBytes, `blob limit ${formatBytes(limits.blobLimitBytes)}`, COLORS.ceiling));
+  if (showsBlobLimit) {
+    plot.add(referenceLine(plot, limits.blobLimitBytes, `blob limit ${formatBytes(limits.blobLimitBytes)}`, COLORS.ceiling));
+  }
 
   const notes = [
     "Serialized request bytes of each turn's call_model input; dots are compactions (green: ok, red: failed).",
+    showsBlobLimit
+      ? ''
+      : `The blob limit (${formatBytes(limits.blobLimitBytes)}) is far above this scenario's scaled-down requests and trigger, so the axis stops at them.`,
     omitted > 0
       ? `Showing ${drawn.length} of ${plural(runs.length, 'run')}: failing runs first, then the largest by peak request bytes; the grey band spans all ${plural(runs.length, 'run')} (lowest to highest).`
       : '',

@@ -1,1 +1,2 @@
+export * from './chromium.ts';
 export * from './parse-xml.ts';

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { checkCommand } from './check.ts';
+
+describe('check parses its flags', () => {
+  it('takes history files, the limits as whole bytes, and --json', () => {
+    expect(checkCommand.parse(['a.json', 'b.json', '--blob-limit', '262144', '--trigger-bytes=1000', '--json'])).toEqual({
+      values: {
+        'workflow-id': undefined,
+        'blob-limit': 262144,
+        'trigger-bytes': 1000,
+        'can-budget': undefined,
+        'history-size-limit': undefined,
+        json: true,
+      },
+      positionals: ['a.json', 'b.json'],
+    });
+    expect(checkCommand.parse(['--workflow-id', 'wf-1']).values['workflow-id']).toBe('wf-1');
+  });
+
+  it('refuses a limit that is not a positive whole number of bytes, and flags of other commands', () => {
+    for (const bad of ['0', '-1', '1.5', '2MiB', '']) {
+      expect(() => checkCommand.parse(['a.json', `--can-budget=${bad}`])).toThrow(
+        `--can-budget ${bad}: want a positive whole number of bytes`,
+      );
+    }
+    expect(() => checkCommand.parse(['a.json', '--binary', 'v1'])).toThrow('unknown option --binary');
+  });
+
+  it('wants files or a workflow id, not both and not neither', async () => {
+    await expect(checkCommand.run([])).rejects.toThrow('give history files or a folder, or --workflow-id ID');
+    await expect(checkCommand.run(['a.json', '--workflow-id', 'wf'])).rejects.toThrow('give history files or --workflow-id, not both');
+  });
+});

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { reproCommand, runCommand, soakCommand } from './run.ts';
+
+describe('run, soak and repro parse their flags', () => {
+  it('run: a scenario, --json and --report-dir (default reports)', () => {
+    expect(runCommand.parse(['smoke'])).toEqual({ values: { json: false, 'report-dir': 'reports' }, positionals: ['smoke'] });
+    expect(runCommand.parse(['s.yaml', '--json', '--report-dir', 'out']).values).toEqual({ json: true, 'report-dir': 'out' });
+  });
+
+  it('run and repro refuse --duration, which only soak uses', () => {
+    expect(() => runCommand.parse(['smoke', '--duration', '1m'])).toThrow(
+      'unknown option --duration: this command takes --json, --report-dir',
+    );
+    expect(() => reproCommand.parse(['tmprl1103', '--duration', '1m'])).toThrow('unknown option --duration');
+  });
+
+  it('soak: --duration is required and parsed to milliseconds', () => {
+    expect(soakCommand.parse(['nightly-soak', '--duration', '10m']).values).toEqual({
+      json: false,
+      'report-dir': 'reports',
+      duration: 600_000,
+    });
+    expect(soakCommand.parse(['s', '--duration=1.5s']).values.duration).toBe(1500);
+    expect(() => soakCommand.parse(['s'])).toThrow('--duration is required');
+    expect(() => soakCommand.parse(['s', '--duration', 'soon'])).toThrow('--duration soon: want a positive duration like 90s, 10m or 1h');
+    expect(() => soakCommand.parse(['s', '--duration', '0s'])).toThrow('--duration 0s: want a positive duration');
+  });
+
+  it('takes exactly one scenario or incident', () => {
+    expect(() => runCommand.parse([])).toThrow('missing the scenario');
+    expect(() => runCommand.parse(['a', 'b'])).toThrow('unexpected argument "b"');
+    expect(() => reproCommand.parse([])).toThrow('missing the incident (tmprl1103 or history-size or history-count)');
+  });
+
+  it('repro refuses an unknown incident before it starts anything', async () => {
+    await expect(reproCommand.run(['tmprl9999'])).rejects.toThrow(
+      'unknown incident "tmprl9999" (known: tmprl1103, history-size, history-count)',
+    );
+  });
+});

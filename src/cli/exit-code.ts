@@ -1,0 +1,18 @@
+/**
+ * What `longrun`'s exit status tells CI: 0 every expectation held, 1 one did not or a check
+ * failed (a regression to look at), 2 longrun could not do its job (a usage error, an unknown
+ * scenario, an invalid scenario file, a server it cannot reach, a worker that will not start),
+ * so a harness failure is never mistaken for a regression.
+ */
+export const EXIT = {
+  passed: 0,
+  regression: 1,
+  harness: 2,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** 0 when it held, 1 when it did not. */
+export function verdictExit(held: boolean): ExitCode {
+  return held ? EXIT.passed : EXIT.regression;
+}

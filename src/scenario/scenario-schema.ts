@@ -198,26 +198,34 @@ export const scenarioSchema = z
     chaos: z.array(chaosStepSchema).default([]),
     expect: z.array(expectationSchema).min(1),
   })
-  .superRefine((scenario, ctx) => {
-    // Which names an expectation may use depends on the target: ours, or the foreign binaries it lists.
-    const known: readonly string[] = 'external' in scenario.target ? Object.keys(scenario.target.external.binaries) : BINARY_IDS;
-    scenario.expect.forEach((expectation, i) => {
-      if (known.includes(expectation.on)) return;
-      const guess = closestName(expectation.on, known);
-      ctx.addIssue({
-        code: 'custom',
-        path: ['expect', i, 'on'],
-        message: `expected one of ${known.join(', ')}${guess ? `; did you mean ${guess}?` : ''}`,
+  .superRefine(
+    (parsed, ctx) => {
+      const scenario = (parsed ?? {}) as Partial<typeof parsed>;
+      // Which names an expectation may use depends on the target: ours, or the foreign binaries it lists.
+      // It runs beside the scenario's other problems (`when`), so it reads what may be only partly valid.
+      const target = scenario.target as Partial<Scenario['target']> | undefined;
+      const external = target && 'external' in target ? target.external : undefined;
+      const known: readonly string[] = external ? Object.keys(external.binaries ?? {}) : BINARY_IDS;
+      (Array.isArray(scenario.expect) ? scenario.expect : []).forEach((expectation, i) => {
+        const on = (expectation as { on?: unknown } | undefined)?.on;
+        if (typeof on !== 'string' || known.includes(on)) return;
+        const guess = closestName(on, known);
+        ctx.addIssue({
+          code: 'custom',
+          path: ['expect', i, 'on'],
+          message: `expected one of ${known.join(', ')}${guess ? `; did you mean ${guess}?` : ''}`,
+        });
       });
-    });
-    if ('external' in scenario.target && scenario.chaos.length > 0) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['chaos'],
-        message: 'chaos steps need kernel binaries (target.binaries): chaos on a foreign worker is not supported yet',
-      });
-    }
-  });
+      if (external && Array.isArray(scenario.chaos) && scenario.chaos.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['chaos'],
+          message: 'chaos steps need kernel binaries (target.binaries): chaos on a foreign worker is not supported yet',
+        });
+      }
+    },
+    { when: ({ value }) => typeof value === 'object' && value !== null },
+  );
 
 export type Scenario = z.infer<typeof scenarioSchema>;
 export type ScenarioInput = z.input<typeof scenarioSchema>;

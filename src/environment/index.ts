@@ -10,6 +10,7 @@ export {
   describeCluster,
 } from './existing-cluster.ts';
 export type { GoBinary } from './go-program.ts';
+export { findPostgresBinDir, type PostgresCluster, PostgresError, startPostgres } from './postgres-cluster.ts';
 export { installRuntime } from './runtime.ts';
 export {
   resolveTemporalBinary,
@@ -21,6 +22,7 @@ export {
   EnvironmentError,
   type EnvironmentOptions,
   freeLoopbackPort,
+  type Persistence,
   startEnvironment,
 } from './test-environment.ts';
 export { resolveToxiproxyBinary, ToxiproxyBinaryError } from './toxiproxy-binary.ts';

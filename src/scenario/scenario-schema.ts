@@ -173,6 +173,12 @@ export const scenarioSchema = z.strictObject({
         .describe(
           "memory (default), or file: a temporary SQLite file, so the server's RSS is the server's and not every history it stores (soaks)",
         ),
+      persistence: z
+        .enum(['sqlite-memory', 'sqlite-file', 'postgres'])
+        .optional()
+        .describe(
+          'overrides database: sqlite-memory, sqlite-file, or postgres: a throwaway PostgreSQL cluster longrun starts and removes (the persistence production runs on; needs postgresql-15)',
+        ),
     })
     .default({ dynamicConfig: {}, database: 'memory' }),
   /** The kernel's thresholds for these runs (RunInput.limits), scaled down to reproduce in seconds. */

@@ -114,7 +114,9 @@ const chaosStepSchema = z
   .strictObject({
     action: z
       .enum(CHAOS_ACTIONS)
-      .describe('kill-worker (SIGKILL, restart), upgrade-worker (rolling, to a binary), restart-server, network (Toxiproxy), force-replay'),
+      .describe(
+        'kill-worker (SIGKILL, restart), upgrade-worker (rolling, to a binary), restart-server, network (Toxiproxy), force-replay, restart-database (PostgreSQL)',
+      ),
     after: durationSchema.optional().describe('strike once, this long after the first run starts'),
     atTurn: z.number().int().positive().optional().describe('strike once, when any run starts this turn'),
     probability: z.number().gt(0).max(1).optional().describe('strike at the start of each turn of each run with this probability (seeded)'),
@@ -130,7 +132,9 @@ const chaosStepSchema = z
         'kill-worker: the workflow worker (default), the activity worker (its activities in flight wait for their timeouts) or both',
       ),
     overlap: durationSchema.optional().describe('upgrade-worker: how long old and new workers serve side by side (default 2s)'),
-    downFor: durationSchema.optional().describe('restart-server: how long the server stays down (default 1s)'),
+    downFor: durationSchema
+      .optional()
+      .describe('restart-server, restart-database: how long the server or database stays down (default 1s)'),
     link: z
       .enum(NETWORK_LINKS)
       .optional()
@@ -163,7 +167,7 @@ export const scenarioSchema = z.strictObject({
   /** The generator's seeds are 32-bit (planRun). */
   seed: z.number().int().min(0).max(0xffff_ffff),
   target: targetSchema.default({ binaries: ['v1'] }),
-  /** The embedded server: dynamic config over the production-like defaults, and where SQLite keeps its data. */
+  /** The embedded server: dynamic config over the production-like defaults, and where it keeps its data. */
   server: z
     .strictObject({
       dynamicConfig: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),

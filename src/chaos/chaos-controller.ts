@@ -3,6 +3,7 @@
  * or at each turn by a seeded probability. Strikes happen one at a time. Each step's outcome
  * becomes part of the verdict: a chaos scenario whose chaos never struck proved nothing.
  */
+import type { PostgresCluster } from '../environment/index.ts';
 import type { ExpectationRecord } from '../result/index.ts';
 import { sleep } from '../shared/sleep.ts';
 import type { ChaosPlan, NetworkLink, PlannedStep } from './chaos-plan.ts';
@@ -15,6 +16,8 @@ import type { WorkerPool } from './worker-pool.ts';
 export interface ChaosTargets {
   pool: WorkerPool;
   server?: RestartableServer;
+  /** The PostgreSQL cluster under the server (server.persistence postgres). */
+  database?: PostgresCluster;
   network?: { toxiproxy: Toxiproxy; proxies: Record<NetworkLink, string | undefined> };
 }
 
@@ -155,6 +158,16 @@ export class ChaosController {
         const started = Date.now();
         await this.targets.server.restart(downMs);
         return `server down for ${downMs} ms, answering again ${Date.now() - started} ms after the stop`;
+      }
+      case 'restart-database': {
+        const database = this.targets.database;
+        if (!database) throw new Error('no PostgreSQL cluster to restart');
+        const downMs = stepDurationMs(step.downFor, DEFAULT_DOWN_MS);
+        const started = Date.now();
+        await database.stop();
+        await sleep(downMs);
+        await database.start();
+        return `PostgreSQL down for ${downMs} ms (a fast shutdown), accepting connections again ${Date.now() - started} ms after the stop`;
       }
       case 'network':
         return this.networkFault(planned);

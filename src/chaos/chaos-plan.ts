@@ -28,6 +28,8 @@ export interface ChaosPlan {
   forceReplay: boolean;
   links: NetworkLink[];
   restartsServer: boolean;
+  /** A step stops and starts PostgreSQL: the scenario needs server.persistence postgres. */
+  restartsDatabase: boolean;
   /** One task queue per target binary, each named after it. */
   queues: BinaryId[];
   /** The workers strikes will start: restarts (as the queue's binaries, or as `to`) and upgrades. */
@@ -74,6 +76,7 @@ export function planChaos(scenario: Scenario): ChaosPlan {
     forceReplay: scenario.chaos.some((step) => step.action === 'force-replay'),
     links,
     restartsServer: scenario.chaos.some((step) => step.action === 'restart-server'),
+    restartsDatabase: scenario.chaos.some((step) => step.action === 'restart-database'),
     queues: target,
     standbys: [...standbys.values()],
     binaries,

@@ -35,6 +35,11 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
   if (plan.restartsServer && options.environment) {
     throw new Error(`scenario ${scenario.name}: restart-server restarts the embedded server longrun starts, not a given environment`);
   }
+  if (plan.restartsServer && scenario.server.persistence === 'postgres') {
+    throw new Error(
+      `scenario ${scenario.name}: restart-server restarts a server on a SQLite file; on server.persistence postgres, restart-database`,
+    );
+  }
   const onEvent = options.onEvent ?? (() => {});
   const closers: (() => Promise<void>)[] = [];
   const closeAll = async () => {
@@ -50,6 +55,10 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
       environment = options.environment ?? (await startEnvironment(scenario.server));
     }
     if (!options.environment) closers.push(() => environment.teardown());
+    if (plan.restartsDatabase && !environment.postgres) {
+      throw new Error(`scenario ${scenario.name}: restart-database restarts the PostgreSQL cluster of server.persistence: postgres`);
+    }
+    if (environment.postgres) onEvent({ type: 'process', pid: environment.postgres.supervisorPid, what: 'postgres' });
 
     const mocks = await startMockServer({ seed: scenario.seed, shape: scenario.shape, faults: scenario.faults });
     closers.push(() => mocks.close());
@@ -88,7 +97,12 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
 
     const controller = new ChaosController(
       plan,
-      { pool: workers, ...(server ? { server } : {}), ...(network ? { network } : {}) },
+      {
+        pool: workers,
+        ...(server ? { server } : {}),
+        ...(network ? { network } : {}),
+        ...(environment.postgres ? { database: environment.postgres } : {}),
+      },
       scenario.seed,
       (strike) => onEvent({ type: 'strike', ...strike }),
     );

@@ -1,16 +1,33 @@
 /**
- * Server dynamic config that mirrors the production deployment: the blob limits Temporal ships
- * with, and the history-size limit raised to 500 MiB. Everything else stays at Temporal's defaults.
+ * Server dynamic config that mirrors the production deployment, read from the one file the
+ * compose cluster mounts too (deploy/temporal/dynamicconfig/longrun.yaml), so the embedded server
+ * and the compose cluster cannot drift: the blob limits Temporal ships with, and the history-size
+ * limit raised to 500 MiB. Everything else stays at Temporal's defaults.
  */
-import { BLOB_LIMIT_BYTES, BLOB_WARN_BYTES, HISTORY_SIZE_LIMIT_BYTES } from '../contract/limits.ts';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 
 export type DynamicConfig = Record<string, string | number | boolean>;
 
-export const PRODUCTION_DYNAMIC_CONFIG: DynamicConfig = {
-  'limit.blobSize.error': BLOB_LIMIT_BYTES,
-  'limit.blobSize.warn': BLOB_WARN_BYTES,
-  'limit.historySize.error': HISTORY_SIZE_LIMIT_BYTES,
-};
+export const PRODUCTION_DYNAMIC_CONFIG_FILE = fileURLToPath(new URL('../../deploy/temporal/dynamicconfig/longrun.yaml', import.meta.url));
+
+/** A Temporal dynamic config file whose every key has one value for all (no constraints). */
+export function readDynamicConfigFile(path: string): DynamicConfig {
+  const config = parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.entries(config ?? {}).map(([key, entries]) => {
+      const [entry, ...more] = Array.isArray(entries) ? entries : [];
+      const { value, constraints } = (entry ?? {}) as { value?: unknown; constraints?: object };
+      if (more.length > 0 || Object.keys(constraints ?? {}).length > 0 || !['string', 'number', 'boolean'].includes(typeof value)) {
+        throw new Error(`${path}: ${key}: want one entry with a scalar value and no constraints`);
+      }
+      return [key, value as string | number | boolean];
+    }),
+  );
+}
+
+export const PRODUCTION_DYNAMIC_CONFIG: DynamicConfig = readDynamicConfigFile(PRODUCTION_DYNAMIC_CONFIG_FILE);
 
 export function dynamicConfigArgs(config: DynamicConfig): string[] {
   return Object.entries(config).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]);

@@ -11,6 +11,7 @@ export {
 } from './existing-cluster.ts';
 export { GoKernelBinaryError, resolveGoKernelBinary } from './go-kernel-binary.ts';
 export type { GoBinary } from './go-program.ts';
+export { findPostgresBinDir, type PostgresCluster, PostgresError, startPostgres } from './postgres-cluster.ts';
 export { installRuntime } from './runtime.ts';
 export {
   resolveTemporalBinary,
@@ -22,6 +23,7 @@ export {
   EnvironmentError,
   type EnvironmentOptions,
   freeLoopbackPort,
+  type Persistence,
   startEnvironment,
 } from './test-environment.ts';
 export { resolveToxiproxyBinary, ToxiproxyBinaryError } from './toxiproxy-binary.ts';

@@ -9,7 +9,7 @@ import { type Environment, EnvironmentError, startEnvironment } from './index.ts
 import { resolveTemporalBinary } from './temporal-binary.ts';
 
 const EventType = temporal.api.enums.v1.EventType;
-const workflowsPath = new URL('./fixtures/workflows.ts', import.meta.url).pathname;
+const workflowsPath = new URL('./testing/workflows.ts', import.meta.url).pathname;
 const activities = { echo: async (payload: string) => payload };
 
 let bundle: WorkflowBundleWithSourceMap;

@@ -1,7 +1,8 @@
 /**
  * One function that gives longrun a real Temporal server: the embedded one (the binary built
  * from tools/temporal-server, started through @temporalio/testing with production-like dynamic
- * config) or an existing cluster from TEMPORAL_ADDRESS. Teardown stops what it started.
+ * config, on SQLite in memory, a SQLite file or a throwaway PostgreSQL cluster) or an existing
+ * cluster from TEMPORAL_ADDRESS. Teardown stops what it started.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -11,8 +12,11 @@ import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { type DynamicConfig, dynamicConfigArgs, PRODUCTION_DYNAMIC_CONFIG } from './dynamic-config.ts';
 import { type ClusterSettings, clusterSettingsFromEnv, describeCluster } from './existing-cluster.ts';
+import { type PostgresCluster, startPostgres } from './postgres-cluster.ts';
 import { installRuntime } from './runtime.ts';
 import { resolveTemporalBinary } from './temporal-binary.ts';
+
+export type Persistence = 'sqlite-memory' | 'sqlite-file' | 'postgres';
 
 export interface EnvironmentOptions {
   /** Overrides of the production-like dynamic config (embedded server only). */
@@ -24,6 +28,13 @@ export interface EnvironmentOptions {
    * server's and not every history it stores (default `memory`; ignored with `dbFilename`).
    */
   database?: 'memory' | 'file';
+  /**
+   * Where the embedded server keeps its data; overrides `database`. `postgres`: a throwaway
+   * PostgreSQL cluster of longrun's own (postgres-cluster.ts), the persistence production runs on.
+   */
+  persistence?: Persistence;
+  /** A running cluster to use instead of starting one (a restart of the server keeps its data). */
+  postgres?: PostgresCluster;
   /** The embedded server's gRPC and HTTP ports (default: free ones); a restart reuses them. */
   port?: number;
   httpPort?: number;
@@ -45,6 +56,8 @@ export interface Environment {
   namespace: string;
   /** The dynamic config the embedded server runs with; undefined for an existing cluster. */
   dynamicConfig?: DynamicConfig;
+  /** The PostgreSQL cluster under the embedded server (persistence `postgres`). */
+  postgres?: PostgresCluster;
   /** For logs and reports: never contains keys or certificates. */
   description: string;
   teardown(): Promise<void>;
@@ -69,18 +82,27 @@ export async function startEnvironment(options: EnvironmentOptions = {}): Promis
   const cluster = options.cluster ?? clusterSettingsFromEnv();
   installRuntime();
   if (cluster) return connectToCluster(cluster);
-  if (options.dbFilename || options.database !== 'file') return startEmbedded(options);
+  const persistence = options.persistence ?? (options.database === 'file' ? 'sqlite-file' : 'sqlite-memory');
+  if (options.dbFilename || options.postgres || persistence === 'sqlite-memory') return startEmbedded(options);
+  if (persistence === 'postgres') {
+    const postgres = await startPostgres();
+    return startOn({ ...options, postgres }, () => postgres.teardown());
+  }
   const dir = mkdtempSync(join(tmpdir(), 'longrun-db-'));
-  const removeDir = () => rmSync(dir, { recursive: true, force: true });
-  const env = await startEmbedded({ ...options, dbFilename: join(dir, 'temporal.db') }).catch((error: unknown) => {
-    removeDir();
+  return startOn({ ...options, dbFilename: join(dir, 'temporal.db') }, () => rmSync(dir, { recursive: true, force: true }));
+}
+
+/** The embedded server on storage made for it, which `remove` takes away after the server (or its failed start). */
+async function startOn(options: EnvironmentOptions, remove: () => unknown): Promise<Environment> {
+  const env = await startEmbedded(options).catch(async (error: unknown) => {
+    await remove();
     throw error;
   });
   return {
     ...env,
     async teardown() {
       await env.teardown();
-      removeDir();
+      await remove();
     },
   };
 }
@@ -154,7 +176,12 @@ async function startEmbedded(options: EnvironmentOptions): Promise<Environment> 
             format: 'json',
             level: options.logLevel ?? process.env.LONGRUN_SERVER_LOG_LEVEL ?? 'never',
           },
-          extraArgs: ['--http-port', String(httpPort), ...dynamicConfigArgs(dynamicConfig)],
+          extraArgs: [
+            '--http-port',
+            String(httpPort),
+            ...(options.postgres ? ['--postgres', options.postgres.address] : []),
+            ...dynamicConfigArgs(dynamicConfig),
+          ],
         },
       });
     } catch (error) {
@@ -172,7 +199,8 @@ async function startEmbedded(options: EnvironmentOptions): Promise<Environment> 
     httpUrl: `http://127.0.0.1:${httpPort}`,
     namespace: 'default',
     dynamicConfig,
-    description: `embedded Temporal server (${binary.source}: ${binary.path}) at ${testEnv.address}`,
+    ...(options.postgres ? { postgres: options.postgres } : {}),
+    description: `embedded Temporal server (${binary.source}: ${binary.path}) at ${testEnv.address}${options.postgres ? ` on PostgreSQL at ${options.postgres.address}` : ''}`,
     ...(await withClient(testEnv, 'default')),
   };
 }

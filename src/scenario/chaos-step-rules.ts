@@ -4,7 +4,7 @@
  * the attributes of its network fault. Pure, so the scenario schema can call it.
  */
 
-export const CHAOS_ACTIONS = ['kill-worker', 'upgrade-worker', 'restart-server', 'network', 'force-replay'] as const;
+export const CHAOS_ACTIONS = ['kill-worker', 'upgrade-worker', 'restart-server', 'network', 'force-replay', 'restart-database'] as const;
 export type ChaosAction = (typeof CHAOS_ACTIONS)[number];
 
 /** Links Toxiproxy can stand on: the workers' gRPC to the Temporal frontend, the activities' HTTP to the model. */
@@ -20,6 +20,7 @@ const ACTION_FIELDS: Record<ChaosAction, { required: readonly string[]; optional
   'restart-server': { required: [], optional: ['downFor'] },
   network: { required: ['link', 'fault', 'for'], optional: ['stream', 'toxicity', 'latencyMs', 'jitterMs', 'rateKBps', 'timeoutMs'] },
   'force-replay': { required: [], optional: [] },
+  'restart-database': { required: [], optional: ['downFor'] },
 };
 
 const FAULT_ATTRIBUTES: Record<NetworkFault, { required: readonly string[]; optional: readonly string[] }> = {

@@ -126,7 +126,9 @@ const chaosStepSchema = z
   .strictObject({
     action: z
       .enum(CHAOS_ACTIONS)
-      .describe('kill-worker (SIGKILL, restart), upgrade-worker (rolling, to a binary), restart-server, network (Toxiproxy), force-replay'),
+      .describe(
+        'kill-worker (SIGKILL, restart), upgrade-worker (rolling, to a binary), restart-server, network (Toxiproxy), force-replay, restart-database (PostgreSQL)',
+      ),
     after: durationSchema.optional().describe('strike once, this long after the first run starts'),
     atTurn: z.number().int().positive().optional().describe('strike once, when any run starts this turn'),
     probability: z.number().gt(0).max(1).optional().describe('strike at the start of each turn of each run with this probability (seeded)'),
@@ -142,7 +144,9 @@ const chaosStepSchema = z
         'kill-worker: the workflow worker (default), the activity worker (its activities in flight wait for their timeouts) or both',
       ),
     overlap: durationSchema.optional().describe('upgrade-worker: how long old and new workers serve side by side (default 2s)'),
-    downFor: durationSchema.optional().describe('restart-server: how long the server stays down (default 1s)'),
+    downFor: durationSchema
+      .optional()
+      .describe('restart-server, restart-database: how long the server or database stays down (default 1s)'),
     link: z
       .enum(NETWORK_LINKS)
       .optional()
@@ -176,7 +180,7 @@ export const scenarioSchema = z
     /** The generator's seeds are 32-bit (planRun). */
     seed: z.number().int().min(0).max(0xffff_ffff),
     target: targetSchema.default({ binaries: ['v1'] }),
-    /** The embedded server: dynamic config over the production-like defaults, and where SQLite keeps its data. */
+    /** The embedded server: dynamic config over the production-like defaults, and where it keeps its data. */
     server: z
       .strictObject({
         dynamicConfig: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
@@ -185,6 +189,12 @@ export const scenarioSchema = z
           .default('memory')
           .describe(
             "memory (default), or file: a temporary SQLite file, so the server's RSS is the server's and not every history it stores (soaks)",
+          ),
+        persistence: z
+          .enum(['sqlite-memory', 'sqlite-file', 'postgres'])
+          .optional()
+          .describe(
+            'overrides database: sqlite-memory, sqlite-file, or postgres: a throwaway PostgreSQL cluster longrun starts and removes (the persistence production runs on; needs postgresql-15)',
           ),
       })
       .default({ dynamicConfig: {}, database: 'memory' }),

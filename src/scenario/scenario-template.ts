@@ -55,7 +55,7 @@ faults: {}
 #     - fault: { kind: http-500 }
 #       when: { probability: 0.5 }
 
-# Steps during the scenario: kill-worker, restart-server, upgrade-worker (with \`to\`),
+# Steps during the scenario: kill-worker, restart-server, restart-database, upgrade-worker (with \`to\`),
 # each \`after\` a duration or \`atTurn\` a turn.
 chaos: []
 

@@ -1,4 +1,5 @@
-// Command temporal-server embeds the real Temporal server on SQLite and accepts the
+// Command temporal-server embeds the real Temporal server on SQLite (or on a PostgreSQL cluster
+// that its `postgres` subcommand starts, postgres.go) and accepts the
 // `temporal server start-dev` flags that @temporalio/testing passes, so that the SDK's
 // `existing-path` executable can point at it on machines that cannot download the CLI.
 package main
@@ -23,6 +24,7 @@ import (
 	"go.temporal.io/server/common/dynamicconfig"
 	"go.temporal.io/server/common/log"
 	"go.temporal.io/server/common/membership/static"
+	"go.temporal.io/server/common/persistence/sql/sqlplugin/postgresql"
 	sqliteplugin "go.temporal.io/server/common/persistence/sql/sqlplugin/sqlite"
 	"go.temporal.io/server/common/primitives"
 	sqliteschema "go.temporal.io/server/schema/sqlite"
@@ -45,6 +47,7 @@ type options struct {
 	httpPort       int
 	namespaces     repeated
 	dbFilename     string
+	postgres       string
 	logFormat      string
 	logLevel       string
 	dynamicConfig  repeated
@@ -67,8 +70,14 @@ func run(args []string) error {
 		fmt.Printf("temporal-server (longrun) server version %s\n", serverVersion)
 		return nil
 	}
+	if len(args) >= 1 && args[0] == "postgres" {
+		return runPostgres(args[1:])
+	}
+	if len(args) >= 1 && args[0] == "postgres-schema" {
+		return runPostgresSchema(args[1:])
+	}
 	if len(args) < 2 || args[0] != "server" || args[1] != "start-dev" {
-		return errors.New("usage: temporal-server server start-dev [--ip IP] [--port N] [--http-port N] [--namespace NS] [--db-filename F] [--dynamic-config-value KEY=JSON]...")
+		return errors.New("usage: temporal-server server start-dev [--ip IP] [--port N] [--http-port N] [--namespace NS] [--db-filename F | --postgres HOST:PORT] [--dynamic-config-value KEY=JSON]...\n       temporal-server postgres --bin-dir DIR")
 	}
 	opts, err := parseFlags(args[2:])
 	if err != nil {
@@ -86,6 +95,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.Var(&o.namespaces, "namespace", "namespace to create (repeatable; 'default' is always created)")
 	fs.Var(&o.namespaces, "n", "alias of --namespace")
 	fs.StringVar(&o.dbFilename, "db-filename", "", "SQLite file to persist to (default: in memory)")
+	fs.StringVar(&o.postgres, "postgres", "", "host:port of a PostgreSQL cluster set up by `temporal-server postgres` (instead of SQLite)")
 	fs.StringVar(&o.logFormat, "log-format", "json", "json or pretty")
 	fs.StringVar(&o.logLevel, "log-level", "warn", "debug, info, warn, error or never")
 	fs.Var(&o.dynamicConfig, "dynamic-config-value", "KEY=JSON dynamic config value (repeatable)")
@@ -99,6 +109,9 @@ func parseFlags(args []string) (*options, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if o.postgres != "" && o.dbFilename != "" {
+		return nil, errors.New("--postgres and --db-filename: choose one")
 	}
 	if net.ParseIP(o.ip) == nil && o.ip != "localhost" {
 		return nil, fmt.Errorf("--ip %q is not an IP address", o.ip)
@@ -201,14 +214,25 @@ func serverConfig(o *options) (*config.Config, error) {
 	conf.Global.Membership.MaxJoinDuration = 30 * time.Second
 	conf.Global.Membership.BroadcastAddress = o.ip
 
-	sqlConf, err := sqlConfig(o)
-	if err != nil {
-		return nil, err
-	}
-	conf.Persistence.DefaultStore = "sqlite"
-	conf.Persistence.VisibilityStore = "sqlite"
 	conf.Persistence.NumHistoryShards = 1
-	conf.Persistence.DataStores = map[string]config.DataStore{"sqlite": {SQL: sqlConf}}
+	var err error
+	if o.postgres != "" {
+		stores, err := postgresStores(o)
+		if err != nil {
+			return nil, err
+		}
+		conf.Persistence.DefaultStore = "temporal"
+		conf.Persistence.VisibilityStore = "temporal_visibility"
+		conf.Persistence.DataStores = stores
+	} else {
+		sqlConf, err := sqlConfig(o)
+		if err != nil {
+			return nil, err
+		}
+		conf.Persistence.DefaultStore = "sqlite"
+		conf.Persistence.VisibilityStore = "sqlite"
+		conf.Persistence.DataStores = map[string]config.DataStore{"sqlite": {SQL: sqlConf}}
+	}
 
 	frontend := net.JoinHostPort(o.ip, strconv.Itoa(o.port))
 	conf.ClusterMetadata = &cluster.Config{
@@ -269,22 +293,53 @@ func sqlConfig(o *options) (*config.SQL, error) {
 			}
 		}
 	}
+	if err := createNamespaces(conf, o.namespaces); err != nil {
+		return nil, err
+	}
+	return conf, nil
+}
+
+// postgresStores are Temporal's two PostgreSQL databases, made by `temporal-server postgres`;
+// the namespaces go in as on SQLite, before the server starts.
+func postgresStores(o *options) (map[string]config.DataStore, error) {
+	stores := map[string]config.DataStore{}
+	for _, db := range postgresDatabases {
+		stores[db.name] = config.DataStore{SQL: &config.SQL{
+			PluginName:      postgresql.PluginName,
+			ConnectAddr:     o.postgres,
+			ConnectProtocol: "tcp",
+			User:            postgresUser,
+			DatabaseName:    db.name,
+			MaxConns:        20,
+			MaxIdleConns:    20,
+		}}
+	}
+	if err := createNamespaces(stores["temporal"].SQL, o.namespaces); err != nil {
+		return nil, err
+	}
+	return stores, nil
+}
+
+// createNamespaces registers 'default' and the requested namespaces in the store directly:
+// through the API, a new namespace waits for the server's namespace cache to refresh.
+func createNamespaces(conf *config.SQL, requested []string) error {
 	names := map[string]bool{"default": true}
-	for _, ns := range o.namespaces {
+	for _, ns := range requested {
 		names[ns] = true
 	}
 	var namespaces []*sqliteschema.NamespaceConfig
 	for ns := range names {
 		nsConf, err := sqliteschema.NewNamespaceConfig(clusterName, ns, false, nil)
 		if err != nil {
-			return nil, fmt.Errorf("namespace %s: %w", ns, err)
+			return fmt.Errorf("namespace %s: %w", ns, err)
 		}
 		namespaces = append(namespaces, nsConf)
 	}
+	// Despite the package's name, this writes through the generic SQL store: any plugin.
 	if err := sqliteschema.CreateNamespaces(conf, namespaces...); err != nil {
-		return nil, fmt.Errorf("creating namespaces: %w", err)
+		return fmt.Errorf("creating namespaces: %w", err)
 	}
-	return conf, nil
+	return nil
 }
 
 func buildLogger(format, level string) (log.Logger, error) {

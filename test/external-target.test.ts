@@ -26,7 +26,8 @@ describe('a Go kernel under longrun', () => {
     expect(summary.runs.map((r) => r.binary)).toEqual(['go-v1', 'go-v1']);
     expect(summary.runs.every((r) => r.executions.length > 1 && r.compactions.length > 0)).toBe(true);
     expect(evidenceOf(summary, 'go-v1')).toEqual(['replayed on go-v1: identical', 'replayed on go-v1: identical']);
-  });
+    // The first scenario runs the target's `go build`: about two minutes on a cold Go build cache.
+  }, 400_000);
 
   it('go-tmprl1103: go-v0 reproduces the incident, go-v1 holds', async () => {
     const summary = await run('go-tmprl1103');

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { childPids } from '../load/index.ts';
 import { runScenario } from '../runner/run-scenario.ts';
 import type { ChaosEvent } from './chaos-session.ts';
-import { commandOf, isAlive, pidsOf, runChaos, smallScenario } from './testing/chaos-runs.ts';
+import { aliveAfter, commandOf, isAlive, pidsOf, runChaos, smallScenario } from './testing/chaos-runs.ts';
 
 const SCRIPT = fileURLToPath(new URL('./testing/run-in-child.ts', import.meta.url));
 const TSX_LOADER = createRequire(import.meta.url).resolve('tsx');
@@ -80,6 +80,6 @@ describe('chaos leaves no process behind', () => {
     expect(commands.filter((c) => c.includes('worker-process.ts')).length).toBeGreaterThanOrEqual(3);
     child.kill('SIGTERM');
     expect(await exited).toBe('SIGTERM');
-    expect(pids.filter(isAlive)).toEqual([]);
+    expect(await aliveAfter(pids)).toEqual([]);
   });
 });

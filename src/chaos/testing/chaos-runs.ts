@@ -61,6 +61,22 @@ export function isAlive(pid: number): boolean {
 }
 
 /** A live process's command line, its arguments joined by spaces. */
+/**
+ * The processes of `pids` still alive after `graceMs`, each with its command line: a process
+ * the runner has just SIGTERMed, or one that watches its parent, may take a moment to go.
+ */
+export async function aliveAfter(pids: readonly number[], graceMs = 5_000): Promise<string[]> {
+  const deadline = Date.now() + graceMs;
+  while (pids.some(isAlive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  return pids.filter(isAlive).map((pid) => {
+    try {
+      return `${pid} ${commandOf(pid)}`;
+    } catch {
+      return String(pid);
+    }
+  });
+}
+
 export function commandOf(pid: number): string {
   return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
 }

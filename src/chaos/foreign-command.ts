@@ -1,4 +1,6 @@
 /** A command longrun runs for a foreign worker: the worker itself, its build, its replayer. */
+import { execFile } from 'node:child_process';
+
 export interface ForeignCommand {
   /** The program and its arguments (no shell). */
   argv: readonly string[];
@@ -11,4 +13,37 @@ export interface ForeignCommand {
 /** "`go-kernel worker --binary v1` in examples/go-kernel": how messages name a command. */
 export function describeCommand(command: ForeignCommand): string {
   return `\`${command.argv.join(' ')}\`${command.cwd ? ` in ${command.cwd}` : ''}`;
+}
+
+/** The last line a command wrote (its own summary of what went wrong), or ''. */
+export function lastLine(text: string): string {
+  return text.trim().split('\n').at(-1)?.trim() ?? '';
+}
+
+export interface CommandOutcome {
+  /** Its exit code; null when it did not get to exit by itself (`failure` says why). */
+  code: number | null;
+  stderr: string;
+  /** Why it did not run to an exit of its own: "could not start: ENOENT", "stopped after 120 s". */
+  failure?: string;
+}
+
+/** Runs a foreign command to its end (its build, its replayer) with `extraArgs` appended. */
+export function runForeignCommand(command: ForeignCommand, extraArgs: readonly string[], timeoutMs: number): Promise<CommandOutcome> {
+  const [program, ...args] = command.argv;
+  return new Promise((resolve) => {
+    execFile(
+      program as string,
+      [...args, ...extraArgs],
+      { cwd: command.cwd, env: { ...process.env, ...command.env }, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      (error, _stdout, stderr) => {
+        if (!error) return resolve({ code: 0, stderr });
+        const { code, killed, signal } = error as NodeJS.ErrnoException & { killed?: boolean; signal?: string };
+        if (typeof code === 'string') return resolve({ code: null, stderr, failure: `could not start: ${code}` });
+        if (killed || signal)
+          return resolve({ code: null, stderr, failure: `stopped after ${timeoutMs / 1000} s (${signal ?? 'killed'})` });
+        resolve({ code: typeof code === 'number' ? code : 1, stderr });
+      },
+    );
+  });
 }

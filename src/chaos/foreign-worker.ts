@@ -14,7 +14,7 @@ import proto from '@temporalio/proto';
 import { WORKER_ENV } from '../contract/worker-env.ts';
 import { sleep } from '../shared/sleep.ts';
 import { exitOf, isRunning, killNow, stopChild, tailOf, trackChild } from './child-processes.ts';
-import { describeCommand, type ForeignCommand } from './foreign-command.ts';
+import { describeCommand, type ForeignCommand, lastLine } from './foreign-command.ts';
 
 const SUPERVISOR = fileURLToPath(new URL('./foreign-supervisor.ts', import.meta.url));
 const TSX_LOADER = createRequire(import.meta.url).resolve('tsx');
@@ -143,8 +143,4 @@ export class ForeignWorker {
     }
     await this.died;
   }
-}
-
-function lastLine(text: string): string {
-  return text.trim().split('\n').at(-1)?.trim() ?? '';
 }

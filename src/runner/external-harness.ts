@@ -4,10 +4,9 @@
  * one foreign worker per binary on its own task queue, each ready once the server sees it poll.
  * Commands and the mapping file are read relative to the scenario file's folder.
  */
-import { execFile } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { type MockServer, startMockServer } from '../../mocks/index.ts';
-import { describeCommand, type ForeignCommand } from '../chaos/foreign-command.ts';
+import { describeCommand, type ForeignCommand, lastLine, runForeignCommand } from '../chaos/foreign-command.ts';
 import { ForeignWorker } from '../chaos/foreign-worker.ts';
 import { DEFAULT_KERNEL_MAPPING, type KernelMapping, readKernelMappingFile } from '../checks/index.ts';
 import { type Environment, startEnvironment } from '../environment/index.ts';
@@ -29,13 +28,18 @@ export interface ExternalSetup {
   commands: Map<BinaryName, { worker: ForeignCommand; replay?: ForeignCommand; breaks?: string }>;
 }
 
+/** The folder a scenario's paths are relative to: its file's, or the working directory. */
+function scenarioDir(scenarioFile: string | undefined): string {
+  return scenarioFile ? dirname(resolve(scenarioFile)) : process.cwd();
+}
+
 /** A scenario's command with its folder resolved against the scenario file's. */
 function commandOf(input: ForeignCommandInput, baseDir: string): ForeignCommand {
   return { argv: input.argv, cwd: resolve(baseDir, input.cwd ?? '.'), ...(input.env ? { env: input.env } : {}) };
 }
 
 export function externalSetup(target: ExternalTarget, scenarioFile: string | undefined): ExternalSetup {
-  const baseDir = scenarioFile ? dirname(resolve(scenarioFile)) : process.cwd();
+  const baseDir = scenarioDir(scenarioFile);
   let mapping = DEFAULT_KERNEL_MAPPING;
   if (target.mapping) {
     try {
@@ -62,25 +66,13 @@ export function externalSetup(target: ExternalTarget, scenarioFile: string | und
 /** Runs the target's build command once; its output is shown, a failure is one line naming it. */
 export async function buildTarget(build: ForeignCommandInput | undefined, scenarioFile: string | undefined): Promise<void> {
   if (!build) return;
-  const command = commandOf(build, scenarioFile ? dirname(resolve(scenarioFile)) : process.cwd());
-  const [program, ...args] = command.argv;
+  const command = commandOf(build, scenarioDir(scenarioFile));
   process.stderr.write(`longrun: building the target: ${describeCommand(command)}\n`);
-  await new Promise<void>((done, fail) => {
-    execFile(
-      program as string,
-      args,
-      { cwd: command.cwd, env: { ...process.env, ...command.env }, timeout: BUILD_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
-      (error, _stdout, stderr) => {
-        if (!error) return done();
-        const said = stderr.trim().split('\n').at(-1)?.trim();
-        const why =
-          typeof (error as NodeJS.ErrnoException).code === 'string'
-            ? `could not start: ${(error as NodeJS.ErrnoException).code}`
-            : `failed (${error.code ?? error.signal})${said ? `: ${said}` : ''}`;
-        fail(new ExternalTargetError(`target.external.build ${describeCommand(command)} ${why}`));
-      },
-    );
-  });
+  const { code, stderr, failure } = await runForeignCommand(command, [], BUILD_TIMEOUT_MS);
+  if (code === 0) return;
+  const said = lastLine(stderr);
+  const why = failure ?? `failed (${code})${said ? `: ${said}` : ''}`;
+  throw new ExternalTargetError(`target.external.build ${describeCommand(command)} ${why}`);
 }
 
 export async function startExternalHarness(

@@ -4,13 +4,12 @@
  * --output json` writes them, and exits 0 when every one replays, or non-zero with the first
  * nondeterminism on its last line of stderr.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import type { temporal } from '@temporalio/proto';
-import { describeCommand, type ForeignCommand } from '../chaos/foreign-command.ts';
+import { describeCommand, type ForeignCommand, lastLine, runForeignCommand } from '../chaos/foreign-command.ts';
 import type { BinaryName } from '../kernel/index.ts';
 import type { ReplayOutcome, ReplayPlan } from './replay.ts';
 
@@ -34,25 +33,10 @@ export async function replayWithCommand(
       writeFileSync(file, historyToJSON(history as temporal.api.history.v1.History));
       return file;
     });
-    const [program, ...args] = command.argv;
-    const { code, stderr, failure } = await new Promise<{ code: number | null; stderr: string; failure?: string }>((resolve) => {
-      execFile(
-        program as string,
-        [...args, ...files],
-        { cwd: command.cwd, env: { ...process.env, ...command.env }, timeout: REPLAY_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 },
-        (error, _stdout, stderr) => {
-          if (!error) return resolve({ code: 0, stderr });
-          const { code: errno, killed, signal } = error as NodeJS.ErrnoException & { killed?: boolean; signal?: string };
-          if (typeof errno === 'string') return resolve({ code: null, stderr, failure: `could not start: ${errno}` });
-          if (killed || signal)
-            return resolve({ code: null, stderr, failure: `stopped after ${REPLAY_TIMEOUT_MS / 1000} s (${signal ?? 'killed'})` });
-          resolve({ code: typeof errno === 'number' ? errno : 1, stderr });
-        },
-      );
-    });
+    const { code, stderr, failure } = await runForeignCommand(command, files, REPLAY_TIMEOUT_MS);
     if (failure) throw new ForeignReplayError(`replayer of ${binary} (${describeCommand(command)}): ${failure}`);
     if (code === 0) return { binary, errors: [] };
-    const said = stderr.trim().split('\n').at(-1)?.trim() || `exited with code ${code} and said nothing`;
+    const said = lastLine(stderr) || `exited with code ${code} and said nothing`;
     return { binary, errors: [said.split(`${dir}/`).join('')] };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,9 +1,12 @@
 /** The benchmark's result as one JSON object, and the tables printed from it. */
 
 import { formatBytes, formatDuration } from '../src/report/format.ts';
+import type { CeilingResult } from './ceiling/run-ceiling.ts';
 import type { MonthResult } from './month.ts';
 import type { OverheadResult } from './overhead.ts';
+import type { ReproResult } from './repro.ts';
 import type { ScaleResult } from './scale.ts';
+import type { Bottleneck } from './stats.ts';
 import { formatNumber, type Table } from './table.ts';
 import type { ThroughputSample } from './throughput.ts';
 
@@ -12,19 +15,64 @@ export interface BenchReport {
   finishedAt: string;
   machine: { cpus: number; memoryBytes: number; node: string; loadAtStart: number[]; loadAtEnd: number[] };
   commit: string;
+  ceiling?: CeilingResult;
   overhead?: OverheadResult;
   throughput?: ThroughputSample[];
   scale?: ScaleResult;
   month?: MonthResult;
+  repro?: ReproResult;
 }
 
 export function reportTables(report: BenchReport): Table[] {
   const tables: Table[] = [];
+  if (report.ceiling) tables.push(ceilingTable(report.ceiling));
   if (report.overhead) tables.push(overheadTable(report.overhead));
   if (report.throughput) tables.push(throughputTable(report.throughput));
   if (report.scale) tables.push(scaleTable(report.scale));
   if (report.month) tables.push(monthTable(report.month));
+  if (report.repro) tables.push(reproTable(report.repro));
   return tables;
+}
+
+/** The last four columns of a measured row: cores kept busy by each, and what held it back. */
+const CPU_HEADERS = ['server cores', 'main thread', 'other threads', 'limit'];
+
+function cpuColumns(bottleneck: Bottleneck): string[] {
+  return [bottleneck.server.toFixed(2), bottleneck.mainThread.toFixed(2), bottleneck.workflowThreads.toFixed(2), bottleneck.limit];
+}
+
+export function ceilingTable(result: CeilingResult): Table {
+  const notes = [
+    `ceiling: ${formatNumber(result.activitiesPerSecond)} activities/s, ${formatNumber(result.historyMBps, 2)} history MB/s (the best configuration of each)`,
+  ];
+  for (const share of result.longrunShare ?? []) {
+    notes.push(
+      `${share.inFlight} in flight: longrun ${formatNumber(share.longrunMBps, 2)} MB/s, ${(share.share * 100).toFixed(0)}% of the bare server's ${formatNumber(share.ceilingMBps, 2)} MB/s`,
+    );
+  }
+  return {
+    title: "The server's ceiling: the simplest workflow, activities of each payload size as fast as the server takes them",
+    headers: [
+      'payload',
+      'in flight',
+      'activities',
+      'activities/s',
+      'history MB/s',
+      'server cores',
+      'main thread',
+      'other threads',
+      'limit',
+    ],
+    rows: result.samples.map((s) => [
+      formatBytes(s.payloadBytes),
+      String(s.inFlight),
+      String(s.activities),
+      formatNumber(s.activitiesPerSecond),
+      formatNumber(s.historyMBps, 2),
+      ...cpuColumns(s.bottleneck),
+    ]),
+    notes,
+  };
 }
 
 export function overheadTable(result: OverheadResult): Table {
@@ -56,17 +104,14 @@ export function overheadTable(result: OverheadResult): Table {
 export function throughputTable(samples: readonly ThroughputSample[]): Table {
   return {
     title: 'Throughput',
-    headers: ['size', 'at once', 'turns', 'turns/s', 'history MB/s', 'server cores', 'main thread', 'other threads', 'limit'],
+    headers: ['size', 'at once', 'turns', 'turns/s', 'history MB/s', ...CPU_HEADERS],
     rows: samples.map((s) => [
       `${s.size} (${formatNumber(s.targetTokens / 1000, 0)}k)${s.stopped ? ' window' : ''}`,
       String(s.concurrency),
       String(s.turns),
       formatNumber(s.turnsPerSecond),
       formatNumber(s.historyMBps, 2),
-      s.bottleneck.server.toFixed(2),
-      s.bottleneck.mainThread.toFixed(2),
-      s.bottleneck.workflowThreads.toFixed(2),
-      s.bottleneck.limit,
+      ...cpuColumns(s.bottleneck),
     ]),
   };
 }
@@ -123,5 +168,18 @@ export function monthTable(result: MonthResult): Table {
       ],
     ],
     notes: [result.bottleneck.why],
+  };
+}
+
+export function reproTable(result: ReproResult): Table {
+  return {
+    title: 'Reproductions: `longrun repro <incident>`, start to exit',
+    headers: ['incident', 'wall', 'exit', 'target'],
+    rows: result.runs.map((run) => [
+      run.incident,
+      formatDuration(run.seconds * 1000),
+      run.exitCode === 0 ? '0 (reproduced, fixed on v1)' : `${run.exitCode} (NOT as expected)`,
+      run.seconds < 10 ? 'under 10 s: met' : 'under 10 s: NOT met',
+    ]),
   };
 }

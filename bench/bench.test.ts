@@ -4,6 +4,7 @@ import { planRun, runMessages } from '../mocks/index.ts';
 import { buildAgentRequest } from '../src/kernel/index.ts';
 import { BenchUsageError, PRODUCTION_BYTES_PER_TURN, PRODUCTION_MONTH_RUNS, parseBenchArgs } from './bench-args.ts';
 import { type BenchReport, reportTables } from './bench-report.ts';
+import { shareOfCeiling } from './ceiling/run-ceiling.ts';
 import type { Meter } from './meter.ts';
 import { peakRssBytes } from './proc-stat.ts';
 import { bottleneck, median, overheadRatio } from './stats.ts';
@@ -75,10 +76,34 @@ describe('bottleneck', () => {
   });
 });
 
+describe('shareOfCeiling', () => {
+  it("sets longrun's best history rate at each number in flight against the bare server's best there", () => {
+    const ceiling = [
+      { inFlight: 1, historyMBps: 10 },
+      { inFlight: 1, historyMBps: 20 },
+      { inFlight: 4, historyMBps: 40 },
+      { inFlight: 16, historyMBps: 50 },
+    ];
+    const longrun = [
+      { concurrency: 1, historyMBps: 5 },
+      { concurrency: 1, historyMBps: 8 },
+      { concurrency: 4, historyMBps: 30 },
+    ];
+    expect(shareOfCeiling(ceiling, longrun)).toEqual([
+      { inFlight: 1, longrunMBps: 8, ceilingMBps: 20, share: 0.4 },
+      { inFlight: 4, longrunMBps: 30, ceilingMBps: 40, share: 0.75 },
+    ]);
+  });
+});
+
 describe('parseBenchArgs', () => {
   it('runs overhead, throughput and scale by default, the month only when asked', () => {
     const defaults = parseBenchArgs([]);
-    expect(defaults).toMatchObject({ sections: ['overhead', 'throughput', 'scale'], repetitions: 5, windowSeconds: 60 });
+    expect(defaults).toMatchObject({
+      sections: ['ceiling', 'overhead', 'throughput', 'scale', 'repro'],
+      repetitions: 5,
+      windowSeconds: 60,
+    });
     expect(parseBenchArgs(['--month'])).toMatchObject({
       sections: ['month'],
       monthRuns: PRODUCTION_MONTH_RUNS,
@@ -104,7 +129,9 @@ describe('parseBenchArgs', () => {
       }
       throw new Error(`no error for ${argv.join(' ')}`);
     };
-    expect(error(['--only', 'overhead,speed'])).toBe('--only: unknown section "speed" (sections: overhead, throughput, scale)');
+    expect(error(['--only', 'overhead,speed'])).toBe(
+      '--only: unknown section "speed" (sections: ceiling, overhead, throughput, scale, repro)',
+    );
     expect(error(['--month', '--runs', '0'])).toBe('--runs: must be an integer >= 1, got "0"');
     expect(error(['--window', '1.5'])).toBe('--window: must be an integer >= 0, got "1.5"');
     expect(error(['--runs', '10'])).toBe('--runs: only with --month');
@@ -237,6 +264,30 @@ describe('tables', () => {
         meter,
         bottleneck: limits,
       },
+      ceiling: {
+        activitiesPerSecond: 310,
+        historyMBps: 61.5,
+        samples: [
+          {
+            payloadBytes: 1_900_000,
+            inFlight: 4,
+            activities: 190,
+            activitiesPerSecond: 31.6,
+            historyMBps: 61.5,
+            meter,
+            bottleneck: limits,
+          },
+        ],
+        longrunShare: [{ inFlight: 4, longrunMBps: 12.3, ceilingMBps: 61.5, share: 0.2 }],
+      },
+      repro: {
+        tmprl1103Seconds: 8.4,
+        historySizeSeconds: 12.1,
+        runs: [
+          { incident: 'tmprl1103', seconds: 8.4, exitCode: 0 },
+          { incident: 'history-size', seconds: 12.1, exitCode: 0 },
+        ],
+      },
     };
     const text = reportTables(report).map(formatTable).join('\n');
     expect(text).toContain('ratio 1.30 (median of pairs; 1.30-1.30), target <= 1.15: NOT met');
@@ -245,5 +296,10 @@ describe('tables', () => {
     expect(text).toContain('input tokens without compaction  3.840 B');
     expect(text).toContain('1 min 12 s');
     expect(text).toContain('A production month: 1067 runs, 4 at once, 6,000 context bytes per turn');
+    expect(text).toMatch(/1\.9 MB\s+4\s+190\s+31\.6\s+61\.50/);
+    expect(text).toContain('ceiling: 310.0 activities/s, 61.50 history MB/s');
+    expect(text).toContain("4 in flight: longrun 12.30 MB/s, 20% of the bare server's 61.50 MB/s");
+    expect(text).toMatch(/tmprl1103\s+8\.4 s\s+0 \(reproduced, fixed on v1\)\s+under 10 s: met/);
+    expect(text).toMatch(/history-size\s+12\.1 s\s+0 .*under 10 s: NOT met/);
   });
 });

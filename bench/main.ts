@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: overhead, throughput and scale on the embedded server (a few minutes), or
+ * `npm run bench`: overhead, throughput, scale and the incident reproductions on the embedded server (a few minutes), or
  * `-- --month` for the production month. Writes reports/bench/<time>.json and prints tables.
  * A script, not a test: nothing here asserts on wall time.
  */
@@ -8,11 +8,13 @@ import { mkdirSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { workflowBundle } from '../src/kernel/workers/workflow-bundles.ts';
-import { atomicWriteFile } from '../src/report/atomic-write.ts';
+import { atomicWriteFile } from '../src/shared/atomic-write.ts';
 import { BENCH_USAGE, type BenchOptions, BenchUsageError, parseBenchArgs } from './bench-args.ts';
 import { type BenchReport, reportTables } from './bench-report.ts';
+import { measureCeiling, shareOfCeiling } from './ceiling/run-ceiling.ts';
 import { measureMonth } from './month.ts';
 import { measureOverhead } from './overhead.ts';
+import { measureRepro } from './repro.ts';
 import { measureScale } from './scale.ts';
 import { formatTable } from './table.ts';
 import { measureThroughput } from './throughput.ts';
@@ -53,9 +55,11 @@ async function main(argv: string[]): Promise<number> {
   for (const section of options.sections) {
     if (interrupt.signal.aborted) break;
     log(`${section}...`);
+    if (section === 'ceiling') report.ceiling = await measureCeiling(log, interrupt.signal);
     if (section === 'overhead') report.overhead = await measureOverhead({ repetitions: options.repetitions, ...OVERHEAD_RUNS });
     if (section === 'throughput') report.throughput = await measureThroughput(options.windowSeconds, log);
     if (section === 'scale') report.scale = await measureScale();
+    if (section === 'repro') report.repro = await measureRepro(log);
     if (section === 'month')
       report.month = await measureMonth(
         {
@@ -67,6 +71,7 @@ async function main(argv: string[]): Promise<number> {
         log,
       );
   }
+  if (report.ceiling && report.throughput) report.ceiling.longrunShare = shareOfCeiling(report.ceiling.samples, report.throughput);
   report.finishedAt = new Date().toISOString();
   report.machine.loadAtEnd = loadavg();
   const file = await writeReport(options.outDir, report);

@@ -96,7 +96,7 @@ describe('longrun', () => {
     }
   });
 
-  it('reproduces TMPRL1103 on v0, stops the retry loop, and passes on v1 (exit 0)', async () => {
+  it('reproduces TMPRL1103 on v0, stops the failing task at its first retry, and passes on v1 (exit 0)', async () => {
     const result = await longrun(['repro', 'tmprl1103', '--report-dir', reports]);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toMatch(/met\s+on v0: tmprl1103 reproduces/);
@@ -109,7 +109,9 @@ describe('longrun', () => {
     expect(v0.length).toBeGreaterThan(0);
     for (const run of v0) {
       expect(run.incidents).toContain('tmprl1103');
-      expect(run.executions.at(-1).reason).toMatch(/longrun stopped a workflow task retry loop/);
+      expect(run.executions.at(-1).reason).toMatch(
+        /longrun stopped a workflow task that failed with PAYLOADS_TOO_LARGE \(TMPRL1103\) at its retry/,
+      );
       // A retry loop is a stall: liveness fails it and names the failing workflow task.
       const liveness = run.invariants.find((i: { id: string }) => i.id === 'run.liveness');
       expect(liveness.status).toBe('fail');

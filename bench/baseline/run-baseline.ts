@@ -3,9 +3,10 @@
  * through its result (no history fetch, no checks, no replay).
  */
 import { fileURLToPath } from 'node:url';
-import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import type { RunPlan } from '../../mocks/index.ts';
 import type { Environment } from '../../src/environment/index.ts';
+import { bundleOf } from '../../src/kernel/workers/workflow-bundles.ts';
 import { drive } from '../../src/runner/run-driver.ts';
 import { createBaselineActivities, type PreparedRun, prepareRun } from './baseline-activities.ts';
 import type { BaselineInput } from './baseline-types.ts';
@@ -22,18 +23,10 @@ export interface BaselineResult {
   turns: number;
 }
 
-const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} };
-let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
-
-function baselineBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: fileURLToPath(new URL('./baseline-workflow.ts', import.meta.url)), logger: silent });
-  return bundle;
-}
-
 /** Tool outputs are made before the clock starts; the worker's start is timed, as runScenario's is. */
 export async function runBaseline(env: Environment, plans: readonly RunPlan[], options: BaselineOptions): Promise<BaselineResult> {
   const prepared = new Map<string, PreparedRun>(plans.map((plan) => [plan.runId, prepareRun(plan)]));
-  const workflowBundle = await baselineBundle();
+  const workflowBundle = await bundleOf(fileURLToPath(new URL('./baseline-workflow.ts', import.meta.url)));
   const taskQueue = `bench-baseline-${options.label}`;
   const started = performance.now();
   const worker = await Worker.create({

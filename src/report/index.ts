@@ -3,7 +3,6 @@
  *   const dir = await writeReport(summary, { dir: reportDirFor(scenario.name, startedAt) });
  *   console.log(renderText(summary, dir));
  */
-export { atomicWriteFile } from './atomic-write.ts';
 export {
   ACCUMULATED_BYTES_CHART,
   CHART_NAMES,

@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
 import type { Summary } from '../result/index.ts';
 import { parseSummary } from '../result/index.ts';
-import { atomicWriteFile } from './atomic-write.ts';
+import { atomicWriteFile } from '../shared/atomic-write.ts';
 import { renderHtml } from './html.ts';
 import { renderJunit } from './junit.ts';
 import { reportDirFor } from './report-dir.ts';

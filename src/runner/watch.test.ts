@@ -22,6 +22,13 @@ describe('stopReason', () => {
     expect(stopReason({ pendingWorkflowTask: { attempt: 3 } }, going)).toBe('longrun stopped a workflow task retry loop (attempt 3)');
   });
 
+  it('stops a task that failed for a payload past the blob limit at its first retry, and no other', () => {
+    expect(stopReason({ pendingWorkflowTask: { attempt: 2 } }, { ...going, payloadsTooLarge: true })).toBe(
+      'longrun stopped a workflow task that failed with PAYLOADS_TOO_LARGE (TMPRL1103) at its retry (attempt 2)',
+    );
+    expect(stopReason({ pendingWorkflowTask: { attempt: 1 } }, { ...going, payloadsTooLarge: true })).toBeUndefined();
+  });
+
   it('stops a run past its timeout, naming the activities it waited on and their last failure', () => {
     expect(stopReason(compacting, { ...going, overdue: true })).toBe(
       'longrun stopped the run after its timeout of 15 s; pending: kernel.compact_context attempt 14 (last failure: compaction model answered HTTP 500), kernel.call_model attempt 1',

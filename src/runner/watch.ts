@@ -1,11 +1,14 @@
 /**
  * Watching a run until it closes: a run longrun must stop (a workflow task retry loop, a run
  * past its timeout, an interrupt, a dead worker) is terminated, and the reason says why and
- * what it was waiting on, since its history shows no attempt of a pending activity.
+ * what it was waiting on, since its history shows no attempt of a pending activity. A workflow
+ * task that failed for a payload past the blob limit (TMPRL1103) is stopped at its first
+ * retry: the same task can only fail the same way again, and the failure is already in the
+ * history for the checks.
  */
 import { setMaxListeners } from 'node:events';
 import type { Client } from '@temporalio/client';
-import type { temporal } from '@temporalio/proto';
+import proto, { type temporal } from '@temporalio/proto';
 import { sleep } from '../shared/sleep.ts';
 import { SERVER_DOWN_TOLERANCE_MS, whileServerDown } from './server-retry.ts';
 
@@ -28,6 +31,23 @@ export interface WatchState {
   overdue: boolean;
   aborted: boolean;
   workerError?: Error | undefined;
+  /** The pending workflow task retries one that failed with PAYLOADS_TOO_LARGE. */
+  payloadsTooLarge?: boolean;
+}
+
+const { WorkflowTaskFailedCause, EventType } = proto.temporal.api.enums.v1;
+/** Enough of the history's end to hold the last failed workflow task and what the server added after it. */
+const TAIL_EVENTS = 8;
+
+/** Whether the run's last failed workflow task failed for a payload past the blob limit, read from the history's end. */
+async function lastTaskFailedTooLarge(client: Client, workflowId: string, runId: string | undefined): Promise<boolean> {
+  const { history } = await client.workflowService.getWorkflowExecutionHistoryReverse({
+    namespace: client.options.namespace,
+    execution: { workflowId, ...(runId ? { runId } : {}) },
+    maximumPageSize: TAIL_EVENTS,
+  });
+  const failed = history?.events?.find((event) => event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED);
+  return failed?.workflowTaskFailedEventAttributes?.cause === WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_PAYLOADS_TOO_LARGE;
 }
 
 /** Waits for the run to close; stops it on a retry loop, a timeout, an abort or a dead worker, and returns why. */
@@ -50,11 +70,31 @@ export async function watchRun(client: Client, workflowId: string, options: Watc
   const deadline = Date.now() + timeoutMs;
   let workerError: Error | undefined;
   options.workerFailed.catch((error: Error) => (workerError = error));
+  // The retry attempt whose failed predecessor was read, so the history's end is read once per attempt.
+  let attemptRead = 1;
+  let payloadsTooLarge = false;
   try {
     for (;;) {
       const description = await whileServerDown(() => handle.describe(), SERVER_DOWN_TOLERANCE_MS);
       if (description.status.name !== 'RUNNING') return undefined;
-      const reason = stopReason(description.raw, { timeoutMs, overdue: Date.now() > deadline, aborted: signal.aborted, workerError });
+      const attempt = description.raw.pendingWorkflowTask?.attempt ?? 1;
+      if (attempt <= 1) {
+        attemptRead = 1;
+        payloadsTooLarge = false;
+      } else if (attempt > attemptRead) {
+        attemptRead = attempt;
+        payloadsTooLarge = await whileServerDown(
+          () => lastTaskFailedTooLarge(client, workflowId, description.runId),
+          SERVER_DOWN_TOLERANCE_MS,
+        ).catch(() => false);
+      }
+      const reason = stopReason(description.raw, {
+        timeoutMs,
+        overdue: Date.now() > deadline,
+        aborted: signal.aborted,
+        workerError,
+        payloadsTooLarge,
+      });
       if (reason) {
         await whileServerDown(() => handle.terminate(reason), SERVER_DOWN_TOLERANCE_MS).catch(() => {});
         return reason;
@@ -72,15 +112,17 @@ export async function watchRun(client: Client, workflowId: string, options: Watc
 export function stopReason(description: Description, state: WatchState): string | undefined {
   const attempt = description.pendingWorkflowTask?.attempt ?? 0;
   const why =
-    attempt >= RETRY_LOOP_ATTEMPTS
-      ? `longrun stopped a workflow task retry loop (attempt ${attempt})`
-      : state.overdue
-        ? `longrun stopped the run after its timeout of ${Math.round(state.timeoutMs / 1000)} s`
-        : state.aborted
-          ? 'longrun was interrupted'
-          : state.workerError
-            ? `longrun's worker died: ${state.workerError.message}`
-            : undefined;
+    state.payloadsTooLarge && attempt >= 2
+      ? `longrun stopped a workflow task that failed with PAYLOADS_TOO_LARGE (TMPRL1103) at its retry (attempt ${attempt})`
+      : attempt >= RETRY_LOOP_ATTEMPTS
+        ? `longrun stopped a workflow task retry loop (attempt ${attempt})`
+        : state.overdue
+          ? `longrun stopped the run after its timeout of ${Math.round(state.timeoutMs / 1000)} s`
+          : state.aborted
+            ? 'longrun was interrupted'
+            : state.workerError
+              ? `longrun's worker died: ${state.workerError.message}`
+              : undefined;
   return why && `${why}${pendingWork(description)}`;
 }
 

@@ -4,12 +4,13 @@
  * binary and read back its executions and journal.
  */
 import type { Client } from '@temporalio/client';
-import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import { setupServer } from 'msw/node';
 import type { JournalEvent, KernelLimits, RunInput, RunResult } from '../../contract/kernel-api.ts';
 import { type Environment, installRuntime, startEnvironment } from '../../environment/index.ts';
 import { createActivities } from '../activities/index.ts';
-import { BINARIES, type BinaryId } from '../binaries/index.ts';
+import type { BinaryId } from '../binaries/index.ts';
+import { workflowBundle } from '../workers/workflow-bundles.ts';
 import { executionChain, type History, journalOf } from './histories.ts';
 import { MODEL_BASE_URL, SANDBOX_BASE_URL, type Script, type ScriptedWorld, scriptedWorld } from './scripted-world.ts';
 
@@ -36,7 +37,7 @@ export interface FinishedRun {
 
 export interface TestBed {
   client: Client;
-  bundle(id: BinaryId): WorkflowBundleWithSourceMap;
+  bundle(id: BinaryId): WorkflowBundle;
   /** A fresh scripted world for one run (replacing the handlers of the last), with its own task queue. */
   freshRun(script: Script): FreshRun;
   workerFor(id: BinaryId, taskQueue: string): Promise<Worker>;
@@ -46,9 +47,6 @@ export interface TestBed {
   teardown(): Promise<void>;
 }
 
-const noop = () => {};
-const silentLogger = { trace: noop, debug: noop, info: noop, warn: noop, error: noop, log: noop };
-
 export async function startTestBed(binaries: readonly BinaryId[]): Promise<TestBed> {
   installRuntime();
   const server = setupServer();
@@ -57,9 +55,9 @@ export async function startTestBed(binaries: readonly BinaryId[]): Promise<TestB
     dynamicConfig: { 'limit.blobSize.error': SCALED_BLOB, 'limit.blobSize.warn': SCALED_BLOB / 2 },
   });
   const client = env.testEnv.client;
-  const bundles = new Map<BinaryId, WorkflowBundleWithSourceMap>();
+  const bundles = new Map<BinaryId, WorkflowBundle>();
   for (const id of binaries) {
-    bundles.set(id, await bundleWorkflowCode({ workflowsPath: BINARIES[id].workflowsPath, logger: silentLogger }));
+    bundles.set(id, await workflowBundle(id));
   }
   let runs = 0;
 

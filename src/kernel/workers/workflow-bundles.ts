@@ -1,21 +1,42 @@
 /**
- * Workflow bundles of the kernel binaries, built once per process: bundling takes seconds and
- * every worker and replay of the same binary can share one.
+ * Workflow bundles of the kernel binaries, built once per process and kept on disk between
+ * processes (bundle-cache.ts): bundling takes seconds and every worker and replay of the same
+ * binary can share one.
  */
-import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import { BINARIES, type BinaryId } from '../index.ts';
+import { readCachedBundle, writeCachedBundle } from './bundle-cache.ts';
 import { mutantActivatedEntry } from './mutant-activation.ts';
 
-const bundles = new Map<BinaryId, Promise<WorkflowBundleWithSourceMap>>();
+const bundles = new Map<string, Promise<WorkflowBundle>>();
 
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} };
 
-export function workflowBundle(binary: BinaryId): Promise<WorkflowBundleWithSourceMap> {
-  let bundle = bundles.get(binary);
+export function workflowBundle(binary: BinaryId): Promise<WorkflowBundle> {
+  return bundleOf(BINARIES[binary].workflowsPath);
+}
+
+/** The bundle of any workflows file (the benchmark's baseline and ceiling workflows too), built once. */
+export function bundleOf(workflowsPath: string): Promise<WorkflowBundle> {
+  let bundle = bundles.get(workflowsPath);
   if (!bundle) {
-    const entry = mutantActivatedEntry(BINARIES[binary].workflowsPath);
-    bundle = bundleWorkflowCode({ workflowsPath: entry.workflowsPath, logger: silent }).finally(entry.dispose);
-    bundles.set(binary, bundle);
+    bundle = buildBundle(workflowsPath);
+    bundles.set(workflowsPath, bundle);
   }
   return bundle;
+}
+
+async function buildBundle(workflowsPath: string): Promise<WorkflowBundle> {
+  const entry = mutantActivatedEntry(workflowsPath);
+  // A mutant's bundle is made for one test run: it is neither read from the cache nor kept.
+  const cacheable = entry.workflowsPath === workflowsPath;
+  const cached = cacheable ? readCachedBundle(workflowsPath) : undefined;
+  if (cached) return { code: cached };
+  try {
+    const { code } = await bundleWorkflowCode({ workflowsPath: entry.workflowsPath, logger: silent });
+    if (cacheable) await writeCachedBundle(workflowsPath, code).catch(() => {});
+    return { code };
+  } finally {
+    entry.dispose();
+  }
 }

@@ -1,5 +1,5 @@
 /** Runs the `longrun` command as a user would, in a child process. */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../bin/longrun.js', import.meta.url));
@@ -10,7 +10,14 @@ export interface CliResult {
   stderr: string;
 }
 
-export function longrun(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+export interface CliOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Sees stderr as it comes (all of it so far), with the process, e.g. to interrupt it at a line. */
+  onStderr?: (stderr: string, child: ChildProcess) => void;
+}
+
+export function longrun(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd,
@@ -20,7 +27,10 @@ export function longrun(args: string[], options: { cwd?: string; env?: NodeJS.Pr
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      options.onStderr?.(stderr, child);
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });

@@ -18,6 +18,7 @@ export {
   type TemporalBinary,
   TemporalBinaryError,
 } from './temporal-binary.ts';
+export { DEFAULT_UI_PORT, startTemporalUi, type TemporalUi, TemporalUiError } from './temporal-ui.ts';
 export {
   type Environment,
   EnvironmentError,

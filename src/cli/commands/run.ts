@@ -9,19 +9,30 @@ import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import type { temporal } from '@temporalio/proto';
 import { INCIDENTS } from '../../checks/index.ts';
+import { DEFAULT_UI_PORT } from '../../environment/index.ts';
 import { renderProgress, renderText, reportDirFor, writeReport } from '../../report/index.ts';
 import type { RunRecord, Summary } from '../../result/index.ts';
 import { runScenario } from '../../runner/run-scenario.ts';
 import { durationMs, resolveScenario } from '../../scenario/index.ts';
 import { atomicWriteFile } from '../../shared/atomic-write.ts';
-import { booleanFlag, defineCommand, valueFlag } from '../flags.ts';
+import { booleanFlag, defineCommand, valueFlag, wholeNumber } from '../flags.ts';
+import { environmentForUi, serveUiUntilStopped } from '../serve-ui.ts';
 import { stopOnSignals } from '../stop-on-signals.ts';
 import { UsageError } from '../usage-error.ts';
 
 const REPORT_FLAGS = {
   json: booleanFlag('print the summary as JSON on stdout (progress stays on stderr)'),
   'report-dir': valueFlag({ value: 'DIR', help: 'where report folders go', default: 'reports' }),
+  ui: booleanFlag("after the report, keep the server up with Temporal's Web UI on it, until Ctrl-C"),
+  'ui-port': valueFlag({
+    value: 'PORT',
+    help: `the Web UI's port (default ${DEFAULT_UI_PORT}, or a free one when it is taken)`,
+    parse: wholeNumber(1, 65_535),
+    want: 'a port from 1 to 65535',
+  }),
 };
+
+type ReportFlags = { json: boolean; 'report-dir': string; ui: boolean; 'ui-port'?: number | undefined };
 
 function positiveDuration(raw: string): number | undefined {
   try {
@@ -43,8 +54,10 @@ const SOAK_FLAGS = {
   }),
 };
 
-async function runAndReport(nameOrPath: string, flags: { json: boolean; 'report-dir': string }, duration?: number): Promise<number> {
+async function runAndReport(nameOrPath: string, flags: ReportFlags, duration?: number): Promise<number> {
+  if (flags['ui-port'] !== undefined && !flags.ui) throw new UsageError('--ui-port: only with --ui');
   const { scenario, file } = resolveScenario(nameOrPath);
+  const kept = flags.ui ? await environmentForUi(scenario) : undefined;
   const startedAt = new Date();
   const dir = reportDirFor(scenario.name, startedAt, flags['report-dir']);
   const stop = stopOnSignals((signal) =>
@@ -59,13 +72,18 @@ async function runAndReport(nameOrPath: string, flags: { json: boolean; 'report-
       ...(duration !== undefined ? { durationMs: duration } : {}),
       onProgress: (progress) => process.stderr.write(`${renderProgress(progress)}\n`),
       onHistories: (record, histories) => saveFailingHistories(dir, record, histories),
+      ...(kept ? { environment: kept } : {}),
     });
+  } catch (error) {
+    await kept?.teardown();
+    throw error;
   } finally {
     stop.release();
   }
   await writeReport(summary, { dir });
   if (flags.json) console.log(JSON.stringify(summary, null, 2));
   else console.log(renderText(summary, dir));
+  if (kept) await serveUiUntilStopped(kept, summary, flags['ui-port']);
   return summary.passed ? 0 : 1;
 }
 

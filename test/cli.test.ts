@@ -40,7 +40,9 @@ describe('longrun', () => {
   it('exits 2 on a usage error: a flag the command does not take', async () => {
     const result = await longrun(['run', 'smoke', '--duration', '1m']);
     expect(result.code).toBe(2);
-    expect(result.stderr.trim().split('\n')).toEqual(['longrun run: unknown option --duration: this command takes --json, --report-dir, --ui, --ui-port']);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      'longrun run: unknown option --duration: this command takes --json, --report-dir, --ui, --ui-port',
+    ]);
   });
 
   it('exits 2 on an unknown scenario, in one line', async () => {

@@ -7,6 +7,12 @@ export { leastSquaresSlope, type Point } from './least-squares.ts';
 export { computeLoadMetrics, type LoadMetricsInput } from './load-metrics.ts';
 export { MetricsSampler, type MetricsSamplerOptions } from './metrics-sampler.ts';
 export { ownUsage, parseProcStat, parseVmRssBytes, readProcessUsage } from './process-usage.ts';
+export {
+  type LongrunCounters,
+  type PrometheusEndpoint,
+  renderLongrunMetrics,
+  startPrometheusEndpoint,
+} from './prometheus-endpoint.ts';
 export { type ArrivalSchedule, arrivalSchedule, checkRamp } from './ramp.ts';
 export { childPids, findEmbeddedServerPid, findProcessByCommand, isDevServerOnPort, serverPidFinder } from './server-process.ts';
 export { soakVerdict } from './soak-verdict.ts';

@@ -16,6 +16,7 @@ import { runScenario } from '../../runner/run-scenario.ts';
 import { durationMs, resolveScenario } from '../../scenario/index.ts';
 import { atomicWriteFile } from '../../shared/atomic-write.ts';
 import { booleanFlag, defineCommand, valueFlag, wholeNumber } from '../flags.ts';
+import { servePrometheus } from '../serve-metrics.ts';
 import { environmentForUi, serveUiUntilStopped } from '../serve-ui.ts';
 import { stopOnSignals } from '../stop-on-signals.ts';
 import { UsageError } from '../usage-error.ts';
@@ -30,9 +31,21 @@ const REPORT_FLAGS = {
     parse: wholeNumber(1, 65_535),
     want: 'a port from 1 to 65535',
   }),
+  'metrics-port': valueFlag({
+    value: 'PORT',
+    help: "while runs go on, serve Prometheus metrics (longrun's and the SDK worker's) on 127.0.0.1:PORT/metrics",
+    parse: wholeNumber(1, 65_535),
+    want: 'a port from 1 to 65535',
+  }),
 };
 
-type ReportFlags = { json: boolean; 'report-dir': string; ui: boolean; 'ui-port'?: number | undefined };
+type ReportFlags = {
+  json: boolean;
+  'report-dir': string;
+  ui: boolean;
+  'ui-port'?: number | undefined;
+  'metrics-port'?: number | undefined;
+};
 
 function positiveDuration(raw: string): number | undefined {
   try {
@@ -57,6 +70,7 @@ const SOAK_FLAGS = {
 async function runAndReport(nameOrPath: string, flags: ReportFlags, duration?: number): Promise<number> {
   if (flags['ui-port'] !== undefined && !flags.ui) throw new UsageError('--ui-port: only with --ui');
   const { scenario, file } = resolveScenario(nameOrPath);
+  const metrics = flags['metrics-port'] !== undefined ? await servePrometheus(scenario.name, flags['metrics-port']) : undefined;
   const kept = flags.ui ? await environmentForUi(scenario) : undefined;
   const startedAt = new Date();
   const dir = reportDirFor(scenario.name, startedAt, flags['report-dir']);
@@ -70,7 +84,10 @@ async function runAndReport(nameOrPath: string, flags: ReportFlags, duration?: n
       signal: stop.signal,
       scenarioFile: file,
       ...(duration !== undefined ? { durationMs: duration } : {}),
-      onProgress: (progress) => process.stderr.write(`${renderProgress(progress)}\n`),
+      onProgress: (progress) => {
+        metrics?.update(progress);
+        process.stderr.write(`${renderProgress(progress)}\n`);
+      },
       onHistories: (record, histories) => saveFailingHistories(dir, record, histories),
       ...(kept ? { environment: kept } : {}),
     });
@@ -79,6 +96,7 @@ async function runAndReport(nameOrPath: string, flags: ReportFlags, duration?: n
     throw error;
   } finally {
     stop.release();
+    await metrics?.close();
   }
   await writeReport(summary, { dir });
   if (flags.json) console.log(JSON.stringify(summary, null, 2));

@@ -162,6 +162,39 @@ describe.each(WAYS)('the wire formats, driven by their client libraries %s', (_,
     for (const kind of PLAYER_KINDS) expect(await ask(kind, 'roomy')).toBe('answered');
   });
 
+  it('answers the compaction model in every format with a card of the digest, the instructions left out', async () => {
+    mocks = await start({ seed: 7, shape: SHAPE, compactionModels: ['compactor'] });
+    const instructions = 'Compact into at most 8192 bytes.';
+    const digest = 'Digest: PROJ-4821 fixed in src/orders/order-service.ts at commit 3f9a2c1e8b, order ord_8F2kd9aaXX';
+    const openai = openAIClient(mocks);
+    const anthropic = anthropicClient(mocks);
+    const completion = await openai.chat.completions.create({
+      model: 'compactor',
+      messages: [
+        { role: 'system', content: instructions },
+        { role: 'user', content: digest },
+      ],
+    });
+    const response = await openai.responses.create({ model: 'compactor', instructions, input: digest });
+    const message = await anthropic.messages.create({
+      model: 'compactor',
+      max_tokens: 4096,
+      system: instructions,
+      messages: [{ role: 'user', content: digest }],
+    });
+    const cards = [
+      completion.choices[0]?.message.content ?? '',
+      response.output_text,
+      message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(''),
+    ];
+    expect(cards[0]).toContain('## Task');
+    expect(cards[1]).toBe(cards[0]);
+    expect(cards[2]).toBe(cards[0]);
+    for (const id of ['PROJ-4821', 'src/orders/order-service.ts', '3f9a2c1e8b', 'ord_8F2kd9aaXX']) expect(cards[0]).toContain(id);
+    expect(cards[0]).not.toContain('8192');
+    expect(mocks.recorder.records().map((r) => r.target)).toEqual(['compaction', 'compaction', 'compaction']);
+  });
+
   it('names the bad field in each provider shape', async () => {
     mocks = await start({ seed: 7, shape: SHAPE });
     const openai = openAIClient(mocks);

@@ -70,8 +70,9 @@ export function responsesAnswer(reply: Reply): Answer {
       const part = { type: 'output_text', text: '', annotations: [] };
       emit('response.output_item.added', { output_index, item: { ...item, status: 'in_progress', content: [] } });
       emit('response.content_part.added', { item_id, output_index, content_index: 0, part });
-      for (const delta of pieces(text)) emit('response.output_text.delta', { item_id, output_index, content_index: 0, delta });
-      emit('response.output_text.done', { item_id, output_index, content_index: 0, text });
+      for (const delta of pieces(text))
+        emit('response.output_text.delta', { item_id, output_index, content_index: 0, delta, logprobs: [] });
+      emit('response.output_text.done', { item_id, output_index, content_index: 0, text, logprobs: [] });
       emit('response.content_part.done', { item_id, output_index, content_index: 0, part: { ...part, text } });
     } else {
       const args = item.arguments as string;

@@ -103,6 +103,26 @@ describe.each(WAYS)('the wire formats, driven by their client libraries %s', (_,
     },
   );
 
+  it.each(PLAYER_KINDS)(
+    "%s: a marked run meets its scenario's faults at the planned turn, and the client's own retry carries it on",
+    async (kind) => {
+      const faults: FaultProfile = {
+        agent: [{ fault: { kind: 'http-429', retryAfterSeconds: 0 }, when: { runIds: ['run-0003'], turns: [2], attempts: [1] } }],
+      };
+      mocks = await start({ seed: 7, shape: SHAPE, faults });
+      const plan = mocks.planFor('run-0003');
+      const player = createPlayer(kind, { modelBaseUrl: mocks.modelBaseUrl, stream: true, maxRetries: 1 });
+      const run = await playRun(player, { sandboxBaseUrl: mocks.sandboxBaseUrl, runId: 'run-0003', userRequest: plan.userRequest });
+      expect(run.turns.map(answerOf)).toEqual(plan.turns.map(planned));
+      const agent = mocks.recorder.records().filter((r) => r.target === 'agent');
+      expect(agent.map((r) => [r.turn, r.status, r.fault])).toEqual([
+        [1, 200, null],
+        [2, 429, 'http-429'],
+        ...plan.turns.slice(1).map((t) => [t.turn, 200, null]),
+      ]);
+    },
+  );
+
   const ERRORS: FaultProfile = {
     agent: [
       { fault: { kind: 'http-429', retryAfterSeconds: 7 }, when: { runIds: ['limited'] } },

@@ -267,6 +267,32 @@ describe.each(WAYS)('the wire formats, driven by their client libraries %s', (_,
     };
     const first = await session(3);
     expect(first.filter((body) => body.includes('call_'))).toHaveLength(6);
+    // The streams in each provider's own event shapes (bodies 3-5: chat, responses, messages).
+    const names = (body: string) => [...new Set([...body.matchAll(/^event: (.+)$/gm)].map((m) => m[1]))];
+    expect(first[3]?.endsWith('data: [DONE]\n\n')).toBe(true);
+    expect(names(first[3] as string)).toEqual([]);
+    expect(names(first[4] as string)).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.output_text.delta',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.function_call_arguments.delta',
+      'response.function_call_arguments.done',
+      'response.completed',
+    ]);
+    expect(names(first[5] as string)).toEqual([
+      'message_start',
+      'ping',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
     expect(await session(3)).toEqual(first);
     const other = await session(4);
     for (const [i, body] of first.entries()) expect(other[i]).not.toBe(body);

@@ -1,13 +1,15 @@
 /** Decides, request by request, which fault of a profile applies (if any). */
 import type { MockTarget } from '../recorder/mock-recorder.ts';
 import { hash32 } from '../synthetic/random.ts';
-import { type FaultProfile, type FaultSpec, type FaultWhen, parseFaultProfile } from './fault-profile.ts';
+import { type FaultProfile, type FaultSpec, type FaultWhen, parseFaultProfile, tokensOf } from './fault-profile.ts';
 
 export interface FaultRequest {
   runId: string | null;
   turn: number | null;
   /** Tells apart several calls of one turn (the sandbox's tool call id). */
   callId?: string;
+  /** The model request's size: a context window refuses only larger ones. */
+  requestBytes?: number;
 }
 
 export interface PickedFault {
@@ -34,6 +36,7 @@ export class FaultPicker {
     this.attempts.set(key, attempt);
     const rules = this.profile[target] ?? [];
     for (const [index, rule] of rules.entries()) {
+      if (!overflows(rule.fault, request)) continue;
       const draw = (salt: string) =>
         hash32(this.profile.seed ?? 0, target, request.runId ?? '', request.turn ?? 0, request.callId ?? '', attempt, index, salt) /
         4294967296;
@@ -41,6 +44,12 @@ export class FaultPicker {
     }
     return null;
   }
+}
+
+/** A context window refuses only the requests that do not fit in it; other faults need no size. */
+function overflows(fault: FaultSpec, request: FaultRequest): boolean {
+  if (fault.kind !== 'context-length-exceeded' || fault.maxTokens === undefined) return true;
+  return tokensOf(request.requestBytes ?? 0) > fault.maxTokens;
 }
 
 function matches(when: FaultWhen | undefined, request: FaultRequest, call: number, attempt: number, draw: () => number): boolean {

@@ -5,7 +5,7 @@
  * applies wins.
  */
 import { z } from 'zod';
-import { CARD_SECTIONS } from '../../src/contract/limits.ts';
+import { BYTES_PER_TOKEN, CARD_SECTIONS } from '../../src/contract/limits.ts';
 import { describeIssue } from '../synthetic/run-shape.ts';
 
 export type CardSection = (typeof CARD_SECTIONS)[number];
@@ -19,6 +19,22 @@ const faultSpecSchema = z
     z.strictObject({ kind: z.literal('http-429'), retryAfterSeconds }),
     z.strictObject({ kind: z.literal('http-500') }),
     z.strictObject({ kind: z.literal('http-503'), retryAfterSeconds }),
+    z
+      .strictObject({ kind: z.literal('overloaded'), retryAfterSeconds })
+      .describe("model only: the provider is overloaded (Anthropic's 529 overloaded_error; OpenAI's 503)"),
+    z
+      .strictObject({
+        kind: z.literal('context-length-exceeded'),
+        maxTokens: z
+          .number()
+          .int()
+          .positive()
+          .optional()
+          .describe(`the context window: only requests of more tokens (bytes / ${BYTES_PER_TOKEN}, as usage counts them) are refused`),
+      })
+      .describe(
+        'model only: 400, the request is too long (OpenAI\'s context_length_exceeded; Anthropic\'s invalid_request_error "prompt is too long")',
+      ),
     z
       .strictObject({
         kind: z.literal('latency'),
@@ -71,6 +87,7 @@ const faultRuleSchema = z.strictObject({ fault: faultSpecSchema, when: faultWhen
 
 const rules = (target: string) => z.array(faultRuleSchema).optional().describe(`rules for the ${target}; the first that applies wins`);
 const CARD_FAULTS: readonly FaultKind[] = ['oversized-card', 'card-missing-section'];
+const MODEL_FAULTS: readonly FaultKind[] = ['overloaded', 'context-length-exceeded'];
 
 /** A scenario's `faults`. */
 export const faultProfileSchema = z
@@ -92,6 +109,11 @@ export const faultProfileSchema = z
         }
       });
     }
+    profile.sandbox?.forEach((r, i) => {
+      if (MODEL_FAULTS.includes(r.fault.kind)) {
+        ctx.addIssue({ code: 'custom', path: ['sandbox', i, 'fault', 'kind'], message: `${r.fault.kind} applies to the model only` });
+      }
+    });
   })
   .describe('Faults the mocks inject, per target (mocks/faults/fault-profile.ts)');
 
@@ -100,6 +122,11 @@ export type FaultKind = FaultSpec['kind'];
 export type FaultWhen = z.infer<typeof faultWhenSchema>;
 export type FaultRule = z.infer<typeof faultRuleSchema>;
 export type FaultProfile = z.infer<typeof faultProfileSchema>;
+
+/** A request's tokens as the mocks count them (usage's prompt tokens, the context window). */
+export function tokensOf(requestBytes: number): number {
+  return Math.round(requestBytes / BYTES_PER_TOKEN);
+}
 
 /** Validates a fault profile; throws one line naming the field. */
 export function parseFaultProfile(input: unknown): FaultProfile {

@@ -1,10 +1,12 @@
 /**
  * Turns a handler's answer into the HTTP response a fault calls for: an error status, a delay,
  * a hang, a dropped connection, a broken body or a cut stream. Card faults change the answer
- * itself and are applied by the compaction handler before this.
+ * itself and are applied by the compaction handler before this. The fault decides what happens
+ * (and the Retry-After header); the wire format words an error's status and body.
  */
 import { HttpResponse } from 'msw';
 import type { PickedFault } from './fault-picker.ts';
+import type { FaultSpec } from './fault-profile.ts';
 
 export interface Answer {
   status: number;
@@ -20,28 +22,39 @@ export type Outcome = (status: number, responseBytes: number) => void;
 /** Longer than any HTTP timeout of the kernel (100 s for the model), so that the client gives up first. */
 const DEFAULT_HANG_MS = 120_000;
 
-export async function respond(answer: () => Answer, picked: PickedFault | null, signal: AbortSignal, outcome: Outcome): Promise<Response> {
+/** The faults answered with an error status; each wire format words them in its own shape. */
+export type ErrorFault = Extract<
+  FaultSpec,
+  { kind: 'http-429' | 'http-500' | 'http-503' | 'overloaded' | 'timeout' | 'context-length-exceeded' }
+>;
+
+/** An error fault as the API words it: status and body. */
+export type ErrorWording = (fault: ErrorFault) => Answer;
+
+export async function respond(
+  answer: () => Answer,
+  picked: PickedFault | null,
+  signal: AbortSignal,
+  outcome: Outcome,
+  wording: ErrorWording,
+): Promise<Response> {
   const fault = picked?.fault;
   switch (fault?.kind) {
     case 'http-429':
-      return send(errorAnswer(429, 'rate_limit_exceeded', 'Rate limit reached, retry later'), outcome, {
-        'retry-after': String(fault.retryAfterSeconds ?? 1),
-      });
+      return send(wording(fault), outcome, { 'retry-after': String(fault.retryAfterSeconds ?? 1) });
     case 'http-500':
-      return send(errorAnswer(500, 'server_error', 'The server had an error processing the request'), outcome);
+    case 'context-length-exceeded':
+      return send(wording(fault), outcome);
     case 'http-503':
-      return send(
-        errorAnswer(503, 'overloaded', 'The engine is currently overloaded'),
-        outcome,
-        fault.retryAfterSeconds === undefined ? {} : { 'retry-after': String(fault.retryAfterSeconds) },
-      );
+    case 'overloaded':
+      return send(wording(fault), outcome, fault.retryAfterSeconds === undefined ? {} : { 'retry-after': String(fault.retryAfterSeconds) });
     case 'reset':
       outcome(0, 0);
       return HttpResponse.error();
     case 'timeout': {
       await wait(fault.maxHangMs ?? DEFAULT_HANG_MS, signal);
       if (signal.aborted) return gone(outcome);
-      return send(errorAnswer(504, 'timeout', 'Upstream timed out'), outcome);
+      return send(wording(fault), outcome);
     }
     case 'latency': {
       const jitter = (fault.jitterMs ?? 0) * (2 * (picked?.draw ?? 0.5) - 1);
@@ -65,14 +78,6 @@ export async function respond(answer: () => Answer, picked: PickedFault | null, 
     default:
       return send(answer(), outcome);
   }
-}
-
-function errorAnswer(status: number, code: string, message: string): Answer {
-  return {
-    status,
-    contentType: 'application/json',
-    body: JSON.stringify({ error: { message, type: code, code } }),
-  };
 }
 
 function gone(outcome: Outcome): Response {

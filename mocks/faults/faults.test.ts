@@ -186,3 +186,34 @@ describe('faults on demand, seen through fetch', () => {
     );
   });
 });
+
+describe('model-only faults', () => {
+  it('are refused on the sandbox, naming the field', () => {
+    expect(() => parseFaultProfile({ sandbox: [{ fault: { kind: 'overloaded' } }] })).toThrow(
+      'faults.sandbox.0.fault.kind: overloaded applies to the model only',
+    );
+    expect(() => parseFaultProfile({ sandbox: [{ fault: { kind: 'context-length-exceeded' } }] })).toThrow(
+      /^faults\.sandbox\.0\.fault\.kind: /,
+    );
+    expect(() => parseFaultProfile({ agent: [{ fault: { kind: 'context-length-exceeded', maxTokens: 0 } }] })).toThrow(
+      /^faults\.agent\.0\.fault\.maxTokens: /,
+    );
+  });
+
+  it('a context window lets smaller requests through to the next rule', async () => {
+    start({
+      agent: [{ fault: { kind: 'context-length-exceeded', maxTokens: 1_000 } }, { fault: { kind: 'http-500' }, when: { turns: [2] } }],
+    });
+    expect((await agent(1)).status).toBe(200);
+    expect((await agent(2)).status).toBe(500);
+    const huge: ChatRequest = {
+      model: 'agent-model',
+      messages: [{ role: 'user', content: 'x'.repeat(3_000) }],
+      metadata: { longrun_run_id: 'run-1', longrun_turn: '3', longrun_purpose: 'agent' },
+    };
+    const refused = await fetch(`${mocks?.modelBaseUrl}/chat/completions`, { method: 'POST', body: JSON.stringify(huge) });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('context_length_exceeded');
+    expect(lastRecord()).toMatchObject({ fault: 'context-length-exceeded', status: 400, turn: 3 });
+  });
+});

@@ -13,4 +13,4 @@ export {
   faultProfileSchema,
   parseFaultProfile,
 } from './fault-profile.ts';
-export { type Answer, type Outcome, respond } from './fault-response.ts';
+export { type Answer, type ErrorFault, type ErrorWording, type Outcome, respond } from './fault-response.ts';

@@ -3,11 +3,7 @@ import { BYTES_PER_TOKEN } from '../../src/contract/limits.ts';
 import type { ChatResponse, Usage } from '../../src/contract/messages.ts';
 import type { Answer } from '../faults/fault-response.ts';
 import type { AssistantMessage } from '../synthetic/plan-run.ts';
-import { hash32 } from '../synthetic/random.ts';
-
-/** Answers carry a fixed creation time: the same run gives the same bytes on any day. */
-const CREATED = Math.floor(Date.UTC(2026, 10, 8) / 1000);
-const PIECE = 32;
+import { CREATED, idOf, jsonAnswer, pieces, type Reply, sseEvent, streamAnswer } from './wire-format.ts';
 
 export function usageFor(requestBytes: number, message: AssistantMessage): Usage {
   const prompt = Math.round(requestBytes / BYTES_PER_TOKEN);
@@ -19,21 +15,11 @@ export function usageFor(requestBytes: number, message: AssistantMessage): Usage
   };
 }
 
-export interface CompletionInput {
-  model: string;
-  message: AssistantMessage;
-  requestBytes: number;
-  /** Makes the completion id: the same run and turn get the same id. */
-  key: string;
-  stream: boolean;
-}
-
-export function completionAnswer(input: CompletionInput): Answer {
-  const { model, message, requestBytes, key } = input;
-  const id = `chatcmpl-${hash32(key).toString(16).padStart(8, '0')}${hash32(key, 'id').toString(16).padStart(8, '0')}`;
+export function completionAnswer(reply: Reply): Answer {
+  const { model, message, usage } = reply;
+  const id = `chatcmpl-${idOf(reply.key)}`;
   const finish = message.tool_calls?.length ? 'tool_calls' : 'stop';
-  const usage = usageFor(requestBytes, message);
-  if (!input.stream) {
+  if (!reply.stream) {
     const body: ChatResponse = {
       id,
       object: 'chat.completion',
@@ -42,14 +28,10 @@ export function completionAnswer(input: CompletionInput): Answer {
       choices: [{ index: 0, message, finish_reason: finish }],
       usage,
     };
-    return {
-      status: 200,
-      contentType: 'application/json',
-      body: JSON.stringify(body),
-    };
+    return jsonAnswer(200, body);
   }
   const chunk = (delta: unknown, finishReason: string | null = null) =>
-    event({
+    sseEvent({
       id,
       object: 'chat.completion.chunk',
       created: CREATED,
@@ -77,7 +59,7 @@ export function completionAnswer(input: CompletionInput): Answer {
   });
   events.push(chunk({}, finish));
   events.push(
-    event({
+    sseEvent({
       id,
       object: 'chat.completion.chunk',
       created: CREATED,
@@ -87,34 +69,5 @@ export function completionAnswer(input: CompletionInput): Answer {
     }),
   );
   events.push('data: [DONE]\n\n');
-  return {
-    status: 200,
-    contentType: 'text/event-stream',
-    body: events.join(''),
-    events,
-  };
-}
-
-function event(data: unknown): string {
-  return `data: ${JSON.stringify(data)}\n\n`;
-}
-
-/** Deltas of about PIECE units that never split a surrogate pair (a client may decode each delta on its own). */
-export function pieces(text: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < text.length; ) {
-    let end = Math.min(text.length, i + PIECE);
-    if (isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end))) end++;
-    out.push(text.slice(i, end));
-    i = end;
-  }
-  return out;
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
+  return streamAnswer(events);
 }

@@ -14,3 +14,5 @@ export {
   DEFAULT_SANDBOX_BASE_URL,
   type SandboxHandlerOptions,
 } from './sandbox-handlers.ts';
+export type { ModelRequest, Reply, WireFormat, WireFormatName } from './wire-format.ts';
+export { ANTHROPIC_MESSAGES, CHAT_COMPLETIONS, RESPONSES, WIRE_FORMATS } from './wire-formats.ts';

@@ -1,6 +1,8 @@
 /**
- * The model API mock: POST {modelBaseUrl}/chat/completions answers as the agent model (the
- * run's plan, turn by turn) or as the compaction model (a state card from the digest).
+ * The model API mock: POST {modelBaseUrl}/chat/completions, /responses and /messages (OpenAI
+ * Chat Completions, OpenAI Responses, Anthropic Messages) answer as the agent model (the run's
+ * plan, turn by turn) or as the compaction model (a state card from the digest). The answer
+ * and the fault are decided once, whatever the format; the format only renders them.
  */
 import { http, type RequestHandler } from 'msw';
 import { CARD_MAX_BYTES, CARD_SECTIONS } from '../../src/contract/limits.ts';
@@ -9,10 +11,11 @@ import type { FaultProfile } from '../faults/fault-profile.ts';
 import { type Answer, respond } from '../faults/fault-response.ts';
 import type { MockRecorder } from '../recorder/mock-recorder.ts';
 import type { RunPlan } from '../synthetic/plan-run.ts';
-import { completionAnswer } from './chat-answer.ts';
-import { type ModelRequest, readModelRequest, runIdFromMessages, textOf, turnFromMessages } from './chat-request.ts';
+import { usageFor } from './chat-answer.ts';
 import { extractIdentifiers, type Identifier, writeCard } from './compaction-card.ts';
-import { jsonError } from './json-error.ts';
+import { identify } from './run-identity.ts';
+import type { ModelRequest } from './wire-format.ts';
+import { WIRE_FORMATS } from './wire-formats.ts';
 
 export const DEFAULT_MODEL_BASE_URL = 'http://model.longrun.test/v1';
 
@@ -33,65 +36,68 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
   const compactionModels = options.compactionModels ?? [];
   const cardMaxBytes = options.cardMaxBytes ?? CARD_MAX_BYTES;
 
-  return [
-    http.post(`${base}/chat/completions`, async ({ request }) => {
+  return WIRE_FORMATS.map((format) =>
+    http.post(`${base}${format.path}`, async ({ request }) => {
       const text = await request.text();
       let req: ModelRequest;
       try {
-        req = readModelRequest(text, compactionModels);
+        req = format.read(text, compactionModels);
       } catch (error) {
-        const response = jsonError(400, (error as Error).message);
-        options.recorder?.record({
-          target: 'agent',
-          runId: null,
-          turn: null,
-          model: null,
-          tool: null,
-          stream: false,
-          requestBytes: Buffer.byteLength(text),
-          responseBytes: response.bytes,
-          status: 400,
-          fault: null,
-        });
-        return response.response;
+        const invalid = format.invalid((error as Error).message);
+        const record = (status: number, responseBytes: number) =>
+          options.recorder?.record({
+            target: 'agent',
+            runId: null,
+            turn: null,
+            model: null,
+            tool: null,
+            stream: false,
+            requestBytes: Buffer.byteLength(text),
+            responseBytes,
+            status,
+            fault: null,
+          });
+        return respond(
+          () => invalid,
+          null,
+          request.signal,
+          record,
+          () => invalid,
+        );
       }
-      const messages = req.body.messages;
-      const runId = req.runId ?? (req.purpose === 'agent' ? runIdFromMessages(messages) : null);
-      const turn = req.turn ?? (req.purpose === 'agent' ? turnFromMessages(messages) : null);
-      const picked = picker.pick(req.purpose, { runId, turn });
-      const stream = req.body.stream === true;
+      const { runId, turn } = identify(req);
+      const picked = picker.pick(req.purpose, { runId, turn, requestBytes: req.bytes });
       const answer = (): Answer => {
         const message =
           req.purpose === 'agent'
             ? agentMessage(options.plans(runId as string), turn as number)
-            : {
-                role: 'assistant' as const,
-                content: card(req, picked, cardMaxBytes),
-              };
-        return completionAnswer({
-          model: req.body.model,
+            : { role: 'assistant' as const, content: card(req.digest, picked, cardMaxBytes) };
+        return format.render({
+          model: req.model,
           message,
-          requestBytes: req.bytes,
+          usage: usageFor(req.bytes, message),
           key: `${req.purpose}|${runId}|${turn}`,
-          stream,
+          runId,
+          turn,
+          stream: req.stream,
         });
       };
-      return respond(answer, picked, request.signal, (status, responseBytes) => {
+      const outcome = (status: number, responseBytes: number) =>
         options.recorder?.record({
           target: req.purpose,
           runId,
           turn,
-          model: req.body.model,
+          model: req.model,
           tool: null,
-          stream,
+          stream: req.stream,
           requestBytes: req.bytes,
           responseBytes,
           status,
           fault: picked?.fault.kind ?? null,
         });
-      });
+      return respond(answer, picked, request.signal, outcome, (fault) => format.error(fault, req));
     }),
-  ];
+  );
 }
 
 /** Bytes at the start of a digest that hold the task itself (the user request). */
@@ -116,10 +122,7 @@ function agentMessage(plan: RunPlan, turn: number) {
   return planned.message;
 }
 
-function card(req: ModelRequest, picked: PickedFault | null, cardMaxBytes: number): string {
-  const messages = req.body.messages;
-  // The first system message holds the compaction instructions, not the digest.
-  const digest = (messages.length > 1 && messages[0]?.role === 'system' ? messages.slice(1) : messages).map(textOf).join('\n');
+function card(digest: string, picked: PickedFault | null, cardMaxBytes: number): string {
   const fault = picked?.fault;
   return writeCard(recentFirst(digest, extractIdentifiers(digest)), {
     maxBytes: cardMaxBytes,

@@ -10,9 +10,9 @@ import { FaultPicker } from '../faults/fault-picker.ts';
 import type { FaultKind, FaultProfile } from '../faults/fault-profile.ts';
 import { respond } from '../faults/fault-response.ts';
 import type { MockRecorder } from '../recorder/mock-recorder.ts';
-import { describeIssue } from '../synthetic/run-shape.ts';
 import { parseToolArgs, toolOutput } from '../synthetic/tool-output.ts';
-import { jsonError } from './json-error.ts';
+import { parseBody } from './json-body.ts';
+import { openAIFault, openAIInvalid } from './openai-errors.ts';
 
 export const DEFAULT_SANDBOX_BASE_URL = 'http://sandbox.longrun.test/v1';
 
@@ -59,9 +59,14 @@ export function createSandboxHandlers(options: SandboxHandlerOptions = {}): Requ
         args = parseToolArgs(tool as ToolName, JSON.parse(input.call.function.arguments));
       } catch (error) {
         const status = (TOOL_NAMES as readonly string[]).includes(tool) ? 400 : 404;
-        const failure = jsonError(status, (error as Error).message);
-        record(null, null, status, failure.bytes, null);
-        return failure.response;
+        const failure = openAIInvalid(status, (error as Error).message);
+        return respond(
+          () => failure,
+          null,
+          request.signal,
+          (sent, bytes) => record(null, null, sent, bytes, null),
+          openAIFault,
+        );
       }
       const picked = picker.pick('sandbox', {
         runId: input.runId,
@@ -79,8 +84,12 @@ export function createSandboxHandlers(options: SandboxHandlerOptions = {}): Requ
           body: JSON.stringify(result),
         };
       };
-      return respond(answer, picked, request.signal, (status, bytes) =>
-        record(input.runId, input.turn, status, bytes, picked?.fault.kind ?? null),
+      return respond(
+        answer,
+        picked,
+        request.signal,
+        (status, bytes) => record(input.runId, input.turn, status, bytes, picked?.fault.kind ?? null),
+        openAIFault,
       );
     }),
   ];
@@ -89,15 +98,7 @@ export function createSandboxHandlers(options: SandboxHandlerOptions = {}): Requ
 function readInput(text: string, tool: string): RunToolInput {
   if (!(TOOL_NAMES as readonly string[]).includes(tool))
     throw new Error(`tool: unknown tool ${JSON.stringify(tool)}, expected one of ${TOOL_NAMES.join(', ')}`);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new Error('body: not valid JSON');
-  }
-  const parsed = inputSchema.safeParse(json);
-  if (!parsed.success) throw new Error(describeIssue('body', parsed.error.issues[0]));
-  const input = parsed.data as unknown as RunToolInput;
+  const input = parseBody(text, inputSchema) as unknown as RunToolInput;
   if (input.call.function.name !== tool) {
     throw new Error(
       `body.call.function.name: ${JSON.stringify(input.call.function.name)} does not match the path's tool ${JSON.stringify(tool)}`,

@@ -13,6 +13,12 @@ export interface InProcessMocks extends MockProvider {
 export function startInProcessMocks(options: MockProviderOptions): InProcessMocks {
   const provider = createMockProvider(options);
   const server = setupServer(...provider.handlers);
+  // msw tees every mocked body to hand a copy to its listeners; a tee's branch cancels only
+  // once both have, so a client that cancels a body it does not read (openai's and Anthropic's
+  // SDKs before a retry) would wait forever unless the copy is let go.
+  server.events.on('response:mocked', ({ response }) => {
+    response.body?.cancel().catch(() => {});
+  });
   server.listen({ onUnhandledRequest: 'error' });
   return { ...provider, close: () => server.close() };
 }

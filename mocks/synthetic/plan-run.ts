@@ -7,6 +7,7 @@
  */
 import { BYTES_PER_TOKEN } from '../../src/contract/limits.ts';
 import type { Message, ToolCall, ToolName } from '../../src/contract/messages.ts';
+import { runMarker } from '../../src/contract/run-marker.ts';
 import type { TextMix } from './multibyte.ts';
 import { finalAnswer, systemPrompt, turnText, userRequest } from './prose.ts';
 import { curveAt } from './quantile-curve.ts';
@@ -100,7 +101,8 @@ export function planRun(input: PlanRunInput): RunPlan {
     targetBytes: Math.round(fullBytes * shape.scale),
     plannedBytes: 0,
     systemPrompt: prompt(1),
-    userRequest: userRequest(story, new Rng(rng.fork('request')), shape.text),
+    // The marker ties a foreign agent's requests, which carry no longrun metadata, to this plan.
+    userRequest: `${userRequest(story, new Rng(rng.fork('request')), shape.text)} ${runMarker(runId)}`,
     identifiers: storyIdentifiers(story),
     turns: [],
   };

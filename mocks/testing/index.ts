@@ -1,4 +1,18 @@
 export {
+  anthropicClient,
+  createPlayer,
+  openAIClient,
+  PLAYER_KINDS,
+  type PlayedCall,
+  type PlayedRun,
+  type PlayedTurn,
+  type Player,
+  type PlayerKind,
+  type PlayerOptions,
+  playRun,
+  runTool,
+} from './client-players.ts';
+export {
   type DrivenRun,
   type DriveRunOptions,
   driveRun,

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { CONTRACT_SCHEMAS } from './contract-schemas.ts';
 import { ACTIVITY, WORKFLOW_TYPE } from './kernel-api.ts';
+import { runMarker } from './run-marker.ts';
 import { WORKER_ENV } from './worker-env.ts';
 
 const ref = (name: keyof typeof CONTRACT_SCHEMAS) => `#/$defs/${name}`;
@@ -30,7 +31,16 @@ export function contractJsonSchemaText(): string {
       [ACTIVITY.runTool]: { input: ref('RunToolInput'), result: ref('RunToolResult') },
       [ACTIVITY.journalAppend]: { input: ref('JournalAppendInput'), result: ref('JournalAppendResult') },
     },
-    modelApi: { endpoint: 'POST {modelUrl}/chat/completions', request: ref('ChatRequest'), response: ref('ChatResponse') },
+    modelApi: {
+      endpoint: 'POST {modelUrl}/chat/completions',
+      request: ref('ChatRequest'),
+      response: ref('ChatResponse'),
+      alsoSpoken: {
+        'POST {modelUrl}/responses': 'the OpenAI Responses API, streaming or not',
+        'POST {modelUrl}/messages': "Anthropic's Messages API, streaming or not (its SDKs take {modelUrl} without /v1 as baseURL)",
+      },
+      runMarker: `${runMarker('<runId>')} in the first user message names the run when a request carries no metadata (src/contract/run-marker.ts)`,
+    },
     sandboxApi: { endpoint: 'POST {sandboxUrl}/tools/{name}', request: ref('RunToolInput'), response: ref('RunToolResult') },
     workerEnvironment: WORKER_ENV,
     $defs,

@@ -112,7 +112,11 @@ export const runInputSchema = z
   .object({
     runId: z.string().describe("longrun's run id, the same across ContinueAsNew"),
     systemPrompt: z.string(),
-    userRequest: z.string(),
+    userRequest: z
+      .string()
+      .describe(
+        "the user's request; it ends with the run marker `[longrun-run:<runId>]`, which ties the model requests of an agent that sends no longrun metadata to the run's plan",
+      ),
     settings: z.object({
       agent: z.object({ model: z.string() }),
       compaction: z.object({ model: z.string().optional() }).optional(),

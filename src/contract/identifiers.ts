@@ -9,8 +9,10 @@
  *   extension, or have at least two slashes;
  * - numbers with 4+ digits (a decimal part is kept).
  * Identifiers are returned once each, in order of first appearance; a match inside a longer one
- * (the number in `OPS-4821`) is part of it, not an identifier of its own.
+ * (the number in `OPS-4821`) is part of it, not an identifier of its own. The run marker
+ * (`[longrun-run:<runId>]`, see run-marker.ts) holds none.
  */
+import { blankRunMarkers } from './run-marker.ts';
 
 const PATTERNS: readonly RegExp[] = [
   /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g,
@@ -35,9 +37,10 @@ function accepted(pattern: RegExp, token: string): boolean {
 }
 
 export function extractIdentifiers(text: string): string[] {
+  const unmarked = blankRunMarkers(text);
   const found: { start: number; end: number; token: string }[] = [];
   for (const pattern of PATTERNS) {
-    for (const match of text.matchAll(pattern)) {
+    for (const match of unmarked.matchAll(pattern)) {
       const start = match.index ?? 0;
       if (accepted(pattern, match[0])) found.push({ start, end: start + match[0].length, token: match[0] });
     }

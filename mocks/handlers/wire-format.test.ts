@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pieces } from './chat-answer.ts';
+import { pieces } from './wire-format.ts';
 
 describe('streamed deltas', () => {
   it('join back to the text and never split a surrogate pair, whatever falls on a cut', () => {

@@ -1,0 +1,46 @@
+/**
+ * Reading an Anthropic Messages request (POST /v1/messages): `system` stands apart from the
+ * user and assistant `messages`, whose content is a string or blocks (text, tool_use,
+ * tool_result, image).
+ */
+import { z } from 'zod';
+import { parseBody } from './json-body.ts';
+import { fromMetadata, type ModelRequest, metadataSchema, partsText } from './wire-format.ts';
+
+const blocks = z.array(z.looseObject({ type: z.string() }));
+const schema = z.looseObject({
+  model: z.string().min(1),
+  max_tokens: z.number().int().positive(),
+  system: z.union([z.string(), blocks]).optional(),
+  messages: z.array(z.looseObject({ role: z.enum(['user', 'assistant']), content: z.union([z.string(), blocks]) })).min(1),
+  stream: z.boolean().optional(),
+  metadata: metadataSchema,
+});
+
+type Content = z.infer<typeof schema>['messages'][number]['content'];
+
+export function readAnthropicRequest(text: string, compactionModels: readonly string[]): ModelRequest {
+  const parsed = parseBody(text, schema);
+  const { messages } = parsed;
+  return {
+    model: parsed.model,
+    stream: parsed.stream === true,
+    bytes: Buffer.byteLength(text),
+    ...fromMetadata(parsed.metadata, parsed.model, compactionModels),
+    firstUserText: partsText(messages.find((m) => m.role === 'user')?.content, ['text']),
+    answers: messages.filter((m) => m.role === 'assistant').length,
+    digest: messages
+      .map((m) => contentText(m.content))
+      .filter((t) => t !== '')
+      .join('\n'),
+  };
+}
+
+/** Text blocks, and the text of tool results (what the tools printed). */
+function contentText(content: Content): string {
+  if (typeof content === 'string') return content;
+  return content
+    .map((block) => (block.type === 'tool_result' ? partsText(block.content, ['text']) : partsText([block], ['text'])))
+    .filter((t) => t !== '')
+    .join('\n');
+}

@@ -1,0 +1,142 @@
+/**
+ * One model API, several wire formats: each format reads its requests into one neutral
+ * ModelRequest and renders one neutral Reply (the plan's answer, planned once) and the faults'
+ * errors in its provider's own shape. Planning never depends on the format.
+ */
+import { z } from 'zod';
+import type { Usage } from '../../src/contract/messages.ts';
+import type { Answer, ErrorFault } from '../faults/fault-response.ts';
+import type { AssistantMessage } from '../synthetic/plan-run.ts';
+import { hash32 } from '../synthetic/random.ts';
+
+export type WireFormatName = 'chat-completions' | 'responses' | 'messages';
+
+export interface ModelRequest {
+  model: string;
+  stream: boolean;
+  bytes: number;
+  purpose: 'agent' | 'compaction';
+  /** The run and turn the request names: longrun's metadata, or what a Responses id carries. */
+  runId: string | null;
+  turn: number | null;
+  /** The first user message's text: where the run marker is, and what an anonymous run id hashes. */
+  firstUserText: string;
+  /** The model's answers so far in the conversation; without metadata the turn is one more. */
+  answers: number;
+  /** What the compaction model compacts: the text of every message but the instructions. */
+  digest: string;
+}
+
+/** What the mock model answers, in no format yet. */
+export interface Reply {
+  model: string;
+  /** The plan's message (or the card), in the contract's shape. */
+  message: AssistantMessage;
+  usage: Usage;
+  /** Makes the ids: the same run and turn get the same ids. */
+  key: string;
+  runId: string | null;
+  turn: number | null;
+  stream: boolean;
+}
+
+export interface WireFormat {
+  name: WireFormatName;
+  /** Under the model base URL (`…/v1`). */
+  path: string;
+  /** Parses and validates a body; throws one line naming the field. */
+  read(text: string, compactionModels: readonly string[]): ModelRequest;
+  render(reply: Reply): Answer;
+  /** An error fault as this provider words it. */
+  error(fault: ErrorFault, request: ModelRequest): Answer;
+  /** Bad input: status 400, the message naming the field. */
+  invalid(message: string): Answer;
+}
+
+/** Answers carry a fixed creation time: the same run gives the same bytes on any day. */
+export const CREATED = Math.floor(Date.UTC(2026, 10, 8) / 1000);
+
+/** A 16-hex-digit id part, the same for the same parts (a reply's key, a call's id). */
+export function idOf(...parts: readonly string[]): string {
+  const hex = (value: number) => value.toString(16).padStart(8, '0');
+  return `${hex(hash32(...parts))}${hex(hash32(...parts, 'id'))}`;
+}
+
+/** longrun's request metadata; any format may carry it (unknown keys are left alone). */
+export const metadataSchema = z
+  .looseObject({
+    longrun_run_id: z.string().min(1).optional(),
+    longrun_turn: z.union([z.string(), z.number()]).optional(),
+    longrun_purpose: z.enum(['agent', 'compaction']).optional(),
+  })
+  .optional();
+
+type Metadata = z.infer<typeof metadataSchema>;
+
+/** Purpose, run and turn from the metadata; the purpose falls back to the model's name. */
+export function fromMetadata(
+  metadata: Metadata,
+  model: string,
+  compactionModels: readonly string[],
+): Pick<ModelRequest, 'purpose' | 'runId' | 'turn'> {
+  return {
+    purpose: metadata?.longrun_purpose ?? (compactionModels.includes(model) ? 'compaction' : 'agent'),
+    runId: metadata?.longrun_run_id ?? null,
+    turn: metadata?.longrun_turn === undefined ? null : parseTurn(metadata.longrun_turn),
+  };
+}
+
+function parseTurn(value: string | number): number {
+  const turn = typeof value === 'number' ? value : Number(value);
+  if (!Number.isInteger(turn) || turn < 1) {
+    throw new Error(`body.metadata.longrun_turn: must be an integer >= 1 (turns are 1-based), got ${JSON.stringify(value)}`);
+  }
+  return turn;
+}
+
+/** The text of a content that is a string or a list of parts; parts of other types are left out. */
+export function partsText(content: unknown, textTypes: readonly string[]): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((part) => textTypes.includes(part?.type) && typeof part.text === 'string')
+    .map((part) => part.text as string)
+    .join('\n');
+}
+
+/** A server-sent event; `name` is the `event:` line the Responses and Messages streams carry. */
+export function sseEvent(data: unknown, name?: string): string {
+  return `${name === undefined ? '' : `event: ${name}\n`}data: ${JSON.stringify(data)}\n\n`;
+}
+
+const PIECE = 32;
+
+/** Deltas of about PIECE units that never split a surrogate pair (a client may decode each delta on its own). */
+export function pieces(text: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; ) {
+    let end = Math.min(text.length, i + PIECE);
+    if (isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end))) end++;
+    out.push(text.slice(i, end));
+    i = end;
+  }
+  return out;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** A JSON answer. */
+export function jsonAnswer(status: number, body: unknown): Answer {
+  return { status, contentType: 'application/json', body: JSON.stringify(body) };
+}
+
+/** A stream of events. */
+export function streamAnswer(events: string[]): Answer {
+  return { status: 200, contentType: 'text/event-stream', body: events.join(''), events };
+}

@@ -9,7 +9,7 @@ import { type MockProvider, startInProcessMocks } from '../../mocks/index.ts';
 import { type ChaosEvent, type ChaosPlan, servedBinaries, startChaosSession } from '../chaos/index.ts';
 import { type Environment, startEnvironment } from '../environment/index.ts';
 import type { BinaryId, BinaryName } from '../kernel/index.ts';
-import { type KernelWorkers, startKernelWorkers } from '../kernel/workers/kernel-workers.ts';
+import { type KernelWorkers, startKernelWorkers, workflowCacheSize } from '../kernel/workers/kernel-workers.ts';
 import type { ExpectationRecord } from '../result/index.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
 
@@ -70,7 +70,7 @@ async function startInProcessHarness(
       binaries,
       { modelBaseUrl: mocks.modelBaseUrl, sandboxBaseUrl: mocks.sandboxBaseUrl },
       queuePrefix,
-      options.forceReplay ? { maxCachedWorkflows: 0 } : {},
+      { maxCachedWorkflows: options.forceReplay ? 0 : workflowCacheSize(scenario.runs.concurrency) },
     );
   } catch (error) {
     await closeMocksAndEnv();

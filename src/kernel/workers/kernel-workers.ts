@@ -16,8 +16,18 @@ export interface KernelWorkers {
 }
 
 export interface KernelWorkerOptions {
-  /** Cached workflows per worker; 0 forces a replay from history on every task. */
+  /** Cached workflows per worker; 0 forces a replay from history on every task. Default: the SDK's (from the heap size). */
   maxCachedWorkflows?: number;
+}
+
+/**
+ * The workflow cache of a worker that serves `runsInFlight` runs at once: twice that, so a run
+ * keeps its place while another's eviction is pending. Bounded by the scenario rather than by
+ * the SDK's default (from the heap size: ~2,000 workflows on this machine), so a worker's memory
+ * for cached runs (each holds its conversation, up to the trigger and a tail) has a known ceiling.
+ */
+export function workflowCacheSize(runsInFlight: number): number {
+  return Math.max(4, 2 * runsInFlight);
 }
 
 export async function startKernelWorkers(

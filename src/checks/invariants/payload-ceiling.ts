@@ -15,6 +15,7 @@ function activityLabel(execution: Execution, event: HistoryEvent): string {
 
 export const payloadCeiling: HistoryInvariant = {
   id: 'payload.ceiling',
+  appliesTo: 'any-workflow',
   description: 'no payload of any event reaches the blob limit',
   check(run, ctx) {
     const limit = ctx.limits.blobLimitBytes;

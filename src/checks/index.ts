@@ -21,12 +21,14 @@ export { INCIDENTS, type Incident, incidentsOf, isPayloadTooLarge } from './inci
 export { requiredIdentifiers, sectionProblem } from './invariants/index.ts';
 export { DEFAULT_KERNEL_MAPPING, type GateMarker, type KernelMapping, type PayloadPath } from './mapping.ts';
 export { parseKernelMapping, readKernelMappingFile } from './mapping-file.ts';
+export { groupRuns } from './run/group-runs.ts';
 export {
   type Activity,
   buildRunView,
   type Execution,
   type GateMode,
   type JournaledEvent,
+  type Mechanism,
   type RunView,
   type Turn,
 } from './run/run-view.ts';

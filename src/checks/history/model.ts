@@ -109,6 +109,8 @@ export type EventAttributes =
       /** The first run of its chain (shared by every execution a ContinueAsNew, retry or cron started). */
       firstRunId?: string;
       continuedFromRunId?: string;
+      /** Set when a retry or a cron schedule started it: it begins a run of its own, though it names the one before. */
+      startedBy?: 'retry' | 'cron';
     }
   | {
       kind: 'workflow-task';

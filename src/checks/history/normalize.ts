@@ -16,7 +16,17 @@ import type {
   WorkflowOutcome,
 } from './model.ts';
 import { decodePayload, decodePayloads, isShorthandPayloads, payloadFields, payloadList } from './payloads.ts';
-import { eventTypeName, isRecord, toBuffer, toDurationMs, toInt, toIsoTime, toText, workflowTaskFailedCause } from './proto-values.ts';
+import {
+  continueAsNewInitiator,
+  eventTypeName,
+  isRecord,
+  toBuffer,
+  toDurationMs,
+  toInt,
+  toIsoTime,
+  toText,
+  workflowTaskFailedCause,
+} from './proto-values.ts';
 import { activityRole, ContractReader } from './summarize.ts';
 
 type Raw = Record<string, unknown>;
@@ -126,6 +136,11 @@ export function scheduledActivityType(raw: unknown): string | undefined {
   return isRecord(attributes) ? nameOf(attributes.activityType) : undefined;
 }
 
+function startedBy(initiator: unknown): { startedBy?: 'retry' | 'cron' } {
+  const constant = continueAsNewInitiator(initiator);
+  return constant === 'RETRY' ? { startedBy: 'retry' } : constant === 'CRON_SCHEDULE' ? { startedBy: 'cron' } : {};
+}
+
 export class HistoryNormalizer {
   private readonly events: HistoryEvent[] = [];
   private readonly reader: ContractReader;
@@ -204,6 +219,7 @@ export class HistoryNormalizer {
         runId: toText(a.originalExecutionRunId) || undefined,
         firstRunId: toText(a.firstExecutionRunId) || undefined,
         continuedFromRunId: toText(a.continuedExecutionRunId) || undefined,
+        ...startedBy(a.initiator),
       };
     }
     if (type in WORKFLOW_TASK_PHASES) {

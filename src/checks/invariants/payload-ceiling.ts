@@ -33,7 +33,9 @@ export const payloadCeiling: HistoryInvariant = {
       }
     }
     const notes = largest
-      ? [`${count} payloads; largest ${largest.where} ${bytes(largest.bytes)} bytes (limit ${bytes(limit)})`]
+      ? [
+          `${count} payloads; largest ${largest.where} ${bytes(largest.bytes)} bytes (limit ${bytes(limit)}, headroom ${bytes(limit - largest.bytes)})`,
+        ]
       : ['no payloads'];
     return judge(this.id, failures, notes, true);
   },

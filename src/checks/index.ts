@@ -95,3 +95,4 @@ export function checkRunView(run: RunView, ctx: CheckContext = {}): RunVerdict {
     results,
   };
 }
+export { FORECAST_LIMITS, type Forecast, type ForecastLimits, forecastRun, METRICS, type Metric } from './forecast/forecast.ts';

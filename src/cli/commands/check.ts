@@ -56,7 +56,7 @@ function mappingFile(path: string | undefined): KernelMapping | undefined {
   }
 }
 
-function historyFiles(paths: readonly string[]): string[] {
+export function historyFiles(paths: readonly string[]): string[] {
   return paths.flatMap((path) => {
     let stat: ReturnType<typeof statSync>;
     try {
@@ -99,13 +99,13 @@ export function printVerdict(verdict: RunVerdict): void {
 }
 
 /** A file or a run that could not be judged, and why (one line). */
-interface Unjudged {
+export interface Unjudged {
   sources: string[];
   problem: string;
 }
 
 /** Loads each file on its own (one at a time: memory holds one file's stream); a bad one is set aside. */
-async function loadEach(files: readonly string[], mapping: KernelMapping | undefined) {
+export async function loadEach(files: readonly string[], mapping: KernelMapping | undefined) {
   const loaded: LoadedHistory[] = [];
   const unjudged: Unjudged[] = [];
   for (const file of files) {

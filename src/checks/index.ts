@@ -95,4 +95,5 @@ export function checkRunView(run: RunView, ctx: CheckContext = {}): RunVerdict {
     results,
   };
 }
+export { evaluate as evaluateFit } from './forecast/fit.ts';
 export { FORECAST_LIMITS, type Forecast, type ForecastLimits, forecastRun, METRICS, type Metric } from './forecast/forecast.ts';

@@ -14,6 +14,8 @@ import {
   METRICS,
   type Metric,
 } from '../../checks/index.ts';
+import { atomicWriteFile } from '../../report/atomic-write.ts';
+import { renderForecastHtml } from '../../report/forecast-html.ts';
 import { EXIT } from '../exit-code.ts';
 import { booleanFlag, defineCommand, valueFlag, wholeNumber } from '../flags.ts';
 import { historyFiles, loadEach, type Unjudged } from './check.ts';
@@ -26,6 +28,7 @@ const FLAGS = {
     want: 'a positive whole number of bytes',
   }),
   json: booleanFlag('print the forecasts as JSON'),
+  html: valueFlag({ value: 'FILE', help: 'also write the forecasts as an HTML page of charts' }),
 };
 
 const LABELS: Record<Metric, string> = { largestPayload: 'largest payload', historyBytes: 'history bytes', events: 'events' };
@@ -74,6 +77,7 @@ and the event count (a line) of each run's last execution. Limits: blob 2 MiB; h
         unjudged.push({ sources: run.map((h) => h.source), problem: error.message });
       }
     }
+    if (values.html && forecasts.length > 0) await atomicWriteFile(values.html, renderForecastHtml(forecasts));
     if (values.json) console.log(JSON.stringify({ forecasts, unjudged }, null, 2));
     else for (const forecast of forecasts) printForecast(forecast);
     for (const { problem } of unjudged) console.error(`not forecast: ${problem}`);

@@ -82,7 +82,8 @@ export const historyContinueAsNew: HistoryInvariant = {
         accumulated += request?.bytes ?? 0;
         if (!crossing && accumulated > budget) crossing = { index, id: call.scheduled.id, accumulated };
       });
-      const size = historyBytes(execution.history.events);
+      // Half a limit counts payload bytes only, as the broken controls were calibrated on; reaching a limit counts the server's size too.
+      const size = execution.history.events.reduce((sum, event) => sum + event.payloads.reduce((s, p) => s + p.bytes, 0), 0);
       const events = execution.history.events.length;
       const end = execution.end;
       failures.push(...limitsReached(run, execution, ctx));
@@ -102,7 +103,7 @@ export const historyContinueAsNew: HistoryInvariant = {
         const suggested = suggestion
           ? `; the server suggested ContinueAsNew at ${at(suggestion.id)} (${bytes(suggestion.id)} events${suggestedSize > 0 ? `, ${bytes(suggestedSize)} bytes` : ''})`
           : pressed
-            ? `; the history reached half a limit (${bytes(events)} events, ${bytes(size)} history bytes)`
+            ? `; the history reached half a limit (${bytes(events)} events, ${bytes(size)} payload bytes)`
             : '';
         const unjudged = unreadable > 0 ? ` (${unreadable} call_model inputs unreadable)` : '';
         notes.push(

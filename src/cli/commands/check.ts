@@ -43,7 +43,7 @@ const FLAGS = {
     value: 'FILE',
     help: 'read the histories through this kernel mapping (JSON, a partial KernelMapping: e.g. {"gateMarker": "Version"} for a Go kernel\'s GetVersion gate)',
   }),
-  json: booleanFlag('print the verdict as JSON'),
+  json: booleanFlag('print the verdicts as JSON: { runs, unjudged }'),
 };
 
 /** `--mapping FILE`: a bad file is a usage error naming the file and the field. */
@@ -140,8 +140,8 @@ export const checkCommand = defineCommand({
   flags: FLAGS,
   positionals: { min: 0, max: Number.POSITIVE_INFINITY, names: 'history files' },
   notes: `Any SDK's or the CLI's export (proto3 JSON, either enum spelling, bare or in the API's
-{ history: { events } }, oldest or newest event first, .json or .json.gz); folders are read for
-their .json files. Files are grouped into runs by their ContinueAsNew links. Every workflow is
+{ history: { events } }, oldest or newest event first); folders are read for their .json and
+.json.gz files. Files are grouped into runs by their ContinueAsNew links. Every workflow is
 judged by the invariants of any workflow; the kernel's own apply where the mapping finds its
 RunInput, else say not applicable. A file that cannot be read is named on stderr in one line;
 exit 2 only when nothing could be judged.`,

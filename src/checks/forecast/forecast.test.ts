@@ -57,6 +57,17 @@ describe('forecasting a run', () => {
     expect(forecast.metrics.events.perStep).toBeGreaterThan(0);
   });
 
+  it('names the turn at which the history passes a size limit: it grows as a parabola, each request carrying the dialog so far', () => {
+    const sizeLimits: ForecastLimits = { ...limits, historyBytes: [{ name: 'error', value: 1_500_000 }] };
+    const whole = forecastRun(buildRunView(growing().turns(45, { tools: [3000] }).loaded()), sizeLimits);
+    const hit = whole.metrics.historyBytes.limits[0];
+    expect(hit?.observed).toBe(true);
+    const prefix = forecastRun(buildRunView(growing().turns(15, { tools: [3000] }).loaded()), sizeLimits);
+    const predicted = prefix.metrics.historyBytes.limits[0];
+    expect(predicted?.observed).toBe(false);
+    expect(Math.abs((predicted?.step ?? 0) - (hit?.step ?? 0)), `predicted ${predicted?.step}, hit at ${hit?.step}`).toBeLessThanOrEqual(1);
+  });
+
   it('says which limits a history already hit, and forecasts another workflow per activity', () => {
     const run = growing().turns(60, { tools: [3000] });
     const forecast = forecastRun(buildRunView(run.loaded()), limits);

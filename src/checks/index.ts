@@ -21,19 +21,21 @@ export { INCIDENTS, type Incident, incidentsOf, isPayloadTooLarge } from './inci
 export { requiredIdentifiers, sectionProblem } from './invariants/index.ts';
 export { DEFAULT_KERNEL_MAPPING, type GateMarker, type KernelMapping, type PayloadPath } from './mapping.ts';
 export { parseKernelMapping, readKernelMappingFile } from './mapping-file.ts';
+export { groupRuns } from './run/group-runs.ts';
 export {
   type Activity,
   buildRunView,
   type Execution,
   type GateMode,
   type JournaledEvent,
+  type Mechanism,
   type RunView,
   type Turn,
 } from './run/run-view.ts';
 export * from './verdict.ts';
 
 export type InvariantEntry =
-  | { kind: 'history'; description: string; check: HistoryInvariant['check'] }
+  | { kind: 'history'; description: string; appliesTo: HistoryInvariant['appliesTo']; check: HistoryInvariant['check'] }
   /** Judged by replaying histories on workers (the replay harness), not by a history check. */
   | { kind: 'replay'; description: string };
 
@@ -41,7 +43,12 @@ export const INVARIANTS: Readonly<Record<InvariantId, InvariantEntry>> = {
   ...Object.fromEntries(
     HISTORY_INVARIANTS.map((invariant) => [
       invariant.id,
-      { kind: 'history', description: invariant.description, check: invariant.check.bind(invariant) },
+      {
+        kind: 'history',
+        description: invariant.description,
+        appliesTo: invariant.appliesTo,
+        check: invariant.check.bind(invariant),
+      },
     ]),
   ),
   'replay.cross-version': {
@@ -68,7 +75,11 @@ export function checkRun(histories: readonly (LoadedHistory | HistoryInput)[], c
 /** Judges a run already read into its view (the runner reads each run once, for the checks and its record). */
 export function checkRunView(run: RunView, ctx: CheckContext = {}): RunVerdict {
   const resolved = resolveContext(ctx, run.mapping, run.input.limits);
+  const { mechanism } = run;
   const results: InvariantResult[] = HISTORY_INVARIANTS.map((invariant) => {
+    if (invariant.appliesTo === 'kernel' && !mechanism.found) {
+      return { id: invariant.id, status: 'not-applicable', evidence: [`not the kernel's mechanism: ${mechanism.reason}`] };
+    }
     try {
       return invariant.check(run, resolved);
     } catch (error) {
@@ -77,9 +88,12 @@ export function checkRunView(run: RunView, ctx: CheckContext = {}): RunVerdict {
   });
   return {
     runId: run.input.runId,
+    ...(mechanism.found ? {} : { foreign: { workflowType: mechanism.workflowType, reason: mechanism.reason } }),
     sources: run.executions.map((e) => e.history.source),
     status: verdictStatus(results),
     limits: resolved.limits,
     results,
   };
 }
+export { evaluate as evaluateFit } from './forecast/fit.ts';
+export { FORECAST_LIMITS, type Forecast, type ForecastLimits, forecastRun, METRICS, type Metric } from './forecast/forecast.ts';

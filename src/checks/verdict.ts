@@ -30,15 +30,24 @@ export interface InvariantResult {
   evidence: string[];
 }
 
+/**
+ * `any-workflow`: judges every Temporal workflow from its events alone. `kernel`: needs the
+ * kernel's mechanism (RunInput, call_model, journal, gate), and is not applicable without it.
+ */
+export type InvariantScope = 'any-workflow' | 'kernel';
+
 export interface HistoryInvariant {
   id: HistoryInvariantId;
+  appliesTo: InvariantScope;
   description: string;
   check(run: RunView, ctx: ResolvedContext): InvariantResult;
 }
 
 export interface RunVerdict {
-  /** longrun's run id (from the run's input). */
+  /** longrun's run id (from the run's input); for another workflow, its workflow id (else its first run id). */
   runId: string;
+  /** Set when the mapping did not find the kernel's mechanism: the workflow's type, and why. */
+  foreign?: { workflowType: string; reason: string };
   sources: string[];
   /** `fail` when any invariant fails. */
   status: 'pass' | 'fail';

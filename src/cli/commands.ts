@@ -1,6 +1,7 @@
 /** The registry of `longrun` commands: one module each. */
 import type { Command } from './command.ts';
 import { checkCommand } from './commands/check.ts';
+import { forecastCommand } from './commands/forecast.ts';
 import { mockServerCommand } from './commands/mock-server.ts';
 import { mutantsCommand } from './commands/mutants.ts';
 import { replayCommand } from './commands/replay.ts';
@@ -13,6 +14,7 @@ export const COMMANDS: Record<string, Command> = {
   soak: soakCommand,
   repro: reproCommand,
   check: checkCommand,
+  forecast: forecastCommand,
   replay: replayCommand,
   mutants: mutantsCommand,
   scenario: scenarioCommand,

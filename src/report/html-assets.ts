@@ -1,7 +1,22 @@
 /** The page's inline style and script: the report must open from a file, offline, with nothing to fetch. */
 
 /** Only inline styles and scripts, and nothing fetched: the page stays self-contained. */
+import { escapeAttribute, escapeText } from './escape.ts';
+
 export const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
+
+/** The start of a self-contained page, through its <head>: the policy that fetches nothing, and the style. */
+export function pageHead(title: string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(CONTENT_SECURITY_POLICY)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeText(title)}</title>
+<style>${STYLE}</style>
+</head>`;
+}
 
 export const STYLE = `
 :root { --ok: #1a9850; --failed: #d73027; --warn: #e08214; --muted: #666; --line: #ddd; }

@@ -2,8 +2,8 @@
 
 import type { Summary } from '../result/index.ts';
 import { renderCharts } from './charts/index.ts';
-import { escapeAttribute, escapeText } from './escape.ts';
-import { CONTENT_SECURITY_POLICY, SCRIPT, STYLE } from './html-assets.ts';
+import { escapeText } from './escape.ts';
+import { pageHead, SCRIPT } from './html-assets.ts';
 import {
   chartsSection,
   expectationsSection,
@@ -18,15 +18,7 @@ import {
 /** The report page of a summary. Pure: same summary, same bytes. */
 export function renderHtml(summary: Summary): string {
   const verdict = summary.passed ? 'PASSED' : 'FAILED';
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(CONTENT_SECURITY_POLICY)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>longrun ${escapeText(summary.scenario)}: ${verdict}</title>
-<style>${STYLE}</style>
-</head>
+  return `${pageHead(`longrun ${summary.scenario}: ${verdict}`)}
 <body>
 ${headerSection(summary)}
 ${partialBanner(summary)}

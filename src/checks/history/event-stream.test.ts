@@ -56,4 +56,24 @@ describe('streaming the events of a history file', () => {
     await writeFile(path, '{"events": []} {}');
     await expect(collect(path, 4)).rejects.toThrow('unexpected content after the history object');
   });
+
+  it("reads the API's wrapper, { history: { events } }, and no events array nested elsewhere", async () => {
+    const path = join(dir, 'wrapped.json');
+    const events = [{ eventId: '1' }, { eventId: '2' }];
+    await writeFile(
+      path,
+      JSON.stringify({ other: { events: [{ eventId: 'x' }] }, history: { events }, nextPageToken: null, archived: false }),
+    );
+    expect(await collect(path, 5)).toEqual(events);
+    await writeFile(path, JSON.stringify({ history: ['events', [{ eventId: 'x' }]] }));
+    await expect(collect(path, 5)).rejects.toThrow('no "events" array');
+  });
+
+  it('places a malformed event at the byte where JSON.parse stopped', async () => {
+    const path = join(dir, 'broken.json');
+    const text = '{"events": [{"eventId": "1", "é": "漢字" "eventType": 1}]}';
+    await writeFile(path, text);
+    const at = Buffer.byteLength(text.slice(0, text.indexOf('"eventType"')));
+    await expect(collect(path, 8)).rejects.toThrow(new RegExp(`^event #1 is not valid JSON \\(.+\\) \\(byte ${at}\\)$`));
+  });
 });

@@ -1,5 +1,6 @@
 /**
- * Streams the events of a history JSON file (`{"events": [ {...}, ... ], ...}`) one at a time,
+ * Streams the events of a history JSON file (`{"events": [ {...}, ... ], ...}`, or the API's
+ * `{"history": {"events": [...]}, ...}`) one at a time,
  * so that a history larger than a JavaScript string (Temporal allows 50-500 MiB; its JSON with
  * base64 payloads is larger still) is read in bounded memory: peak is one chunk plus one event.
  *
@@ -40,22 +41,28 @@ export async function* streamHistoryEvents(path: string, chunkBytes = 1 << 20): 
 }
 
 /**
- * depth counts open objects and arrays. The root object is depth 1; its "events" array opens
- * depth 2; each event is the object that opens depth 3, captured until depth returns to 2.
+ * depth counts open objects and arrays (the root object is depth 1). The events array is the
+ * value of the root's "events" key, or of "events" in the root's "history" object; each event is
+ * an object directly inside it, captured until depth returns to the array's.
  */
 class EventScanner {
   private depth = 0;
   private inString = false;
   private escaped = false;
-  /** The root's key being read, and the last complete one. */
+  /** The key being read at depth 1 or 2, and the last complete key at each of those depths. */
   private keyBytes: number[] | null = null;
-  private lastKey = '';
-  private expectKey = false;
-  private inEvents = false;
+  private readonly keys: string[] = [];
+  /** Per depth 1 and 2: an object whose keys can lead to the events array, and whether its next string is a key. */
+  private readonly tracksKeys: boolean[] = [];
+  private readonly expectKey: boolean[] = [];
+  /** The depth of the events array once it is open; 0 before and after. */
+  private eventsDepth = 0;
   private sawEvents = false;
   private rootClosed = false;
   private eventParts: Buffer[] | null = null;
   private eventStart = 0;
+  /** The file offset of the event being captured, to place a parse error in the file. */
+  private eventOffset = 0;
   private eventCount = 0;
 
   *push(chunk: Buffer, offset: number): Generator<unknown> {
@@ -81,7 +88,7 @@ class EventScanner {
           this.closeString();
           continue;
         }
-        // Root keys are compared raw (escapes and all): "events" has none.
+        // Keys are compared raw (escapes and all): "events" and "history" have none.
         this.keyBytes?.push(byte);
         continue;
       }
@@ -91,7 +98,7 @@ class EventScanner {
       switch (byte) {
         case QUOTE:
           this.inString = true;
-          if (this.depth === 1 && this.expectKey) this.keyBytes = [];
+          if (this.depth <= 2 && this.tracksKeys[this.depth] && this.expectKey[this.depth]) this.keyBytes = [];
           break;
         case OPEN_OBJECT:
         case OPEN_ARRAY:
@@ -104,13 +111,13 @@ class EventScanner {
           break;
         }
         case COMMA:
-          if (this.depth === 1) this.expectKey = true;
+          if (this.depth <= 2 && this.tracksKeys[this.depth]) this.expectKey[this.depth] = true;
           break;
         case COLON:
-          if (this.depth === 1) this.expectKey = false;
+          if (this.depth <= 2 && this.tracksKeys[this.depth]) this.expectKey[this.depth] = false;
           break;
         default:
-          if (this.inEvents && this.depth === 2) this.fail(`events[${this.eventCount}] is not an object`, offset + i);
+          if (this.eventsDepth > 0 && this.depth === this.eventsDepth) this.fail(`events[${this.eventCount}] is not an object`, offset + i);
       }
     }
     if (this.eventParts) {
@@ -128,31 +135,43 @@ class EventScanner {
   private closeString(): void {
     this.inString = false;
     if (this.keyBytes) {
-      this.lastKey = Buffer.from(this.keyBytes).toString('utf8');
+      this.keys[this.depth] = Buffer.from(this.keyBytes).toString('utf8');
       this.keyBytes = null;
     }
   }
 
+  /** Whether the value opening at the current depth is the events array's. */
+  private opensEvents(): boolean {
+    if (this.sawEvents) return false;
+    if (this.depth === 1) return this.keys[1] === 'events';
+    return this.depth === 2 && this.keys[1] === 'history' && this.keys[2] === 'events';
+  }
+
   private open(byte: number, at: number, i: number): void {
-    if (this.depth === 0) this.expectKey = true;
-    if (this.depth === 1 && this.lastKey === 'events' && !this.sawEvents) {
+    if (this.opensEvents()) {
       if (byte !== OPEN_ARRAY) this.fail('"events" is not an array', at);
-      this.inEvents = true;
+      this.eventsDepth = this.depth + 1;
       this.sawEvents = true;
-    } else if (this.inEvents && this.depth === 2) {
+    } else if (this.eventsDepth > 0 && this.depth === this.eventsDepth) {
       if (byte !== OPEN_OBJECT) this.fail(`events[${this.eventCount}] is not an object`, at);
       this.eventParts = [];
       this.eventStart = i;
+      this.eventOffset = at;
     }
     this.depth++;
+    // Only objects at depths 1 and 2 have keys that can lead to the events array.
+    if (this.depth <= 2) {
+      this.tracksKeys[this.depth] = byte === OPEN_OBJECT && (this.depth === 1 || this.keys[1] === 'history');
+      this.expectKey[this.depth] = true;
+    }
   }
 
   private close(at: number, chunk: Buffer, i: number): unknown {
     this.depth--;
     if (this.depth < 0) this.fail('unbalanced brackets', at);
     if (this.depth === 0) this.rootClosed = true;
-    if (this.inEvents && this.depth === 1) this.inEvents = false;
-    if (!(this.inEvents && this.depth === 2 && this.eventParts)) return undefined;
+    if (this.eventsDepth > 0 && this.depth === this.eventsDepth - 1) this.eventsDepth = 0;
+    if (!(this.eventsDepth > 0 && this.depth === this.eventsDepth && this.eventParts)) return undefined;
     this.eventParts.push(chunk.subarray(this.eventStart, i + 1));
     const text = Buffer.concat(this.eventParts).toString('utf8');
     this.eventParts = null;
@@ -160,7 +179,11 @@ class EventScanner {
     try {
       return JSON.parse(text);
     } catch (error) {
-      this.fail(`event #${this.eventCount} is not valid JSON (${(error as Error).message})`, at);
+      const message = (error as Error).message;
+      // V8 names the position in characters of the event's text; the file offset is in bytes.
+      const position = /at position (\d+)/.exec(message)?.[1];
+      const where = position === undefined ? at : this.eventOffset + Buffer.byteLength(text.slice(0, Number(position)));
+      this.fail(`event #${this.eventCount} is not valid JSON (${message.replace(/ in JSON at position \d+.*$/, '')})`, where);
     }
   }
 

@@ -154,20 +154,6 @@ describe('a malformed history gives one line naming its source', () => {
     expect((await loadError(() => loadHistory(unknown, { source: 'u.json' }))).message).toContain('u.json: event 2 has no known eventType');
   });
 
-  it('a workflow that is not the agent run, or an input that is not a RunInput', async () => {
-    const other = new HistoryBuilder('r');
-    other.event('WorkflowExecutionStarted', { workflowType: { name: 'billing' }, input: { payloads: [] } });
-    expect((await loadError(() => loadHistory(other.toJson(), { source: 'o.json' }))).message).toBe(
-      'o.json: event 1: workflow input is not a RunInput (nothing at [0])',
-    );
-    const wrongType = new HistoryBuilder('r');
-    wrongType.started({ runId: 'r', systemPrompt: 's', userRequest: 'u' });
-    const renamed = JSON.parse(JSON.stringify(wrongType.toJson()).replace('"agentRun"', '"billing"'));
-    expect((await loadError(() => loadHistory(renamed, { source: 'w.json' }))).message).toBe(
-      'w.json: workflow type is billing, not agentRun',
-    );
-  });
-
   it('shorthand payloads (values instead of base64 data)', async () => {
     const shorthand = {
       events: valid.events.map((e, i) =>
@@ -176,6 +162,38 @@ describe('a malformed history gives one line naming its source', () => {
     };
     expect((await loadError(() => loadHistory(shorthand, { source: 's.json' }))).message).toContain(
       's.json: event 1 (WorkflowExecutionStarted) has shorthand payloads in input',
+    );
+  });
+});
+
+describe('another workflow is read, not refused', () => {
+  it('records why the mapping does not find the mechanism: another workflow type, or an input that is not a RunInput', () => {
+    const other = new HistoryBuilder('r');
+    other.event('WorkflowExecutionStarted', { workflowType: { name: 'agentRun' }, input: { payloads: [] } });
+    expect(loadHistory(other.toJson(), { source: 'o.json' }).events[0]?.attrs).toMatchObject({
+      input: { unreadable: 'the workflow input is not a RunInput (nothing at [0])' },
+    });
+    const billing = new HistoryBuilder('r');
+    billing.started({ runId: 'r', systemPrompt: 's', userRequest: 'u' });
+    const renamed = JSON.parse(JSON.stringify(billing.toJson()).replace('"agentRun"', '"billing"'));
+    expect(loadHistory(renamed, { source: 'w.json' }).events[0]?.attrs).toMatchObject({
+      workflowType: 'billing',
+      input: { unreadable: "workflow type billing is not the mapping's agentRun" },
+    });
+  });
+
+  it("reads the API's { history: { events } } wrapper and events newest first, from objects and from files", async () => {
+    const json = sampleRun().histories()[0] as { events: unknown[] };
+    const expected = loadHistory(json, { source: 'x' });
+    const newestFirst = { history: { events: [...json.events].reverse() } };
+    expect(loadHistory(newestFirst, { source: 'x' })).toEqual(expected);
+    const path = join(dir, 'newest-first.json');
+    await writeFile(path, JSON.stringify(newestFirst));
+    expect({ ...(await loadHistoryFile(path)), source: 'x' }).toEqual(expected);
+    const gap = { events: [...json.events].reverse().filter((_, i) => i !== 3) };
+    await writeFile(path, JSON.stringify(gap));
+    expect((await loadError(() => loadHistoryFile(path))).message).toMatch(
+      /newest-first\.json: event \d+ follows event \d+ newest first \(events missing or out of order\)$/,
     );
   });
 });

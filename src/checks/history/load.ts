@@ -2,7 +2,8 @@
  * Loading a history in any of its three forms into the normalized model (files may be gzipped):
  * - SDK objects (`temporal.api.history.v1.IHistory`, e.g. `await handle.fetchHistory()`);
  * - the JSON of `fetchHistory()` (`JSON.stringify` of it, or `historyToJSON`);
- * - the JSON of `temporal workflow show --output json` (proto3 JSON).
+ * - the JSON of `temporal workflow show --output json` (proto3 JSON, either enum spelling), bare
+ *   or in the API's `{ history: { events } }` wrapper, oldest or newest event first.
  * Files are streamed event by event (see event-stream.ts), so their size is bounded by disk only.
  */
 import { stat } from 'node:fs/promises';
@@ -11,17 +12,34 @@ import { DEFAULT_KERNEL_MAPPING, type KernelMapping } from '../mapping.ts';
 import { HistoryLoadError } from './errors.ts';
 import { HistoryFileShapeError, streamHistoryEvents } from './event-stream.ts';
 import type { LoadedHistory } from './model.ts';
-import { HistoryNormalizer } from './normalize.ts';
+import { type EventOrder, HistoryNormalizer, rawEventId, scheduledActivityType } from './normalize.ts';
 import { isRecord } from './proto-values.ts';
 
 /** A history as the SDK returns it, as JSON text or bytes, or as parsed JSON. */
-export type HistoryInput = temporal.api.history.v1.IHistory | string | Uint8Array | { events: unknown[] };
+export type HistoryInput =
+  | temporal.api.history.v1.IHistory
+  | string
+  | Uint8Array
+  | { events: unknown[] }
+  | { history: { events: unknown[] } };
 
 export interface LoadOptions {
   /** Names the history in errors and evidence (default "history"). */
   source?: string;
   /** How to read the kernel's histories (default: our kernel). */
   mapping?: KernelMapping;
+}
+
+/** The events of a history or of the API's `{ history: { events } }` wrapper. */
+function eventsOf(value: unknown): unknown[] | undefined {
+  if (!isRecord(value)) return undefined;
+  if (Array.isArray(value.events)) return value.events;
+  return isRecord(value.history) && Array.isArray(value.history.events) ? value.history.events : undefined;
+}
+
+/** Newest first: the first event is not event 1 and the next one is the event before it. */
+function newestFirst(first: number | undefined, second: number | undefined): boolean {
+  return first !== undefined && second !== undefined && first > 1 && second === first - 1;
 }
 
 export function loadHistory(input: HistoryInput, options: LoadOptions = {}): LoadedHistory {
@@ -35,28 +53,53 @@ export function loadHistory(input: HistoryInput, options: LoadOptions = {}): Loa
       throw new HistoryLoadError(source, `not valid JSON (${(error as Error).message})`);
     }
   }
-  if (!isRecord(value) || !Array.isArray(value.events)) {
-    throw new HistoryLoadError(source, 'not a history: expected an object with an "events" array');
-  }
+  const events = eventsOf(value);
+  if (!events) throw new HistoryLoadError(source, 'not a history: expected an object with an "events" array');
   const normalizer = new HistoryNormalizer(source, options.mapping ?? DEFAULT_KERNEL_MAPPING);
-  for (const event of value.events) normalizer.add(event);
+  const reversed = newestFirst(rawEventId(events[0]), rawEventId(events[1]));
+  for (let i = 0; i < events.length; i++) normalizer.add(events[reversed ? events.length - 1 - i : i]);
   return normalizer.finish();
 }
 
-export async function loadHistoryFile(path: string, options: Omit<LoadOptions, 'source'> = {}): Promise<LoadedHistory> {
+/** Reads the file's events through `each`; a file that is not a history becomes a HistoryLoadError. */
+async function readEvents(path: string, each: (event: unknown) => boolean | undefined): Promise<void> {
   try {
-    await stat(path);
-  } catch (error) {
-    throw new HistoryLoadError(path, `cannot read the file (${(error as NodeJS.ErrnoException).code})`);
-  }
-  const normalizer = new HistoryNormalizer(path, options.mapping ?? DEFAULT_KERNEL_MAPPING);
-  try {
-    for await (const event of streamHistoryEvents(path)) normalizer.add(event);
+    for await (const event of streamHistoryEvents(path)) if (each(event) === false) break;
   } catch (error) {
     if (error instanceof HistoryFileShapeError) throw new HistoryLoadError(path, `not a history: ${error.message}`);
     const code = (error as NodeJS.ErrnoException).code ?? '';
     if (code.startsWith('Z_')) throw new HistoryLoadError(path, `not gzip data (${(error as Error).message})`);
     throw error;
   }
+}
+
+/**
+ * Streams the file once, or three times when its events are newest first: the first two events
+ * tell the order, then a pass collects the activity types of the scheduled events, which the
+ * results (read before them) need. Memory stays bounded either way.
+ */
+export async function loadHistoryFile(path: string, options: Omit<LoadOptions, 'source'> = {}): Promise<LoadedHistory> {
+  try {
+    await stat(path);
+  } catch (error) {
+    throw new HistoryLoadError(path, `cannot read the file (${(error as NodeJS.ErrnoException).code})`);
+  }
+  const firstIds: (number | undefined)[] = [];
+  await readEvents(path, (event) => firstIds.push(rawEventId(event)) < 2);
+  let order: EventOrder = { order: 'ascending' };
+  if (newestFirst(firstIds[0], firstIds[1])) {
+    const scheduledTypes = new Map<number, string>();
+    await readEvents(path, (event) => {
+      const type = scheduledActivityType(event);
+      if (type !== undefined) scheduledTypes.set(rawEventId(event) as number, type);
+      return true;
+    });
+    order = { order: 'descending', scheduledTypes };
+  }
+  const normalizer = new HistoryNormalizer(path, options.mapping ?? DEFAULT_KERNEL_MAPPING, order);
+  await readEvents(path, (event) => {
+    normalizer.add(event);
+    return true;
+  });
   return normalizer.finish();
 }

@@ -100,10 +100,17 @@ export type EventAttributes =
   | {
       kind: 'workflow-started';
       workflowType: string;
-      input: RunInputSummary;
+      /** The kernel's RunInput; unreadable for another workflow (the mechanism's invariants do not apply then). */
+      input: RunInputSummary | Unreadable;
+      /** The workflow id, when the server recorded it (servers from 1.21). */
+      workflowId?: string;
       /** This execution's run id, as the server recorded it at start. */
       runId?: string;
+      /** The first run of its chain (shared by every execution a ContinueAsNew, retry or cron started). */
+      firstRunId?: string;
       continuedFromRunId?: string;
+      /** Set when a retry or a cron schedule started it: it begins a run of its own, though it names the one before. */
+      startedBy?: 'retry' | 'cron';
     }
   | {
       kind: 'workflow-task';

@@ -5,9 +5,28 @@
  */
 import type { KernelMapping } from '../mapping.ts';
 import { HistoryLoadError } from './errors.ts';
-import type { ActivityOutcome, EventAttributes, FailureSummary, HistoryEvent, LoadedHistory, WorkflowOutcome } from './model.ts';
+import type {
+  ActivityOutcome,
+  EventAttributes,
+  FailureSummary,
+  HistoryEvent,
+  LoadedHistory,
+  RunInputSummary,
+  Unreadable,
+  WorkflowOutcome,
+} from './model.ts';
 import { decodePayload, decodePayloads, isShorthandPayloads, payloadFields, payloadList } from './payloads.ts';
-import { eventTypeName, isRecord, toBuffer, toDurationMs, toInt, toIsoTime, toText, workflowTaskFailedCause } from './proto-values.ts';
+import {
+  continueAsNewInitiator,
+  eventTypeName,
+  isRecord,
+  toBuffer,
+  toDurationMs,
+  toInt,
+  toIsoTime,
+  toText,
+  workflowTaskFailedCause,
+} from './proto-values.ts';
 import { activityRole, ContractReader } from './summarize.ts';
 
 type Raw = Record<string, unknown>;
@@ -74,7 +93,7 @@ function summarizeFailure(value: unknown): FailureSummary | undefined {
 
 /**
  * The patch a marker records: TS `patched()` (core_patch: `patch-data` {id}) or Go
- * `GetVersion` (Version: `change-id` and `version`, each a json/plain Payloads).
+ * `GetVersion` or Java `getVersion` (Version: `change-id` or `changeId`, and `version`, each a json/plain Payloads).
  */
 function markerPatch(name: string, details: unknown): { patchId?: string; version?: number } {
   if (!isRecord(details)) return {};
@@ -87,8 +106,10 @@ function markerPatch(name: string, details: unknown): { patchId?: string; versio
       return { patchId: isRecord(legacy) ? toBuffer(legacy.data)?.toString('utf8') : undefined };
     }
     if (name === 'Version') {
+      // Go writes the change id under "change-id", Java under "changeId".
       const version = decodePayload(first('version'));
-      return { patchId: toText(decodePayload(first('change-id'))), ...(typeof version === 'number' ? { version } : {}) };
+      const changeId = first('change-id') ?? first('changeId');
+      return { patchId: toText(decodePayload(changeId)), ...(typeof version === 'number' ? { version } : {}) };
     }
   } catch {
     // A marker we cannot read is not a patch marker.
@@ -96,17 +117,43 @@ function markerPatch(name: string, details: unknown): { patchId?: string; versio
   return {};
 }
 
+/**
+ * Events in the order the server wrote them (1, 2, 3...), or newest first (as a reverse history
+ * read returns them): then the activity type of each scheduled event must be known beforehand
+ * (`scheduledTypes`, by scheduled event id), since a result comes before the event that scheduled it.
+ */
+export type EventOrder = { order: 'ascending' } | { order: 'descending'; scheduledTypes: ReadonlyMap<number, string> };
+
+/** The eventId of a raw event, when it has one. */
+export function rawEventId(raw: unknown): number | undefined {
+  return isRecord(raw) ? toInt(raw.eventId) : undefined;
+}
+
+/** The activity type a raw event schedules, when it is an ActivityTaskScheduled. */
+export function scheduledActivityType(raw: unknown): string | undefined {
+  if (!isRecord(raw) || eventTypeName(raw.eventType) !== 'ActivityTaskScheduled') return undefined;
+  const attributes = raw[attributesKey('ActivityTaskScheduled')];
+  return isRecord(attributes) ? nameOf(attributes.activityType) : undefined;
+}
+
+function startedBy(initiator: unknown): { startedBy?: 'retry' | 'cron' } {
+  const constant = continueAsNewInitiator(initiator);
+  return constant === 'RETRY' ? { startedBy: 'retry' } : constant === 'CRON_SCHEDULE' ? { startedBy: 'cron' } : {};
+}
+
 export class HistoryNormalizer {
   private readonly events: HistoryEvent[] = [];
   private readonly reader: ContractReader;
   /** Activity type of each scheduled event, to decode its result. */
-  private readonly scheduledTypes = new Map<number, string>();
+  private readonly scheduledTypes: Map<number, string>;
 
   constructor(
     private readonly source: string,
     private readonly mapping: KernelMapping,
+    private readonly order: EventOrder = { order: 'ascending' },
   ) {
     this.reader = new ContractReader(mapping);
+    this.scheduledTypes = new Map(order.order === 'descending' ? order.scheduledTypes : []);
   }
 
   add(raw: unknown): void {
@@ -114,12 +161,16 @@ export class HistoryNormalizer {
     if (!isRecord(raw)) this.fail(`event #${position} is not an object`);
     const id = toInt(raw.eventId);
     if (id === undefined) this.fail(`event #${position} has no eventId`);
-    const expected = (this.events.at(-1)?.id ?? 0) + 1;
-    if (id !== expected) {
+    const previous = this.events.at(-1)?.id;
+    if (this.order.order === 'descending') {
+      if (previous !== undefined && id !== previous - 1) {
+        this.fail(`event ${id} follows event ${previous} newest first (events missing or out of order)`);
+      }
+    } else if (id !== (previous ?? 0) + 1) {
       this.fail(
-        expected === 1
+        previous === undefined
           ? `history starts at event ${id}, not 1 (events missing)`
-          : `event ${id} follows event ${expected - 1} (events missing or out of order)`,
+          : `event ${id} follows event ${previous} (events missing or out of order)`,
       );
     }
     const type = eventTypeName(raw.eventType);
@@ -141,12 +192,14 @@ export class HistoryNormalizer {
   }
 
   finish(): LoadedHistory {
+    if (this.order.order === 'descending') {
+      const oldest = this.events.at(-1);
+      if (oldest && oldest.id !== 1) this.fail(`history newest first ends at event ${oldest.id}, not 1 (events missing)`);
+      this.events.reverse();
+    }
     const first = this.events[0];
     if (!first) this.fail('history has no events');
     if (first.attrs.kind !== 'workflow-started') this.fail(`event 1 is ${first.type}, not WorkflowExecutionStarted`);
-    if (first.attrs.workflowType !== this.mapping.workflowType) {
-      this.fail(`workflow type is ${first.attrs.workflowType}, not ${this.mapping.workflowType}`);
-    }
     return { source: this.source, mapping: this.mapping, events: this.events };
   }
 
@@ -157,18 +210,16 @@ export class HistoryNormalizer {
   private attributes(id: number, type: string, a: Raw): EventAttributes {
     const ref = (key: string): number => toInt(a[key]) ?? 0;
     if (type === 'WorkflowExecutionStarted') {
-      let input: ReturnType<ContractReader['runInput']>;
-      try {
-        input = this.reader.runInput(decodePayloads(a.input));
-      } catch (error) {
-        this.fail(`event ${id}: workflow input is not a RunInput (${(error as Error).message})`);
-      }
+      const workflowType = nameOf(a.workflowType);
       return {
         kind: 'workflow-started',
-        workflowType: nameOf(a.workflowType),
-        input,
-        runId: toText(a.originalExecutionRunId),
+        workflowType,
+        input: this.runInput(workflowType, a.input),
+        workflowId: toText(a.workflowId) || undefined,
+        runId: toText(a.originalExecutionRunId) || undefined,
+        firstRunId: toText(a.firstExecutionRunId) || undefined,
         continuedFromRunId: toText(a.continuedExecutionRunId) || undefined,
+        ...startedBy(a.initiator),
       };
     }
     if (type in WORKFLOW_TASK_PHASES) {
@@ -228,6 +279,18 @@ export class HistoryNormalizer {
       };
     }
     return { kind: 'other' };
+  }
+
+  /** Another workflow's start is read, not refused: its input says why the mechanism is not there. */
+  private runInput(workflowType: string, payloads: unknown): RunInputSummary | Unreadable {
+    if (workflowType !== this.mapping.workflowType) {
+      return { unreadable: `workflow type ${workflowType || '(none)'} is not the mapping's ${this.mapping.workflowType}` };
+    }
+    try {
+      return this.reader.runInput(decodePayloads(payloads));
+    } catch (error) {
+      return { unreadable: `the workflow input is not a RunInput (${(error as Error).message})` };
+    }
   }
 
   private activityScheduled(id: number, a: Raw): EventAttributes {

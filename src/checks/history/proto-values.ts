@@ -62,6 +62,11 @@ export function workflowTaskFailedCause(value: unknown): string {
   return enumConstant(value, enums.WorkflowTaskFailedCause, 'WORKFLOW_TASK_FAILED_CAUSE_') ?? 'UNSPECIFIED';
 }
 
+/** Who started an execution that continues another: "WORKFLOW" (ContinueAsNew), "RETRY", "CRON_SCHEDULE". */
+export function continueAsNewInitiator(value: unknown): string {
+  return enumConstant(value, enums.ContinueAsNewInitiator, 'CONTINUE_AS_NEW_INITIATOR_') ?? 'UNSPECIFIED';
+}
+
 /** The constant name without its prefix, whatever form the enum value came in; undefined when unknown. */
 function enumConstant(value: unknown, values: Record<string | number, string | number>, prefix: string): string | undefined {
   let name: unknown = value;

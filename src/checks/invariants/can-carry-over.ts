@@ -98,6 +98,7 @@ function carryOverFailures(run: RunView, ctx: ResolvedContext, execution: Execut
 
 export const canCarryOver: HistoryInvariant = {
   id: 'can.carry-over',
+  appliesTo: 'kernel',
   description: 'the new execution resumes the dialog, counters and journal chain exactly',
   check(run, ctx) {
     const failures: string[] = [];

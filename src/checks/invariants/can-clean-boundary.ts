@@ -19,6 +19,7 @@ function pendingAtEnd(events: readonly HistoryEvent[]): string[] {
 
 export const canCleanBoundary: HistoryInvariant = {
   id: 'can.clean-boundary',
+  appliesTo: 'any-workflow',
   description: 'at ContinueAsNew nothing is pending (activities, timers, children)',
   check(run) {
     const failures: string[] = [];

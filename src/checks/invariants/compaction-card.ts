@@ -46,6 +46,7 @@ function identifierFailure(run: RunView, ctx: ResolvedContext, card: string, sou
 
 export const compactionCard: HistoryInvariant = {
   id: 'compaction.card',
+  appliesTo: 'kernel',
   description: 'card <= card max (8 KB), the six sections, identifiers from the digest kept verbatim',
   check(run, ctx) {
     const max = ctx.limits.cardMaxBytes;

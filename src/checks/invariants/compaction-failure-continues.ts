@@ -40,6 +40,7 @@ function nextCall(run: RunView, failure: CompactionFailure): { execution: Execut
 
 export const compactionFailureContinues: HistoryInvariant = {
   id: 'compaction.failure-continues',
+  appliesTo: 'kernel',
   description: 'after context.compaction_failed (or a failed compaction activity) the run goes on',
   check(run) {
     const failures: string[] = [];

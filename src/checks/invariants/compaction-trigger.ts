@@ -18,6 +18,7 @@ function boundaryBytes(compaction: Activity, envelope: number, fallback: () => R
 
 export const compactionTrigger: HistoryInvariant = {
   id: 'compaction.trigger',
+  appliesTo: 'kernel',
   description: 'compaction starts at the first boundary where the request passes the trigger, not before',
   check(run, ctx) {
     const trigger = ctx.limits.compactionTriggerBytes;

@@ -37,7 +37,7 @@ describe('history.continue-as-new', () => {
     const result = resultOf(small, 'history.continue-as-new', { historySizeLimitBytes: 10_000, historyCountLimit: 40 });
     expect(result.evidence).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^execution 1: history payloads reached [\d,]+ bytes >= history size limit 10,000$/),
+        expect.stringMatching(/^execution 1: history reached [\d,]+ bytes >= history size limit 10,000$/),
         expect.stringMatching(/^execution 1: \d+ events >= history count limit 40$/),
       ]),
     );

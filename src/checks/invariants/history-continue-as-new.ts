@@ -1,11 +1,53 @@
 import { historyLimitOf } from '../../contract/history-limits.ts';
+import type { ResolvedContext } from '../context.ts';
 import type { HistoryEvent } from '../history/model.ts';
-import { callRequest } from '../run/run-view.ts';
-import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
+import { callRequest, type Execution, type RunView } from '../run/run-view.ts';
+import { bytes, type HistoryInvariant, type InvariantResult, judge } from '../verdict.ts';
 
 /** The first workflow task whose started event carries the server's suggestion to continue as new. */
 function firstSuggestion(events: readonly HistoryEvent[]): HistoryEvent | undefined {
   return events.find((event) => event.attrs.kind === 'workflow-task' && event.attrs.suggestContinueAsNew === true);
+}
+
+/** The history's size: its payload bytes, or the server's own count (WorkflowTaskStarted) when larger. */
+function historyBytes(events: readonly HistoryEvent[]): number {
+  let payloads = 0;
+  let counted = 0;
+  for (const event of events) {
+    for (const field of event.payloads) payloads += field.bytes;
+    if (event.attrs.kind === 'workflow-task' && (event.attrs.historySizeBytes ?? 0) > counted) counted = event.attrs.historySizeBytes ?? 0;
+  }
+  return Math.max(payloads, counted);
+}
+
+/** The history limits an execution reached, or was terminated by; any workflow is judged by them. */
+function limitsReached(run: RunView, execution: Execution, ctx: ResolvedContext): string[] {
+  const size = historyBytes(execution.history.events);
+  const events = execution.history.events.length;
+  const reached: string[] = [];
+  if (size >= ctx.historySizeLimitBytes) {
+    reached.push(`history reached ${bytes(size)} bytes >= history size limit ${bytes(ctx.historySizeLimitBytes)}`);
+  }
+  if (events >= ctx.historyCountLimit) reached.push(`${bytes(events)} events >= history count limit ${bytes(ctx.historyCountLimit)}`);
+  const end = execution.end;
+  const limit =
+    end?.event.attrs.kind === 'workflow-closed' && end.kind === 'terminated' ? historyLimitOf(end.event.attrs.reason ?? '') : undefined;
+  // The server terminates as its own count passes the limit, which may be a few events over what it kept.
+  if (limit && reached.length === 0) {
+    reached.push(`terminated by the ${limit} limit at ${run.at(execution, end?.event.id ?? 0)} (${bytes(events)} events)`);
+  }
+  return reached.map((line) => `execution ${execution.number}: ${line}`);
+}
+
+/** Another workflow has no request bytes to budget: only the history limits judge it. */
+function judgeLimitsOnly(run: RunView, ctx: ResolvedContext): InvariantResult {
+  const failures = run.executions.flatMap((execution) => limitsReached(run, execution, ctx));
+  const notes = run.executions.map(
+    (execution) =>
+      `execution ${execution.number}: ${bytes(execution.history.events.length)} events, ${bytes(historyBytes(execution.history.events))} history bytes (limits ${bytes(ctx.historyCountLimit)} events, ${bytes(ctx.historySizeLimitBytes)} bytes)`,
+  );
+  notes.push("the request-bytes budget is not applicable: not the kernel's mechanism");
+  return judge('history.continue-as-new', failures, notes, true);
 }
 
 /**
@@ -20,8 +62,10 @@ function firstSuggestion(events: readonly HistoryEvent[]): HistoryEvent | undefi
  */
 export const historyContinueAsNew: HistoryInvariant = {
   id: 'history.continue-as-new',
+  appliesTo: 'any-workflow',
   description: 'an execution continues as new once its accumulated request bytes pass the budget, not before, and before any history limit',
   check(run, ctx) {
+    if (!run.mechanism.found) return judgeLimitsOnly(run, ctx);
     const budget = ctx.limits.continueAsNewBytes;
     const failures: string[] = [];
     const notes: string[] = [];
@@ -38,23 +82,14 @@ export const historyContinueAsNew: HistoryInvariant = {
         accumulated += request?.bytes ?? 0;
         if (!crossing && accumulated > budget) crossing = { index, id: call.scheduled.id, accumulated };
       });
-      const historyBytes = execution.history.events.reduce((sum, event) => sum + event.payloads.reduce((s, p) => s + p.bytes, 0), 0);
+      // Half a limit counts payload bytes only, as the broken controls were calibrated on; reaching a limit counts the server's size too.
+      const size = execution.history.events.reduce((sum, event) => sum + event.payloads.reduce((s, p) => s + p.bytes, 0), 0);
       const events = execution.history.events.length;
-      const reached: string[] = [];
-      if (historyBytes >= ctx.historySizeLimitBytes) {
-        reached.push(`history payloads reached ${bytes(historyBytes)} bytes >= history size limit ${bytes(ctx.historySizeLimitBytes)}`);
-      }
-      if (events >= ctx.historyCountLimit) reached.push(`${bytes(events)} events >= history count limit ${bytes(ctx.historyCountLimit)}`);
       const end = execution.end;
-      const limit =
-        end?.event.attrs.kind === 'workflow-closed' && end.kind === 'terminated' ? historyLimitOf(end.event.attrs.reason ?? '') : undefined;
-      // The server terminates as its own count passes the limit, which may be a few events over what it kept.
-      if (limit && reached.length === 0)
-        reached.push(`terminated by the ${limit} limit at ${at(end?.event.id ?? 0)} (${bytes(events)} events)`);
-      for (const line of reached) failures.push(`execution ${execution.number}: ${line}`);
+      failures.push(...limitsReached(run, execution, ctx));
       if (!crossing) {
         const suggestion = firstSuggestion(execution.history.events);
-        const pressed = events * 2 >= ctx.historyCountLimit || historyBytes * 2 >= ctx.historySizeLimitBytes;
+        const pressed = events * 2 >= ctx.historyCountLimit || size * 2 >= ctx.historySizeLimitBytes;
         if (end?.kind === 'continued-as-new' && unreadable === 0 && !suggestion && !pressed) {
           // The spec continues as new once the bytes exceed the budget: at or under it is too early.
           exercised = true;
@@ -64,11 +99,11 @@ export const historyContinueAsNew: HistoryInvariant = {
           continue;
         }
         const how = end?.kind === 'continued-as-new' ? `continued as new at ${at(end.event.id)}` : `ended ${end?.kind ?? 'open'}`;
-        const size = suggestion?.attrs.kind === 'workflow-task' ? (suggestion.attrs.historySizeBytes ?? 0) : 0;
+        const suggestedSize = suggestion?.attrs.kind === 'workflow-task' ? (suggestion.attrs.historySizeBytes ?? 0) : 0;
         const suggested = suggestion
-          ? `; the server suggested ContinueAsNew at ${at(suggestion.id)} (${bytes(suggestion.id)} events${size > 0 ? `, ${bytes(size)} bytes` : ''})`
+          ? `; the server suggested ContinueAsNew at ${at(suggestion.id)} (${bytes(suggestion.id)} events${suggestedSize > 0 ? `, ${bytes(suggestedSize)} bytes` : ''})`
           : pressed
-            ? `; the history reached half a limit (${bytes(events)} events, ${bytes(historyBytes)} payload bytes)`
+            ? `; the history reached half a limit (${bytes(events)} events, ${bytes(size)} payload bytes)`
             : '';
         const unjudged = unreadable > 0 ? ` (${unreadable} call_model inputs unreadable)` : '';
         notes.push(

@@ -6,6 +6,7 @@ const short = (hash: string): string => String(hash).slice(0, 12);
 
 export const journalChain: HistoryInvariant = {
   id: 'journal.chain',
+  appliesTo: 'kernel',
   description: 'journal events form one unbroken chain across executions, completing turns 1..N once each',
   check(run) {
     const turns = turnContinuityFailures(run);

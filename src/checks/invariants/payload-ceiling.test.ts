@@ -6,7 +6,9 @@ describe('payload.ceiling', () => {
     const run = new AgentRunHistory({ limits: SMALL_LIMITS }).play(12).complete();
     const result = resultOf(run, 'payload.ceiling');
     expect(result.status).toBe('pass');
-    expect(result.evidence[0]).toMatch(/largest .* bytes \(limit 64,000\)/);
+    expect(result.evidence[0]).toMatch(/largest .* ([\d,]+) bytes \(limit 64,000, headroom [\d,]+\)$/);
+    const [, largest, headroom] = /largest .* ([\d,]+) bytes \(limit 64,000, headroom ([\d,]+)\)$/.exec(result.evidence[0] ?? '') ?? [];
+    expect(Number(largest?.replaceAll(',', '')) + Number(headroom?.replaceAll(',', ''))).toBe(64_000);
   });
 
   it('fails on a tool result and the request that carries it past the limit, naming both events', () => {

@@ -15,6 +15,7 @@ function activityLabel(execution: Execution, event: HistoryEvent): string {
 
 export const payloadCeiling: HistoryInvariant = {
   id: 'payload.ceiling',
+  appliesTo: 'any-workflow',
   description: 'no payload of any event reaches the blob limit',
   check(run, ctx) {
     const limit = ctx.limits.blobLimitBytes;
@@ -32,7 +33,9 @@ export const payloadCeiling: HistoryInvariant = {
       }
     }
     const notes = largest
-      ? [`${count} payloads; largest ${largest.where} ${bytes(largest.bytes)} bytes (limit ${bytes(limit)})`]
+      ? [
+          `${count} payloads; largest ${largest.where} ${bytes(largest.bytes)} bytes (limit ${bytes(limit)}, headroom ${bytes(limit - largest.bytes)})`,
+        ]
       : ['no payloads'];
     return judge(this.id, failures, notes, true);
   },

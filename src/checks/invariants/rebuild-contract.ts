@@ -12,6 +12,7 @@ import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
  */
 export const rebuildContract: HistoryInvariant = {
   id: 'rebuild.contract',
+  appliesTo: 'kernel',
   description:
     'system prompt and user request verbatim; one framed card message; tail of 2-8 whole groups <= tail max; tool contiguity intact',
   check(run, ctx) {

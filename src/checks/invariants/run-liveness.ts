@@ -112,6 +112,7 @@ function emptyExecutions(run: RunView): string[] {
 
 export const runLiveness: HistoryInvariant = {
   id: 'run.liveness',
+  appliesTo: 'kernel',
   description: 'the run ends by itself within its timeout, completed or failed for a reason the contract names',
   check(run, ctx) {
     const last = run.executions.at(-1) as Execution;

@@ -10,6 +10,7 @@ export const FORCE_CLOSED = 'FORCE_CLOSE_COMMAND';
 
 export const wftNoRetryLoop: HistoryInvariant = {
   id: 'wft.no-retry-loop',
+  appliesTo: 'any-workflow',
   description: 'no WorkflowTaskFailed loops; no PAYLOADS_TOO_LARGE cause at all',
   check(run, ctx) {
     const loop = ctx.workflowTaskFailureRun;

@@ -4,6 +4,8 @@
  * by the kernel's turn number, with the compactions scheduled at the boundary before them) and
  * the journal written by completed journal.append activities.
  */
+
+import { HistoryLoadError } from '../history/errors.ts';
 import type {
   ActivityInput,
   ActivityOutcome,
@@ -69,10 +71,20 @@ export interface JournaledEvent extends JournalEntry {
   activity: Activity;
 }
 
+/**
+ * Whether the mapping finds the kernel's mechanism in the run (its workflow type and RunInput):
+ * without it only the invariants of any workflow judge the run, and the others say why not.
+ */
+export type Mechanism = { found: true } | { found: false; workflowType: string; reason: string };
+
 export interface RunView {
   mapping: KernelMapping;
   executions: Execution[];
-  /** The run's input (its first execution's). */
+  mechanism: Mechanism;
+  /**
+   * The run's input (its first execution's). Another workflow's holds nothing of the contract but
+   * its name (`runId`: the workflow id, else the first run id, else the source).
+   */
   input: RunInputSummary;
   /**
    * Journal events in run order, from journal.append activities that completed or were still
@@ -119,13 +131,24 @@ function markerPosition(events: readonly HistoryEvent[], mapping: KernelMapping)
   return null;
 }
 
-function buildExecution(history: LoadedHistory, number: number): Execution {
+function startOf(history: LoadedHistory): Extract<HistoryEvent['attrs'], { kind: 'workflow-started' }> {
   const first = history.events[0]?.attrs;
   if (first?.kind !== 'workflow-started') throw new Error(`${history.source}: not a loaded history`);
+  return first;
+}
+
+/** What names another workflow's run, in place of longrun's run id. */
+function foreignInput(history: LoadedHistory): RunInputSummary {
+  const start = startOf(history);
+  const name = start.workflowId ?? start.firstRunId ?? start.runId ?? history.source;
+  return { runId: name, systemPrompt: '', userRequest: '', maxTurns: 0, limits: {}, fixedHash: '' };
+}
+
+function buildExecution(history: LoadedHistory, number: number, input: RunInputSummary): Execution {
   const execution: Execution = {
     number,
     history,
-    input: first.input,
+    input,
     activities: [],
     turns: [],
     trailingCompactions: [],
@@ -186,7 +209,15 @@ export function buildRunView(histories: readonly LoadedHistory[]): RunView {
   if (!mapping) throw new Error('no histories to check');
   const mismatch = ordered.find((h) => h.mapping !== mapping);
   if (mismatch) throw new Error(`${mismatch.source}: loaded with another kernel mapping than ${ordered[0]?.source}`);
-  const executions = ordered.map((history, index) => buildExecution(history, index + 1));
+  const start = startOf(ordered[0] as LoadedHistory);
+  const mechanism: Mechanism =
+    'unreadable' in start.input ? { found: false, workflowType: start.workflowType, reason: start.input.unreadable } : { found: true };
+  const executions = ordered.map((history, index) => {
+    const { input } = startOf(history);
+    if (!('unreadable' in input)) return buildExecution(history, index + 1, input);
+    if (mechanism.found) throw new HistoryLoadError(history.source, `execution ${index + 1}: ${input.unreadable}, unlike execution 1's`);
+    return buildExecution(history, index + 1, foreignInput(ordered[0] as LoadedHistory));
+  });
   const journal: JournaledEvent[] = [];
   for (const execution of executions) {
     for (const activity of execution.activities) {
@@ -202,6 +233,7 @@ export function buildRunView(histories: readonly LoadedHistory[]): RunView {
   return {
     mapping,
     executions,
+    mechanism,
     input: (executions[0] as Execution).input,
     journal,
     at: (execution, eventId) => (multiple ? `execution ${execution.number} event ${eventId}` : `event ${eventId}`),

@@ -1,14 +1,18 @@
 /**
- * `longrun check`: judge histories exported with `temporal workflow show --output json` (or
- * saved by longrun), or fetched from a cluster by workflow id. The files given (or the .json
- * files of a folder) are the executions of one run.
+ * `longrun check`: judge histories of any Temporal workflow, exported by any SDK or the CLI (or
+ * saved by longrun), or fetched from a cluster by workflow id. The files given (and the .json
+ * files of folders) are grouped into runs by their ContinueAsNew links and each run is judged;
+ * a file that cannot be read is named in one line and the others are still judged.
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type CheckContext,
   checkRun,
+  groupRuns,
+  HistoryLoadError,
   type KernelMapping,
+  type LoadedHistory,
   loadHistory,
   loadHistoryFile,
   type RunVerdict,
@@ -16,7 +20,7 @@ import {
 } from '../../checks/index.ts';
 import { clusterSettingsFromEnv, startEnvironment } from '../../environment/index.ts';
 import { fetchRunHistories } from '../../runner/history-chain.ts';
-import { verdictExit } from '../exit-code.ts';
+import { EXIT, verdictExit } from '../exit-code.ts';
 import { booleanFlag, defineCommand, valueFlag, wholeNumber } from '../flags.ts';
 import { UsageError } from '../usage-error.ts';
 
@@ -39,7 +43,7 @@ const FLAGS = {
     value: 'FILE',
     help: 'read the histories through this kernel mapping (JSON, a partial KernelMapping: e.g. {"gateMarker": "Version"} for a Go kernel\'s GetVersion gate)',
   }),
-  json: booleanFlag('print the verdict as JSON'),
+  json: booleanFlag('print the verdicts as JSON: { runs, unjudged }'),
 };
 
 /** `--mapping FILE`: a bad file is a usage error naming the file and the field. */
@@ -52,7 +56,7 @@ function mappingFile(path: string | undefined): KernelMapping | undefined {
   }
 }
 
-function historyFiles(paths: readonly string[]): string[] {
+export function historyFiles(paths: readonly string[]): string[] {
   return paths.flatMap((path) => {
     let stat: ReturnType<typeof statSync>;
     try {
@@ -62,7 +66,7 @@ function historyFiles(paths: readonly string[]): string[] {
     }
     if (!stat.isDirectory()) return [path];
     const files = readdirSync(path)
-      .filter((f) => f.endsWith('.json'))
+      .filter((f) => f.endsWith('.json') || f.endsWith('.json.gz'))
       .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
       .map((f) => join(path, f));
     if (files.length === 0) throw new UsageError(`${path}: no .json history in this folder`);
@@ -85,22 +89,62 @@ async function fromCluster(workflowId: string, mapping: KernelMapping | undefine
 }
 
 export function printVerdict(verdict: RunVerdict): void {
-  console.log(
-    `run ${verdict.runId}: ${verdict.status.toUpperCase()} (${verdict.sources.length} execution${verdict.sources.length === 1 ? '' : 's'})`,
-  );
+  const name = verdict.foreign ? `workflow ${verdict.runId} (${verdict.foreign.workflowType})` : `run ${verdict.runId}`;
+  console.log(`${name}: ${verdict.status.toUpperCase()} (${verdict.sources.length} execution${verdict.sources.length === 1 ? '' : 's'})`);
+  if (verdict.foreign) console.log(`  not the kernel's mechanism: ${verdict.foreign.reason}; its invariants are not applicable`);
   for (const result of verdict.results) {
     console.log(`  ${result.status === 'fail' ? 'FAIL' : result.status === 'pass' ? 'pass' : 'n/a '}  ${result.id}`);
     if (result.status === 'fail') for (const line of result.evidence.slice(0, 5)) console.log(`          ${line}`);
   }
 }
 
+/** A file or a run that could not be judged, and why (one line). */
+export interface Unjudged {
+  sources: string[];
+  problem: string;
+}
+
+/** Loads each file on its own (one at a time: memory holds one file's stream); a bad one is set aside. */
+export async function loadEach(files: readonly string[], mapping: KernelMapping | undefined) {
+  const loaded: LoadedHistory[] = [];
+  const unjudged: Unjudged[] = [];
+  for (const file of files) {
+    try {
+      loaded.push(await loadHistoryFile(file, { mapping }));
+    } catch (error) {
+      if (!(error instanceof HistoryLoadError)) throw error;
+      unjudged.push({ sources: [file], problem: error.message });
+    }
+  }
+  return { loaded, unjudged };
+}
+
+/** Judges each run; a run whose executions are not one chain is set aside, naming them. */
+function judgeRuns(runs: readonly LoadedHistory[][], ctx: CheckContext) {
+  const verdicts: RunVerdict[] = [];
+  const unjudged: Unjudged[] = [];
+  for (const run of runs) {
+    try {
+      verdicts.push(checkRun(run, ctx));
+    } catch (error) {
+      if (!(error instanceof HistoryLoadError)) throw error;
+      unjudged.push({ sources: run.map((h) => h.source), problem: error.message });
+    }
+  }
+  return { verdicts, unjudged };
+}
+
 export const checkCommand = defineCommand({
   usage: 'check <history.json|dir>... | --workflow-id ID',
-  summary: "judge one run's histories against every invariant",
+  summary: 'judge the histories of any Temporal workflow against the invariants',
   flags: FLAGS,
   positionals: { min: 0, max: Number.POSITIVE_INFINITY, names: 'history files' },
-  notes: `The files (or a folder's .json files, in name order) are the executions of one run, as
-\`temporal workflow show --output json\` or longrun's reports write them.`,
+  notes: `Any SDK's or the CLI's export (proto3 JSON, either enum spelling, bare or in the API's
+{ history: { events } }, oldest or newest event first); folders are read for their .json and
+.json.gz files. Files are grouped into runs by their ContinueAsNew links. Every workflow is
+judged by the invariants of any workflow; the kernel's own apply where the mapping finds its
+RunInput, else say not applicable. A file that cannot be read is named on stderr in one line;
+exit 2 only when nothing could be judged.`,
   async run({ values, positionals }) {
     const workflowId = values['workflow-id'];
     if (!workflowId && positionals.length === 0) throw new UsageError('give history files or a folder, or --workflow-id ID');
@@ -115,12 +159,15 @@ export const checkCommand = defineCommand({
     const historySizeLimitBytes = values['history-size-limit'];
     const mapping = mappingFile(values.mapping);
     const ctx: CheckContext = { limits, ...(historySizeLimitBytes ? { historySizeLimitBytes } : {}) };
-    const histories = workflowId
-      ? await fromCluster(workflowId, mapping)
-      : await Promise.all(historyFiles(positionals).map((f) => loadHistoryFile(f, { mapping })));
-    const verdict = checkRun(histories, ctx);
-    if (values.json) console.log(JSON.stringify(verdict, null, 2));
-    else printVerdict(verdict);
-    return verdictExit(verdict.status === 'pass');
+    const read = workflowId
+      ? { loaded: await fromCluster(workflowId, mapping), unjudged: [] }
+      : await loadEach(historyFiles(positionals), mapping);
+    const judged = judgeRuns(groupRuns(read.loaded), ctx);
+    const unjudged = [...read.unjudged, ...judged.unjudged];
+    if (values.json) console.log(JSON.stringify({ runs: judged.verdicts, unjudged }, null, 2));
+    else for (const verdict of judged.verdicts) printVerdict(verdict);
+    for (const { problem } of unjudged) console.error(`not judged: ${problem}`);
+    if (judged.verdicts.length === 0) return EXIT.harness;
+    return verdictExit(judged.verdicts.every((v) => v.status === 'pass'));
   },
 });

@@ -1,0 +1,86 @@
+/**
+ * `longrun forecast`: from the histories of real runs (any workflow), the step at which each of
+ * Temporal's limits would be hit: the blob limit by the largest payload, the history size's
+ * suggest-ContinueAsNew, warn and error, and the event count's.
+ */
+import {
+  buildRunView,
+  FORECAST_LIMITS,
+  type Forecast,
+  type ForecastLimits,
+  forecastRun,
+  groupRuns,
+  HistoryLoadError,
+  METRICS,
+  type Metric,
+} from '../../checks/index.ts';
+import { atomicWriteFile } from '../../report/atomic-write.ts';
+import { renderForecastHtml } from '../../report/forecast-html.ts';
+import { EXIT } from '../exit-code.ts';
+import { booleanFlag, defineCommand, valueFlag, wholeNumber } from '../flags.ts';
+import { historyFiles, loadEach, type Unjudged } from './check.ts';
+
+const FLAGS = {
+  'blob-limit': valueFlag({
+    value: 'N',
+    help: "the server's limit.blobSize.error (default 2 MiB)",
+    parse: wholeNumber(1),
+    want: 'a positive whole number of bytes',
+  }),
+  json: booleanFlag('print the forecasts as JSON'),
+  html: valueFlag({ value: 'FILE', help: 'also write the forecasts as an HTML page of charts' }),
+};
+
+const LABELS: Record<Metric, string> = { largestPayload: 'largest payload', historyBytes: 'history bytes', events: 'events' };
+
+function amount(metric: Metric, n: number): string {
+  const rounded = Math.round(n).toLocaleString('en-US');
+  return metric === 'events' ? rounded : `${rounded} bytes`;
+}
+
+export function printForecast(forecast: Forecast): void {
+  const unit = forecast.unit;
+  const of = forecast.executions > 1 ? `, execution ${forecast.execution} of ${forecast.executions}` : '';
+  console.log(`${forecast.runId} (${forecast.workflowType}${of}): ${forecast.samples.length} ${unit}s observed`);
+  for (const metric of METRICS) {
+    const { now, perStep, limits } = forecast.metrics[metric];
+    const at = limits.map(({ name, value, step, observed }) => {
+      const where = step === undefined ? 'not reached at this growth' : `${observed ? 'hit at' : 'at'} ${unit} ${step}`;
+      return `${name} ${amount(metric, value)}: ${where}`;
+    });
+    console.log(
+      `  ${LABELS[metric]}: ${amount(metric, now)} now, ${perStep >= 0 ? '+' : ''}${amount(metric, perStep)} per ${unit}; ${at.join('; ')}`,
+    );
+  }
+}
+
+export const forecastCommand = defineCommand({
+  usage: 'forecast <history.json|dir>...',
+  summary: 'say at which turn (or activity) each history limit would be hit',
+  flags: FLAGS,
+  positionals: { min: 1, max: Number.POSITIVE_INFINITY, names: 'history files' },
+  notes: `Reads histories as \`check\` does (any SDK, grouped into runs) and fits, per turn of our kernel or
+per activity of another workflow, the largest payload (a line), the history bytes (a parabola)
+and the event count (a line) of each run's last execution. Limits: blob 2 MiB; history size
+4 MiB (suggest ContinueAsNew), 10 MiB (warn), 50 MiB (error); events 4,096, 10,240, 51,200.`,
+  async run({ values, positionals }) {
+    const blob = values['blob-limit'];
+    const limits: ForecastLimits = blob ? { ...FORECAST_LIMITS, largestPayload: [{ name: 'blob limit', value: blob }] } : FORECAST_LIMITS;
+    const read = await loadEach(historyFiles(positionals), undefined);
+    const forecasts: Forecast[] = [];
+    const unjudged: Unjudged[] = [...read.unjudged];
+    for (const run of groupRuns(read.loaded)) {
+      try {
+        forecasts.push(forecastRun(buildRunView(run), limits));
+      } catch (error) {
+        if (!(error instanceof HistoryLoadError)) throw error;
+        unjudged.push({ sources: run.map((h) => h.source), problem: error.message });
+      }
+    }
+    if (values.html && forecasts.length > 0) await atomicWriteFile(values.html, renderForecastHtml(forecasts));
+    if (values.json) console.log(JSON.stringify({ forecasts, unjudged }, null, 2));
+    else for (const forecast of forecasts) printForecast(forecast);
+    for (const { problem } of unjudged) console.error(`not forecast: ${problem}`);
+    return forecasts.length === 0 ? EXIT.harness : EXIT.passed;
+  },
+});

@@ -14,8 +14,8 @@ import {
   METRICS,
   type Metric,
 } from '../../checks/index.ts';
-import { atomicWriteFile } from '../../report/atomic-write.ts';
 import { renderForecastHtml } from '../../report/forecast-html.ts';
+import { atomicWriteFile } from '../../shared/atomic-write.ts';
 import { EXIT } from '../exit-code.ts';
 import { booleanFlag, defineCommand, valueFlag, wholeNumber } from '../flags.ts';
 import { historyFiles, loadEach, type Unjudged } from './check.ts';

@@ -4,6 +4,7 @@ import { formatBytes, formatDuration } from '../src/report/format.ts';
 import type { MonthResult } from './month.ts';
 import type { OverheadResult } from './overhead.ts';
 import type { ScaleResult } from './scale.ts';
+import type { StartupSample } from './startup.ts';
 import { formatNumber, type Table } from './table.ts';
 import type { ThroughputSample } from './throughput.ts';
 
@@ -16,6 +17,7 @@ export interface BenchReport {
   throughput?: ThroughputSample[];
   scale?: ScaleResult;
   month?: MonthResult;
+  startup?: StartupSample[];
 }
 
 export function reportTables(report: BenchReport): Table[] {
@@ -24,6 +26,7 @@ export function reportTables(report: BenchReport): Table[] {
   if (report.throughput) tables.push(throughputTable(report.throughput));
   if (report.scale) tables.push(scaleTable(report.scale));
   if (report.month) tables.push(monthTable(report.month));
+  if (report.startup) tables.push(startupTable(report.startup));
   return tables;
 }
 
@@ -123,5 +126,14 @@ export function monthTable(result: MonthResult): Table {
       ],
     ],
     notes: [result.bottleneck.why],
+  };
+}
+
+export function startupTable(samples: readonly StartupSample[]): Table {
+  return {
+    title: 'Start-up: a fresh node until the help is printed',
+    headers: ['command', 'from', 'median ms', 'min ms', 'max ms'],
+    rows: samples.map((s) => [s.command, s.mode, formatNumber(s.medianMs, 0), formatNumber(s.minMs, 0), formatNumber(s.maxMs, 0)]),
+    notes: ['source: bin/longrun.js in a clone (TypeScript through tsx); compiled: dist/, what the npm package runs'],
   };
 }

@@ -78,7 +78,7 @@ describe('bottleneck', () => {
 describe('parseBenchArgs', () => {
   it('runs overhead, throughput and scale by default, the month only when asked', () => {
     const defaults = parseBenchArgs([]);
-    expect(defaults).toMatchObject({ sections: ['overhead', 'throughput', 'scale'], repetitions: 5, windowSeconds: 60 });
+    expect(defaults).toMatchObject({ sections: ['overhead', 'throughput', 'scale', 'startup'], repetitions: 5, windowSeconds: 60 });
     expect(parseBenchArgs(['--month'])).toMatchObject({
       sections: ['month'],
       monthRuns: PRODUCTION_MONTH_RUNS,
@@ -104,7 +104,7 @@ describe('parseBenchArgs', () => {
       }
       throw new Error(`no error for ${argv.join(' ')}`);
     };
-    expect(error(['--only', 'overhead,speed'])).toBe('--only: unknown section "speed" (sections: overhead, throughput, scale)');
+    expect(error(['--only', 'overhead,speed'])).toBe('--only: unknown section "speed" (sections: overhead, throughput, scale, startup)');
     expect(error(['--month', '--runs', '0'])).toBe('--runs: must be an integer >= 1, got "0"');
     expect(error(['--window', '1.5'])).toBe('--window: must be an integer >= 0, got "1.5"');
     expect(error(['--runs', '10'])).toBe('--runs: only with --month');

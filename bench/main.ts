@@ -14,6 +14,7 @@ import { type BenchReport, reportTables } from './bench-report.ts';
 import { measureMonth } from './month.ts';
 import { measureOverhead } from './overhead.ts';
 import { measureScale } from './scale.ts';
+import { measureStartup } from './startup.ts';
 import { formatTable } from './table.ts';
 import { measureThroughput } from './throughput.ts';
 
@@ -56,6 +57,7 @@ async function main(argv: string[]): Promise<number> {
     if (section === 'overhead') report.overhead = await measureOverhead({ repetitions: options.repetitions, ...OVERHEAD_RUNS });
     if (section === 'throughput') report.throughput = await measureThroughput(options.windowSeconds, log);
     if (section === 'scale') report.scale = await measureScale();
+    if (section === 'startup') report.startup = measureStartup(options.repetitions);
     if (section === 'month')
       report.month = await measureMonth(
         {

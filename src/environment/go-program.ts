@@ -7,10 +7,16 @@ import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { cacheDir, isExecutableFile } from '../shared/cache.ts';
+import { BuildProgress } from './build-progress.ts';
 
 const MIN_GO = [1, 26, 8] as const;
+/** No paths of this machine in the binary (and so the same build cache entries for every clone), no symbol table or DWARF (a smaller, faster link). */
+const BUILD_FLAGS = ['-trimpath', '-ldflags=-s -w'];
+/** How often a build in progress says how far it is. */
+const PROGRESS_EVERY_MS = 15_000;
 
 export interface GoProgram {
   /** Names the program in messages: "the embedded Temporal server". */
@@ -117,34 +123,62 @@ async function buildGoProgram(
   const partial = `${target}.partial-${process.pid}`;
   const started = Date.now();
   onProgress(`longrun: building ${program.title} from ${program.sourceDir} (once; ${program.buildCost})`);
+  const progress = new BuildProgress();
   const ticker = setInterval(
-    () => onProgress(`longrun: still building ${program.title} (${Math.round((Date.now() - started) / 1000)} s)`),
-    30_000,
+    () => onProgress(`longrun: building ${program.title}: ${progress.describe(Date.now() - started)}`),
+    PROGRESS_EVERY_MS,
   );
   try {
-    const output = await new Promise<string>((resolvePromise, reject) => {
-      const child = spawn('go', ['build', '-trimpath', '-ldflags=-s -w', '-o', partial, '.'], {
+    progress.planned(await stalePackages(program));
+    await new Promise<void>((resolvePromise, reject) => {
+      const child = spawn('go', ['build', '-v', ...BUILD_FLAGS, '-o', partial, '.'], {
         cwd: program.sourceDir,
-        env: {
-          ...process.env,
-          GOTOOLCHAIN: process.env.GOTOOLCHAIN ?? 'local',
-          CGO_ENABLED: '0',
-        },
+        env: goEnv(),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
+      // -v names every package compiled; anything else on stderr is a download or an error.
       let log = '';
+      const lines = createInterface({ input: child.stderr });
+      lines.on('line', (line) => {
+        progress.onLine(line);
+        if (line.includes(' ')) log += `${line}\n`;
+      });
       child.stdout.on('data', (d) => (log += d));
-      child.stderr.on('data', (d) => (log += d));
       child.on('error', reject);
       child.on('close', (code) =>
-        code === 0 ? resolvePromise(log) : reject(new program.errorClass(`go build failed (exit ${code}):\n${log.trim()}`)),
+        code === 0 ? resolvePromise() : reject(new program.errorClass(`go build failed (exit ${code}):\n${log.trim()}`)),
       );
     });
     renameSync(partial, target);
-    if (output.trim()) onProgress(output.trim());
     onProgress(`longrun: ${program.title} built in ${Math.round((Date.now() - started) / 1000)} s: ${target}`);
   } finally {
     clearInterval(ticker);
     if (existsSync(partial)) rmSync(partial, { force: true });
+  }
+}
+
+function goEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, GOTOOLCHAIN: process.env.GOTOOLCHAIN ?? 'local', CGO_ENABLED: '0' };
+}
+
+/**
+ * The packages the build will compile, dependencies first, the main package last: those Go's
+ * build cache does not hold (all of them on a cold machine). On a cold module cache this is
+ * also where the modules download. Empty when Go cannot say.
+ */
+async function stalePackages(program: GoProgram): Promise<string[]> {
+  try {
+    const { stdout } = await promisify(execFile)(
+      'go',
+      ['list', ...BUILD_FLAGS, '-deps', '-f', '{{if .Stale}}{{.ImportPath}}{{end}}', '.'],
+      {
+        cwd: program.sourceDir,
+        env: goEnv(),
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
+    return stdout.split('\n').filter(Boolean);
+  } catch {
+    return [];
   }
 }

@@ -16,6 +16,7 @@ import {
 } from '../../checks/index.ts';
 import { clusterSettingsFromEnv, startEnvironment } from '../../environment/index.ts';
 import { fetchRunHistories } from '../../runner/history-chain.ts';
+import { COMMAND_LINES } from '../command-lines.ts';
 import { verdictExit } from '../exit-code.ts';
 import { booleanFlag, defineCommand, valueFlag, wholeNumber } from '../flags.ts';
 import { UsageError } from '../usage-error.ts';
@@ -95,8 +96,7 @@ export function printVerdict(verdict: RunVerdict): void {
 }
 
 export const checkCommand = defineCommand({
-  usage: 'check <history.json|dir>... | --workflow-id ID',
-  summary: "judge one run's histories against every invariant",
+  ...COMMAND_LINES.check,
   flags: FLAGS,
   positionals: { min: 0, max: Number.POSITIVE_INFINITY, names: 'history files' },
   notes: `The files (or a folder's .json files, in name order) are the executions of one run, as

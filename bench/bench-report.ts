@@ -134,6 +134,8 @@ export function startupTable(samples: readonly StartupSample[]): Table {
     title: 'Start-up: a fresh node until the help is printed',
     headers: ['command', 'from', 'median ms', 'min ms', 'max ms'],
     rows: samples.map((s) => [s.command, s.mode, formatNumber(s.medianMs, 0), formatNumber(s.minMs, 0), formatNumber(s.maxMs, 0)]),
-    notes: ['source: bin/longrun.js in a clone (TypeScript through tsx); compiled: dist/, what the npm package runs'],
+    notes: [
+      'node: a bare node, the floor; source: bin/longrun.js in a clone (TypeScript through tsx); compiled: dist/, what the npm package runs',
+    ],
   };
 }

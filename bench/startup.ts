@@ -9,40 +9,41 @@ import { fileURLToPath } from 'node:url';
 import { median } from './stats.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const ENTRIES = { source: 'bin/longrun.js', compiled: 'dist/src/cli/main.js' } as const;
-const COMMANDS = [['--help'], ['run', '--help']] as const;
+const COMPILED_MAIN = 'dist/src/cli/main.js';
 
 export interface StartupSample {
-  mode: keyof typeof ENTRIES;
+  /** node: a bare `node -e 0`, the floor; source: bin/longrun.js in a clone; compiled: dist/. */
+  mode: 'node' | 'source' | 'compiled';
   command: string;
   medianMs: number;
   minMs: number;
   maxMs: number;
 }
 
+const STARTS: { mode: StartupSample['mode']; command: string; argv: string[] }[] = [
+  { mode: 'node', command: 'node -e 0', argv: ['-e', '0'] },
+  ...(['source', 'compiled'] as const).flatMap((mode) =>
+    [['--help'], ['run', '--help']].map((args) => ({
+      mode,
+      command: `longrun ${args.join(' ')}`,
+      argv: [mode === 'source' ? 'bin/longrun.js' : COMPILED_MAIN, ...args],
+    })),
+  ),
+];
+
 export function measureStartup(repetitions: number): StartupSample[] {
-  if (!existsSync(`${ROOT}${ENTRIES.compiled}`)) {
+  if (!existsSync(`${ROOT}${COMPILED_MAIN}`)) {
     execFileSync(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], { cwd: ROOT });
   }
-  const samples: StartupSample[] = [];
-  for (const [mode, entry] of Object.entries(ENTRIES) as [keyof typeof ENTRIES, string][]) {
-    for (const args of COMMANDS) {
-      const times = Array.from({ length: repetitions }, () => timeStart(entry, args));
-      samples.push({
-        mode,
-        command: `longrun ${args.join(' ')}`,
-        medianMs: median(times),
-        minMs: Math.min(...times),
-        maxMs: Math.max(...times),
-      });
-    }
-  }
-  return samples;
+  return STARTS.map(({ mode, command, argv }) => {
+    const times = Array.from({ length: repetitions }, () => timeStart(argv));
+    return { mode, command, medianMs: median(times), minMs: Math.min(...times), maxMs: Math.max(...times) };
+  });
 }
 
-function timeStart(entry: string, args: readonly string[]): number {
+function timeStart(argv: readonly string[]): number {
   const started = performance.now();
-  const result = spawnSync(process.execPath, [entry, ...args], { cwd: ROOT, stdio: 'ignore' });
-  if (result.status !== 0) throw new Error(`startup: node ${entry} ${args.join(' ')} exited ${result.status}`);
+  const result = spawnSync(process.execPath, argv, { cwd: ROOT, stdio: 'ignore' });
+  if (result.status !== 0) throw new Error(`startup: node ${argv.join(' ')} exited ${result.status}`);
   return performance.now() - started;
 }

@@ -1,17 +1,20 @@
 /**
  * Progress of a Go build: first the module download and the list of packages to compile
  * (`go list`), then `go build -v`, which names each package as it compiles it, and the link.
- * The estimate is the rate so far: early packages (the standard library) are smaller than late
+ * The estimate is the compile's rate so far: early packages (the standard library) are smaller than late
  * ones, so it is a floor that rises.
  */
 export class BuildProgress {
   private stale: readonly string[] | undefined;
+  /** When the compile began, in the build's elapsed time: the rate leaves the download out. */
+  private compileFromMs = 0;
   private compiled = 0;
   private linking = false;
 
-  /** The packages to compile, dependencies first and the main package last (empty: unknown). */
-  planned(stale: readonly string[]): void {
+  /** The packages to compile (at most), dependencies first and the main package last (empty: unknown), known `elapsedMs` in. */
+  planned(stale: readonly string[], elapsedMs: number): void {
     this.stale = stale;
+    this.compileFromMs = elapsedMs;
   }
 
   /** A line of the build's stderr: a package's import path when one was compiled. */
@@ -31,7 +34,8 @@ export class BuildProgress {
     if (total === 0) return `${this.compiled} packages compiled, ${elapsed}`;
     const done = Math.min(this.compiled, total);
     const counted = `${done} of ${total} packages compiled, ${elapsed}`;
-    return done === 0 ? counted : `${counted}, about ${duration((elapsedMs / done) * (total - done))} left`;
+    const compiling = elapsedMs - this.compileFromMs;
+    return done === 0 ? counted : `${counted}, about ${duration((compiling / done) * (total - done))} left`;
   }
 }
 

@@ -15,7 +15,7 @@ import { BuildProgress } from './build-progress.ts';
 const MIN_GO = [1, 26, 8] as const;
 /**
  * No paths of this machine in the binary (so every clone shares Go's build cache entries), no
- * DWARF from the compiler (9% less CPU for a cold compile, docs/benchmarks.md#install) and no
+ * DWARF from the compiler (9% less CPU for a cold compile: docs/benchmarks.md, "Install") and no
  * symbol table or DWARF at the link: nothing longrun runs needs them, stack traces keep their
  * function names and lines.
  */

@@ -18,7 +18,7 @@ const TEMPORAL_SERVER: GoProgram = {
   name: 'temporal-server',
   sourceDir: packagePath('tools', 'temporal-server'),
   envVar: 'LONGRUN_TEMPORAL_BIN',
-  buildCost: 'a cold build takes several minutes',
+  buildCost: 'cold, about 5-10 minutes on 2 cores; progress every 15 s',
   buildCommand: 'npm run build:server',
   alternative: 'or set LONGRUN_TEMPORAL_BIN to a temporal CLI binary',
   errorClass: TemporalBinaryError,

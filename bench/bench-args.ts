@@ -1,7 +1,7 @@
 /** The benchmark's command line, parsed into options; bad input is one line naming the flag. */
 import { parseArgs } from 'node:util';
 
-export const SECTIONS = ['ceiling', 'overhead', 'throughput', 'scale', 'repro'] as const;
+export const SECTIONS = ['ceiling', 'overhead', 'throughput', 'scale', 'repro', 'startup'] as const;
 export type Section = (typeof SECTIONS)[number] | 'month';
 
 export interface BenchOptions {
@@ -28,9 +28,9 @@ export const PRODUCTION_BYTES_PER_TURN = 12_000;
 
 export const BENCH_USAGE = `Usage: npm run bench -- [options]
 
-  (default)            ceiling, overhead, throughput, scale and repro: a few minutes
+  (default)            ceiling, overhead, throughput, scale, repro and startup (longrun --help): a few minutes
   --only LIST          sections to run, comma-separated: ${SECTIONS.join(', ')}
-  --repetitions N      overhead: longrun/baseline pairs (default 5)
+  --repetitions N      overhead: longrun/baseline pairs; startup: starts per command (default 5)
   --window SECONDS     throughput: stop each configuration after this long (default 60; 0 = run to the end)
   --month              the production month instead: ${PRODUCTION_MONTH_RUNS} runs at full size (under 30 minutes
                        on 2 cores)

@@ -6,6 +6,7 @@ import type { MonthResult } from './month.ts';
 import type { OverheadResult } from './overhead.ts';
 import type { ReproResult } from './repro.ts';
 import type { ScaleResult } from './scale.ts';
+import type { StartupSample } from './startup.ts';
 import type { Bottleneck } from './stats.ts';
 import { formatNumber, type Table } from './table.ts';
 import type { ThroughputSample } from './throughput.ts';
@@ -21,6 +22,7 @@ export interface BenchReport {
   scale?: ScaleResult;
   month?: MonthResult;
   repro?: ReproResult;
+  startup?: StartupSample[];
 }
 
 export function reportTables(report: BenchReport): Table[] {
@@ -31,6 +33,7 @@ export function reportTables(report: BenchReport): Table[] {
   if (report.scale) tables.push(scaleTable(report.scale));
   if (report.month) tables.push(monthTable(report.month));
   if (report.repro) tables.push(reproTable(report.repro));
+  if (report.startup) tables.push(startupTable(report.startup));
   return tables;
 }
 
@@ -181,5 +184,16 @@ export function reproTable(result: ReproResult): Table {
       run.exitCode === 0 ? '0 (reproduced, fixed on v1)' : `${run.exitCode} (NOT as expected)`,
       run.seconds < 10 ? 'under 10 s: met' : 'under 10 s: NOT met',
     ]),
+  };
+}
+
+export function startupTable(samples: readonly StartupSample[]): Table {
+  return {
+    title: 'Start-up: a fresh node until the help is printed',
+    headers: ['command', 'from', 'median ms', 'min ms', 'max ms'],
+    rows: samples.map((s) => [s.command, s.mode, formatNumber(s.medianMs, 0), formatNumber(s.minMs, 0), formatNumber(s.maxMs, 0)]),
+    notes: [
+      'node: a bare node, the floor; source: bin/longrun.js in a clone (TypeScript through tsx); compiled: dist/, what the npm package runs',
+    ],
   };
 }

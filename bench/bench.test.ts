@@ -100,7 +100,7 @@ describe('parseBenchArgs', () => {
   it('runs overhead, throughput and scale by default, the month only when asked', () => {
     const defaults = parseBenchArgs([]);
     expect(defaults).toMatchObject({
-      sections: ['ceiling', 'overhead', 'throughput', 'scale', 'repro'],
+      sections: ['ceiling', 'overhead', 'throughput', 'scale', 'repro', 'startup'],
       repetitions: 5,
       windowSeconds: 60,
     });
@@ -130,7 +130,7 @@ describe('parseBenchArgs', () => {
       throw new Error(`no error for ${argv.join(' ')}`);
     };
     expect(error(['--only', 'overhead,speed'])).toBe(
-      '--only: unknown section "speed" (sections: ceiling, overhead, throughput, scale, repro)',
+      '--only: unknown section "speed" (sections: ceiling, overhead, throughput, scale, repro, startup)',
     );
     expect(error(['--month', '--runs', '0'])).toBe('--runs: must be an integer >= 1, got "0"');
     expect(error(['--window', '1.5'])).toBe('--window: must be an integer >= 0, got "1.5"');

@@ -16,6 +16,7 @@ import { measureMonth } from './month.ts';
 import { measureOverhead } from './overhead.ts';
 import { measureRepro } from './repro.ts';
 import { measureScale } from './scale.ts';
+import { measureStartup } from './startup.ts';
 import { formatTable } from './table.ts';
 import { measureThroughput } from './throughput.ts';
 
@@ -60,6 +61,7 @@ async function main(argv: string[]): Promise<number> {
     if (section === 'throughput') report.throughput = await measureThroughput(options.windowSeconds, log);
     if (section === 'scale') report.scale = await measureScale();
     if (section === 'repro') report.repro = await measureRepro(log);
+    if (section === 'startup') report.startup = measureStartup(options.repetitions);
     if (section === 'month')
       report.month = await measureMonth(
         {

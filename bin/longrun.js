@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-// longrun is written in TypeScript and runs from source through tsx.
-import { register } from 'tsx/esm/api';
+import { runEntry } from './run-entry.js';
 
-register();
-await import('../src/cli/main.ts');
+await runEntry('src/cli/main');

@@ -5,14 +5,12 @@
  * graceful shutdown that lets its activities finish).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import type { BinaryId } from '../kernel/index.ts';
+import { nodeArgsFor, siblingModule } from '../shared/package-paths.ts';
 import { type ExitStatus, exitOf, isRunning, stopChild, tailOf, trackChild } from './child-processes.ts';
 import type { ActivityReport, WorkerCommand, WorkerMessage, WorkerProcessConfig } from './worker-messages.ts';
 
-const ENTRY = fileURLToPath(new URL('./worker-process.ts', import.meta.url));
-const TSX_LOADER = createRequire(import.meta.url).resolve('tsx');
+const ENTRY = siblingModule(import.meta.url, './worker-process.ts');
 /** Starting node, tsx and a worker takes a few seconds; a loaded machine, more. */
 const READY_TIMEOUT_MS = 60_000;
 /** A graceful shutdown waits for activities in flight (the worker's grace is 10 s). */
@@ -41,7 +39,7 @@ export class ChildWorker {
   }
 
   static async start(config: WorkerProcessConfig): Promise<ChildWorker> {
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, ENTRY, JSON.stringify(config)], {
+    const child = spawn(process.execPath, [...nodeArgsFor(ENTRY), JSON.stringify(config)], {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     trackChild(child);

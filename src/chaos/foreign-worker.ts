@@ -6,18 +6,16 @@
  * polls is one line naming it, and nothing of it is left running.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import type { Client } from '@temporalio/client';
 // The package is CommonJS: its namespace is reached through the default export under Node's ESM loader.
 import proto from '@temporalio/proto';
 import { WORKER_ENV } from '../contract/worker-env.ts';
+import { nodeArgsFor, siblingModule } from '../shared/package-paths.ts';
 import { sleep } from '../shared/sleep.ts';
 import { exitOf, isRunning, killNow, stopChild, tailOf, trackChild } from './child-processes.ts';
 import { describeCommand, type ForeignCommand, lastLine } from './foreign-command.ts';
 
-const SUPERVISOR = fileURLToPath(new URL('./foreign-supervisor.ts', import.meta.url));
-const TSX_LOADER = createRequire(import.meta.url).resolve('tsx');
+const SUPERVISOR = siblingModule(import.meta.url, './foreign-supervisor.ts');
 const POLL_CHECK_EVERY_MS = 200;
 /** A JVM or a `go run` takes a while; a worker that has not polled in a minute will not. */
 const DEFAULT_READY_TIMEOUT_MS = 60_000;
@@ -77,7 +75,7 @@ export class ForeignWorker {
   static async start(options: ForeignWorkerOptions): Promise<ForeignWorker> {
     const command: ForeignCommand = { ...options.command, env: { ...options.command.env, ...foreignWorkerEnv(options) } };
     // Detached: the supervisor leads a process group, so a kill reaches everything the worker started.
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, SUPERVISOR, JSON.stringify(command)], {
+    const child = spawn(process.execPath, [...nodeArgsFor(SUPERVISOR), JSON.stringify(command)], {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       detached: true,
     });

@@ -1,23 +1,25 @@
-/** The registry of `longrun` commands: one module each. */
+/**
+ * The registry of `longrun` commands: one module each, imported only when that command runs or
+ * shows its help, so that `longrun --help` loads none of them.
+ */
 import type { Command } from './command.ts';
-import { checkCommand } from './commands/check.ts';
-import { forecastCommand } from './commands/forecast.ts';
-import { mockServerCommand } from './commands/mock-server.ts';
-import { mutantsCommand } from './commands/mutants.ts';
-import { replayCommand } from './commands/replay.ts';
-import { reproCommand, runCommand, soakCommand } from './commands/run.ts';
-import { scenarioCommand } from './commands/scenario.ts';
-import { workerCommand } from './commands/worker.ts';
+import { COMMAND_LINES } from './command-lines.ts';
 
-export const COMMANDS: Record<string, Command> = {
-  run: runCommand,
-  soak: soakCommand,
-  repro: reproCommand,
-  check: checkCommand,
-  forecast: forecastCommand,
-  replay: replayCommand,
-  mutants: mutantsCommand,
-  scenario: scenarioCommand,
-  'mock-server': mockServerCommand,
-  worker: workerCommand,
+export interface CommandEntry {
+  usage: string;
+  summary: string;
+  load(): Promise<Command>;
+}
+
+export const COMMANDS: Record<string, CommandEntry> = {
+  run: { ...COMMAND_LINES.run, load: async () => (await import('./commands/run.ts')).runCommand },
+  soak: { ...COMMAND_LINES.soak, load: async () => (await import('./commands/run.ts')).soakCommand },
+  repro: { ...COMMAND_LINES.repro, load: async () => (await import('./commands/run.ts')).reproCommand },
+  check: { ...COMMAND_LINES.check, load: async () => (await import('./commands/check.ts')).checkCommand },
+  forecast: { ...COMMAND_LINES.forecast, load: async () => (await import('./commands/forecast.ts')).forecastCommand },
+  replay: { ...COMMAND_LINES.replay, load: async () => (await import('./commands/replay.ts')).replayCommand },
+  mutants: { ...COMMAND_LINES.mutants, load: async () => (await import('./commands/mutants.ts')).mutantsCommand },
+  scenario: { ...COMMAND_LINES.scenario, load: async () => (await import('./commands/scenario.ts')).scenarioCommand },
+  'mock-server': { ...COMMAND_LINES['mock-server'], load: async () => (await import('./commands/mock-server.ts')).mockServerCommand },
+  worker: { ...COMMAND_LINES.worker, load: async () => (await import('./commands/worker.ts')).workerCommand },
 };

@@ -1,11 +1,11 @@
 /**
- * The `longrun` command. Each command lives in its own module; this file routes, prints usage
- * and turns every error into one line (a line per problem of a scenario file) and exit code 2:
- * a command reports a regression by returning 1, never by throwing (exit-code.ts).
+ * The `longrun` command. Each command lives in its own module, loaded only when it is used; this
+ * file routes, prints usage and turns every error into one line (a line per problem of a
+ * scenario file) and exit code 2: a command reports a regression by returning 1, never by
+ * throwing (exit-code.ts).
  */
-import { ScenarioError } from '../scenario/index.ts';
-import type { Command } from './command.ts';
-import { COMMANDS } from './commands.ts';
+import { ScenarioError } from '../scenario/scenario-error.ts';
+import { COMMANDS, type CommandEntry } from './commands.ts';
 import { EXIT } from './exit-code.ts';
 
 const HELP = `longrun: load and chaos tests for Temporal agent workflows with context compaction
@@ -25,17 +25,18 @@ export async function main(argv: string[]): Promise<number> {
     console.log(HELP);
     return name ? EXIT.passed : EXIT.harness;
   }
-  const command: Command | undefined = COMMANDS[name];
+  const command: CommandEntry | undefined = COMMANDS[name];
   if (!command) {
     console.error(`longrun: unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')})`);
     return EXIT.harness;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
-    console.log(`Usage: longrun ${command.usage}\n\n${command.summary}\n\n${command.help}`);
-    return EXIT.passed;
-  }
   try {
-    return await command.run(rest);
+    const loaded = await command.load();
+    if (rest.includes('--help') || rest.includes('-h')) {
+      console.log(`Usage: longrun ${command.usage}\n\n${command.summary}\n\n${loaded.help}`);
+      return EXIT.passed;
+    }
+    return await loaded.run(rest);
   } catch (error) {
     const lines = error instanceof ScenarioError ? error.lines : [firstLine(error)];
     for (const line of lines) console.error(`longrun ${name}: ${line}`);

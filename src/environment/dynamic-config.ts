@@ -5,12 +5,12 @@
  * limit raised to 500 MiB. Everything else stays at Temporal's defaults.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { packagePath } from '../shared/package-paths.ts';
 
 export type DynamicConfig = Record<string, string | number | boolean>;
 
-export const PRODUCTION_DYNAMIC_CONFIG_FILE = fileURLToPath(new URL('../../deploy/temporal/dynamicconfig/longrun.yaml', import.meta.url));
+export const PRODUCTION_DYNAMIC_CONFIG_FILE = packagePath('deploy/temporal/dynamicconfig/longrun.yaml');
 
 /** A Temporal dynamic config file whose every key has one value for all (no constraints). */
 export function readDynamicConfigFile(path: string): DynamicConfig {

@@ -3,8 +3,8 @@
  * SDK): LONGRUN_GO_KERNEL_BIN (a ready go-kernel binary), else the cached build, else a build
  * now with Go, like the embedded server. Built on first use, never at `npm install`.
  */
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+
+import { packagePath } from '../shared/package-paths.ts';
 import { type GoBinary, type GoProgram, type ResolveOptions, resolveGoProgram } from './go-program.ts';
 
 export class GoKernelBinaryError extends Error {
@@ -14,7 +14,7 @@ export class GoKernelBinaryError extends Error {
 const GO_KERNEL: GoProgram = {
   title: 'the Go kernel',
   name: 'go-kernel',
-  sourceDir: resolve(fileURLToPath(import.meta.url), '../../../examples/go-kernel'),
+  sourceDir: packagePath('examples', 'go-kernel'),
   envVar: 'LONGRUN_GO_KERNEL_BIN',
   buildCost: 'about two minutes cold',
   buildCommand: 'cd examples/go-kernel && go build -o go-kernel .',

@@ -3,8 +3,8 @@
  * existing `temporal`-compatible binary), else the cached build of tools/temporal-server, else a
  * build now with Go.
  */
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+
+import { packagePath } from '../shared/package-paths.ts';
 import { type GoBinary, type GoProgram, type ResolveOptions, resolveGoProgram } from './go-program.ts';
 
 export class TemporalBinaryError extends Error {
@@ -16,9 +16,9 @@ export type TemporalBinary = GoBinary;
 const TEMPORAL_SERVER: GoProgram = {
   title: 'the embedded Temporal server',
   name: 'temporal-server',
-  sourceDir: resolve(fileURLToPath(import.meta.url), '../../../tools/temporal-server'),
+  sourceDir: packagePath('tools', 'temporal-server'),
   envVar: 'LONGRUN_TEMPORAL_BIN',
-  buildCost: 'a cold build takes several minutes',
+  buildCost: 'cold, about 5-10 minutes on 2 cores; progress every 15 s',
   buildCommand: 'npm run build:server',
   alternative: 'or set LONGRUN_TEMPORAL_BIN to a temporal CLI binary',
   errorClass: TemporalBinaryError,

@@ -5,8 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../shared/package-paths.ts';
 import { sleep } from '../shared/sleep.ts';
 import { type GoProgram, type ResolveOptions, resolveGoProgram } from './go-program.ts';
 import { type Environment, freeLoopbackPort } from './test-environment.ts';
@@ -18,7 +17,7 @@ export class TemporalUiError extends Error {
 const TEMPORAL_UI: GoProgram = {
   title: "Temporal's Web UI",
   name: 'temporal-ui',
-  sourceDir: resolve(fileURLToPath(import.meta.url), '../../../tools/temporal-ui'),
+  sourceDir: packagePath('tools', 'temporal-ui'),
   envVar: 'LONGRUN_TEMPORAL_UI_BIN',
   buildCost: 'about three minutes cold',
   buildCommand: 'cd tools/temporal-ui && go build -o temporal-ui .',

@@ -3,8 +3,8 @@
  * toxiproxy-server that takes `--host` and `--port`), else the cached build of tools/toxiproxy,
  * else a build now with Go.
  */
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+
+import { packagePath } from '../shared/package-paths.ts';
 import { type GoBinary, type GoProgram, type ResolveOptions, resolveGoProgram } from './go-program.ts';
 
 export class ToxiproxyBinaryError extends Error {
@@ -14,7 +14,7 @@ export class ToxiproxyBinaryError extends Error {
 const TOXIPROXY: GoProgram = {
   title: 'Toxiproxy',
   name: 'toxiproxy',
-  sourceDir: resolve(fileURLToPath(import.meta.url), '../../../tools/toxiproxy'),
+  sourceDir: packagePath('tools', 'toxiproxy'),
   envVar: 'LONGRUN_TOXIPROXY_BIN',
   buildCost: 'about a minute',
   buildCommand: 'node --import tsx tools/toxiproxy/build.ts',

@@ -4,13 +4,13 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../shared/package-paths.ts';
 import { closestName } from './closest-name.ts';
 import { loadScenarioFile } from './load-scenario.ts';
 import { ScenarioError } from './scenario-error.ts';
 import type { Scenario } from './scenario-schema.ts';
 
-export const SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+export const SCENARIOS_DIR = packagePath('scenarios/');
 
 const YAML_EXTENSIONS = ['.yaml', '.yml'];
 

@@ -143,19 +143,22 @@ describe('docker-compose.yml', () => {
     ]);
   });
 
-  it.each(longrunCommands)('runs `longrun %s` (service %s), a command with those flags in src/cli/commands.ts', (command, name, argv) => {
-    const args = argv.slice(2);
-    const flags = args.filter((a) => a.startsWith('--')).map((a) => a.slice(2));
-    const registered = COMMANDS[command];
-    if (!registered) {
-      throw new Error(
-        `docker-compose.yml service ${name} runs \`longrun ${command}\`, which is not a command in src/cli/commands.ts: add it (flags ${flags.map((f) => `--${f}`).join(', ')})`,
-      );
-    }
-    const documented = `${registered.usage}\n${registered.help}`;
-    const missing = flags.filter((flag) => !new RegExp(`--${flag}\\b`).test(documented));
-    expect(missing, `\`longrun ${command}\` (service ${name}) has no flag ${missing.map((f) => `--${f}`).join(', ')}`).toEqual([]);
-  });
+  it.each(longrunCommands)(
+    'runs `longrun %s` (service %s), a command with those flags in src/cli/commands.ts',
+    async (command, name, argv) => {
+      const args = argv.slice(2);
+      const flags = args.filter((a) => a.startsWith('--')).map((a) => a.slice(2));
+      const registered = COMMANDS[command];
+      if (!registered) {
+        throw new Error(
+          `docker-compose.yml service ${name} runs \`longrun ${command}\`, which is not a command in src/cli/commands.ts: add it (flags ${flags.map((f) => `--${f}`).join(', ')})`,
+        );
+      }
+      const documented = `${registered.usage}\n${(await registered.load()).help}`;
+      const missing = flags.filter((flag) => !new RegExp(`--${flag}\\b`).test(documented));
+      expect(missing, `\`longrun ${command}\` (service ${name}) has no flag ${missing.map((f) => `--${f}`).join(', ')}`).toEqual([]);
+    },
+  );
 });
 
 describe('the mock model health check', () => {

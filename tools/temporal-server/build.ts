@@ -3,7 +3,8 @@
  * exists (LONGRUN_TEMPORAL_BIN, the cache, or a build now). With --if-go, a machine without Go
  * gets one line saying what to do, and the install goes on.
  */
-import { resolveTemporalBinary, TemporalBinaryError } from '../../src/environment/index.ts';
+// The binary's own module, not the environment's index: an install that finds the build cached is over in a second.
+import { resolveTemporalBinary, TemporalBinaryError } from '../../src/environment/temporal-binary.ts';
 
 const ifGo = process.argv.includes('--if-go');
 try {

@@ -59,10 +59,24 @@ describe('forecasting a run', () => {
 
   it('names the turn at which the history passes a size limit: it grows as a parabola, each request carrying the dialog so far', () => {
     const sizeLimits: ForecastLimits = { ...limits, historyBytes: [{ name: 'error', value: 1_500_000 }] };
-    const whole = forecastRun(buildRunView(growing().turns(45, { tools: [3000] }).loaded()), sizeLimits);
+    const whole = forecastRun(
+      buildRunView(
+        growing()
+          .turns(45, { tools: [3000] })
+          .loaded(),
+      ),
+      sizeLimits,
+    );
     const hit = whole.metrics.historyBytes.limits[0];
     expect(hit?.observed).toBe(true);
-    const prefix = forecastRun(buildRunView(growing().turns(15, { tools: [3000] }).loaded()), sizeLimits);
+    const prefix = forecastRun(
+      buildRunView(
+        growing()
+          .turns(15, { tools: [3000] })
+          .loaded(),
+      ),
+      sizeLimits,
+    );
     const predicted = prefix.metrics.historyBytes.limits[0];
     expect(predicted?.observed).toBe(false);
     expect(Math.abs((predicted?.step ?? 0) - (hit?.step ?? 0)), `predicted ${predicted?.step}, hit at ${hit?.step}`).toBeLessThanOrEqual(1);

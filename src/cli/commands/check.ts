@@ -20,6 +20,7 @@ import {
 } from '../../checks/index.ts';
 import { clusterSettingsFromEnv, startEnvironment } from '../../environment/index.ts';
 import { fetchRunHistories } from '../../runner/history-chain.ts';
+import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT, verdictExit } from '../exit-code.ts';
 import { booleanFlag, defineCommand, valueFlag, wholeNumber } from '../flags.ts';
 import { UsageError } from '../usage-error.ts';
@@ -135,8 +136,7 @@ function judgeRuns(runs: readonly LoadedHistory[][], ctx: CheckContext) {
 }
 
 export const checkCommand = defineCommand({
-  usage: 'check <history.json|dir>... | --workflow-id ID',
-  summary: 'judge the histories of any Temporal workflow against the invariants',
+  ...COMMAND_LINES.check,
   flags: FLAGS,
   positionals: { min: 0, max: Number.POSITIVE_INFINITY, names: 'history files' },
   notes: `Any SDK's or the CLI's export (proto3 JSON, either enum spelling, bare or in the API's

@@ -16,6 +16,7 @@ import {
 } from '../../checks/index.ts';
 import { renderForecastHtml } from '../../report/forecast-html.ts';
 import { atomicWriteFile } from '../../shared/atomic-write.ts';
+import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT } from '../exit-code.ts';
 import { booleanFlag, defineCommand, valueFlag, wholeNumber } from '../flags.ts';
 import { historyFiles, loadEach, type Unjudged } from './check.ts';
@@ -55,8 +56,7 @@ export function printForecast(forecast: Forecast): void {
 }
 
 export const forecastCommand = defineCommand({
-  usage: 'forecast <history.json|dir>...',
-  summary: 'say at which turn (or activity) each history limit would be hit',
+  ...COMMAND_LINES.forecast,
   flags: FLAGS,
   positionals: { min: 1, max: Number.POSITIVE_INFINITY, names: 'history files' },
   notes: `Reads histories as \`check\` does (any SDK, grouped into runs) and fits, per turn of our kernel or

@@ -4,6 +4,7 @@
  */
 import { startMockServer } from '../../../mocks/index.ts';
 import { resolveScenario } from '../../scenario/index.ts';
+import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT } from '../exit-code.ts';
 import { defineCommand, valueFlag, wholeNumber } from '../flags.ts';
 
@@ -21,8 +22,7 @@ const FLAGS = {
 };
 
 export const mockServerCommand = defineCommand({
-  usage: 'mock-server [--port N] [--host H] [--scenario S]',
-  summary: 'serve the mock model and sandbox over HTTP (127.0.0.1 by default) until stopped',
+  ...COMMAND_LINES['mock-server'],
   flags: FLAGS,
   positionals: { min: 0, max: 0, names: '' },
   async run({ values: { port, host, scenario: scenarioName } }) {

@@ -5,12 +5,12 @@
 import { startEnvironment } from '../../environment/index.ts';
 import { MUTANT_SERVER, MUTANTS } from '../../mutants/catalogue.ts';
 import { runScenario } from '../../runner/run-scenario.ts';
+import { COMMAND_LINES } from '../command-lines.ts';
 import { verdictExit } from '../exit-code.ts';
 import { booleanFlag, defineCommand } from '../flags.ts';
 
 export const mutantsCommand = defineCommand({
-  usage: 'mutants [--json]',
-  summary: 'run the broken-kernel catalogue and print caught/missed and the score',
+  ...COMMAND_LINES.mutants,
   flags: { json: booleanFlag('print the score and every mutant as JSON') },
   positionals: { min: 0, max: 0, names: '' },
   notes: 'Each mutant is a deliberately broken kernel binary; it is caught when the invariants named for it fail.',

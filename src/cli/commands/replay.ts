@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { closeReplayers, replayHistories } from '../../runner/replay.ts';
+import { COMMAND_LINES } from '../command-lines.ts';
 import { verdictExit } from '../exit-code.ts';
 import { defineCommand } from '../flags.ts';
 import { UsageError } from '../usage-error.ts';
@@ -25,8 +26,7 @@ function readHistory(file: string) {
 }
 
 export const replayCommand = defineCommand({
-  usage: 'replay <history.json>... [--binary B]',
-  summary: "replay a run's histories on a kernel binary and report determinism errors",
+  ...COMMAND_LINES.replay,
   flags: { binary: binaryFlag('the binary whose workflow code replays them') },
   positionals: { min: 1, max: Number.POSITIVE_INFINITY, names: 'history files' },
   async run({ values: { binary }, positionals }) {

@@ -15,6 +15,7 @@ import type { RunRecord, Summary } from '../../result/index.ts';
 import { runScenario } from '../../runner/run-scenario.ts';
 import { durationMs, resolveScenario } from '../../scenario/index.ts';
 import { atomicWriteFile } from '../../shared/atomic-write.ts';
+import { COMMAND_LINES } from '../command-lines.ts';
 import { booleanFlag, defineCommand, valueFlag, wholeNumber } from '../flags.ts';
 import { servePrometheus } from '../serve-metrics.ts';
 import { environmentForUi, serveUiUntilStopped } from '../serve-ui.ts';
@@ -119,24 +120,21 @@ async function saveFailingHistories(dir: string, record: RunRecord, histories: t
 }
 
 export const runCommand = defineCommand({
-  usage: 'run <scenario> [--json]',
-  summary: 'run a scenario (a built-in name or a file) and write its report',
+  ...COMMAND_LINES.run,
   flags: REPORT_FLAGS,
   positionals: { min: 1, max: 1, names: 'the scenario (a name from `longrun scenario list`, or a file)' },
   run: ({ values, positionals }) => runAndReport(positionals[0] as string, values),
 });
 
 export const soakCommand = defineCommand({
-  usage: 'soak <scenario> --duration D',
-  summary: 'keep starting runs of a scenario for a duration (10m, 1h), then judge them all',
+  ...COMMAND_LINES.soak,
   flags: SOAK_FLAGS,
   positionals: { min: 1, max: 1, names: 'the scenario' },
   run: ({ values, positionals }) => runAndReport(positionals[0] as string, values, values.duration),
 });
 
 export const reproCommand = defineCommand({
-  usage: `repro ${INCIDENTS.join('|')}`,
-  summary: 'reproduce a production incident on the binary that had it and show it fixed on the next',
+  ...COMMAND_LINES.repro,
   flags: REPORT_FLAGS,
   positionals: { min: 1, max: 1, names: `the incident (${INCIDENTS.join(' or ')})` },
   notes: `Incidents:\n  tmprl1103      2026-11-08 (v0, fixed in v1): a request past the 2 MiB blob limit, a PAYLOADS_TOO_LARGE retry loop\n  history-size   2026-11-09 (v0, fixed in v1): a long run's history hits the history-size limit and is terminated\n  history-count  (v1, fixed in v2): many small tool calls a turn; the history hits the event-count limit and is terminated`,

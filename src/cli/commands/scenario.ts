@@ -1,6 +1,7 @@
 /** `longrun scenario list|validate|new`: find, check and author scenario files. */
 import { listScenarios, newScenario, validateScenarios } from '../../scenario/index.ts';
 import type { Command } from '../command.ts';
+import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT, verdictExit } from '../exit-code.ts';
 import { defineCommand, flagsHelp, valueFlag } from '../flags.ts';
 import { UsageError } from '../usage-error.ts';
@@ -41,8 +42,7 @@ export const SCENARIO_SUBCOMMANDS = {
 };
 
 export const scenarioCommand: Command = {
-  usage: 'scenario list|validate|new',
-  summary: 'list the built-in scenarios, validate scenario files, or start a new one',
+  ...COMMAND_LINES.scenario,
   help: `Subcommands:\n${Object.values(SCENARIO_SUBCOMMANDS)
     .map((c) =>
       [

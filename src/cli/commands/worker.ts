@@ -7,6 +7,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { clusterSettingsFromEnv, describeCluster, installRuntime } from '../../environment/index.ts';
 import { createActivities } from '../../kernel/index.ts';
 import { workflowBundle } from '../../kernel/workers/workflow-bundles.ts';
+import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT } from '../exit-code.ts';
 import { defineCommand, valueFlag, wholeNumber } from '../flags.ts';
 import { UsageError } from '../usage-error.ts';
@@ -31,8 +32,7 @@ const FLAGS = {
 };
 
 export const workerCommand = defineCommand({
-  usage: 'worker --task-queue Q --mock-url URL [--binary B]',
-  summary: "run a kernel binary's worker on TEMPORAL_ADDRESS until stopped",
+  ...COMMAND_LINES.worker,
   flags: FLAGS,
   positionals: { min: 0, max: 0, names: '' },
   notes: 'Needs TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE, TLS or API key as the cluster wants).',

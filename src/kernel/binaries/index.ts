@@ -2,8 +2,8 @@
  * The binary registry: one workflow bundle per kernel version. Every entry exports `agentRun`,
  * so workers of different binaries can replace each other in the middle of a run.
  */
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { siblingModule } from '../../shared/package-paths.ts';
 
 export const BINARY_IDS = [
   'v0',
@@ -153,7 +153,7 @@ export const BINARIES = Object.fromEntries(
     {
       id,
       ...DESCRIPTIONS[id],
-      workflowsPath: fileURLToPath(new URL(`./${id}.ts`, import.meta.url)),
+      workflowsPath: siblingModule(import.meta.url, `./${id}.ts`),
     },
   ]),
 ) as Record<BinaryId, Binary>;

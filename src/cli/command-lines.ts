@@ -1,0 +1,43 @@
+/**
+ * Each command's usage line and summary, written once: `longrun --help` lists them without
+ * loading a single command module (each imports the harness: seconds of module loading), and
+ * each command's own declaration reads its line from here.
+ */
+import { INCIDENTS } from '../checks/incidents.ts';
+
+export const COMMAND_LINES = {
+  run: { usage: 'run <scenario> [--json]', summary: 'run a scenario (a built-in name or a file) and write its report' },
+  soak: {
+    usage: 'soak <scenario> --duration D',
+    summary: 'keep starting runs of a scenario for a duration (10m, 1h), then judge them all',
+  },
+  repro: {
+    usage: `repro ${INCIDENTS.join('|')}`,
+    summary: 'reproduce a production incident on the binary that had it and show it fixed on the next',
+  },
+  check: {
+    usage: 'check <history.json|dir>... | --workflow-id ID',
+    summary: 'judge the histories of any Temporal workflow against the invariants',
+  },
+  forecast: {
+    usage: 'forecast <history.json|dir>...',
+    summary: 'say at which turn (or activity) each history limit would be hit',
+  },
+  replay: {
+    usage: 'replay <history.json>... [--binary B]',
+    summary: "replay a run's histories on a kernel binary and report determinism errors",
+  },
+  mutants: { usage: 'mutants [--json]', summary: 'run the broken-kernel catalogue and print caught/missed and the score' },
+  scenario: {
+    usage: 'scenario list|validate|new',
+    summary: 'list the built-in scenarios, validate scenario files, or start a new one',
+  },
+  'mock-server': {
+    usage: 'mock-server [--port N] [--host H] [--scenario S]',
+    summary: 'serve the mock model and sandbox over HTTP (127.0.0.1 by default) until stopped',
+  },
+  worker: {
+    usage: 'worker --task-queue Q --mock-url URL [--binary B]',
+    summary: "run a kernel binary's worker on TEMPORAL_ADDRESS until stopped",
+  },
+} as const satisfies Record<string, { usage: string; summary: string }>;

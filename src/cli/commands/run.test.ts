@@ -2,14 +2,25 @@ import { describe, expect, it } from 'vitest';
 import { reproCommand, runCommand, soakCommand } from './run.ts';
 
 describe('run, soak and repro parse their flags', () => {
+  const unset = { ui: false, 'ui-port': undefined, 'metrics-port': undefined };
+
   it('run: a scenario, --json and --report-dir (default reports)', () => {
-    expect(runCommand.parse(['smoke'])).toEqual({ values: { json: false, 'report-dir': 'reports' }, positionals: ['smoke'] });
-    expect(runCommand.parse(['s.yaml', '--json', '--report-dir', 'out']).values).toEqual({ json: true, 'report-dir': 'out' });
+    expect(runCommand.parse(['smoke'])).toEqual({ values: { json: false, 'report-dir': 'reports', ...unset }, positionals: ['smoke'] });
+    expect(runCommand.parse(['s.yaml', '--json', '--report-dir', 'out']).values).toEqual({ json: true, 'report-dir': 'out', ...unset });
+  });
+
+  it('run: --ui with its port, --metrics-port, each port a number from 1 to 65535', () => {
+    expect(runCommand.parse(['smoke', '--ui', '--ui-port', '8080', '--metrics-port', '9464']).values).toMatchObject({
+      ui: true,
+      'ui-port': 8080,
+      'metrics-port': 9464,
+    });
+    expect(() => runCommand.parse(['smoke', '--metrics-port', '70000'])).toThrow('--metrics-port 70000: want a port from 1 to 65535');
   });
 
   it('run and repro refuse --duration, which only soak uses', () => {
     expect(() => runCommand.parse(['smoke', '--duration', '1m'])).toThrow(
-      'unknown option --duration: this command takes --json, --report-dir',
+      'unknown option --duration: this command takes --json, --report-dir, --ui, --ui-port, --metrics-port',
     );
     expect(() => reproCommand.parse(['tmprl1103', '--duration', '1m'])).toThrow('unknown option --duration');
   });
@@ -18,6 +29,7 @@ describe('run, soak and repro parse their flags', () => {
     expect(soakCommand.parse(['nightly-soak', '--duration', '10m']).values).toEqual({
       json: false,
       'report-dir': 'reports',
+      ...unset,
       duration: 600_000,
     });
     expect(soakCommand.parse(['s', '--duration=1.5s']).values.duration).toBe(1500);

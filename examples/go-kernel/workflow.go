@@ -21,20 +21,23 @@ type kernelOptions struct {
 	// triggerBoundaries: consecutive boundaries over the trigger before compaction (2 in trigger-late).
 	triggerBoundaries int
 	rebuild           rebuildOptions
+	// compactionFailureEndsRun: a failed compaction ends the run (true only in compaction-fatal).
+	compactionFailureEndsRun bool
 }
 
 var currentKernel = kernelOptions{gate: "versioned", triggerBoundaries: 1, rebuild: specRebuild}
 
 // binaries: v0 (before compaction), v1 (current) and the broken controls.
 var binaries = map[string]kernelOptions{
-	"v0":           {gate: "never", triggerBoundaries: 1, rebuild: specRebuild},
-	"v1":           currentKernel,
-	"ungated":      {gate: "always", triggerBoundaries: 1, rebuild: specRebuild},
-	"split-group":  {gate: "versioned", triggerBoundaries: 1, rebuild: rebuildOptions{splitsGroups: true, tailMinGroups: tailMinGroups, tailMaxGroups: tailMaxGroups}},
-	"trigger-late": {gate: "versioned", triggerBoundaries: 2, rebuild: specRebuild},
+	"v0":               {gate: "never", triggerBoundaries: 1, rebuild: specRebuild},
+	"v1":               currentKernel,
+	"ungated":          {gate: "always", triggerBoundaries: 1, rebuild: specRebuild},
+	"split-group":      {gate: "versioned", triggerBoundaries: 1, rebuild: rebuildOptions{splitsGroups: true, tailMinGroups: tailMinGroups, tailMaxGroups: tailMaxGroups}},
+	"trigger-late":     {gate: "versioned", triggerBoundaries: 2, rebuild: specRebuild},
+	"compaction-fatal": {gate: "versioned", triggerBoundaries: 1, rebuild: specRebuild, compactionFailureEndsRun: true},
 }
 
-var binaryIDs = []string{"v0", "v1", "ungated", "split-group", "trigger-late"}
+var binaryIDs = []string{"v0", "v1", "ungated", "split-group", "trigger-late", "compaction-fatal"}
 
 func retry(initial time.Duration, maximum time.Duration, attempts int32) *temporal.RetryPolicy {
 	return &temporal.RetryPolicy{InitialInterval: initial, BackoffCoefficient: 2, MaximumInterval: maximum, MaximumAttempts: attempts}
@@ -150,8 +153,14 @@ func (r *agentRun) gateOpen() bool {
 // cannot bring under the limit ends the run, after compaction had its chance to shrink it.
 func (r *agentRun) prepareRequest(turn int) (ChatRequest, int, error) {
 	request, bytes, blocked := r.guardedRequest(turn)
-	if r.compactionDue(bytes) && r.compact(turn, bytes) {
-		request, bytes, blocked = r.guardedRequest(turn)
+	if r.compactionDue(bytes) {
+		compacted, err := r.compact(turn, bytes)
+		if err != nil {
+			return request, bytes, err
+		}
+		if compacted {
+			request, bytes, blocked = r.guardedRequest(turn)
+		}
 	}
 	if blocked != nil {
 		return request, bytes, r.failGuard(turn, "request", *blocked)
@@ -210,8 +219,9 @@ func (r *agentRun) failGuard(turn int, payload string, result guardResult) error
 	return temporal.NewNonRetryableApplicationError(message, failPayloadGuard, nil)
 }
 
-// compact replaces the messages with the rebuild around a fresh card; false when compaction failed.
-func (r *agentRun) compact(turn int, bytesBefore int) bool {
+// compact replaces the messages with the rebuild around a fresh card; false when compaction
+// failed, which the run survives (an error only in the compaction-fatal control).
+func (r *agentRun) compact(turn int, bytesBefore int) (bool, error) {
 	card, err := r.requestCard(turn)
 	if err == nil {
 		var rebuild rebuilt
@@ -223,13 +233,20 @@ func (r *agentRun) compact(turn int, bytesBefore int) bool {
 				"turn": turn, "bytes_before": bytesBefore, "bytes_after": bytesAfter,
 				"card": card, "kept": rebuild.kept, "dropped": rebuild.dropped,
 			})
-			return true
+			return true, nil
 		}
 	}
 	// A failed compaction never stops the run: it is journaled and the turn goes on.
 	r.counters.CompactionFailures++
-	r.journal.append("context.compaction_failed", turn, map[string]any{"turn": turn, "reason": failureReason(err)})
-	return false
+	reason := failureReason(err)
+	r.journal.append("context.compaction_failed", turn, map[string]any{"turn": turn, "reason": reason})
+	if r.options.compactionFailureEndsRun {
+		if _, err := r.journal.drain(); err != nil {
+			return false, err
+		}
+		return false, temporal.NewNonRetryableApplicationError(reason, failCompactionFailed, nil)
+	}
+	return false, nil
 }
 
 // requestCard: the history as compaction gets it (guarded for this input, assistant texts

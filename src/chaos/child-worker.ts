@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { BinaryId } from '../kernel/index.ts';
 import { type ExitStatus, exitOf, isRunning, stopChild, tailOf, trackChild } from './child-processes.ts';
+import type { PoolWorker } from './worker-kind.ts';
 import type { ActivityReport, WorkerCommand, WorkerMessage, WorkerProcessConfig } from './worker-messages.ts';
 
 const ENTRY = fileURLToPath(new URL('./worker-process.ts', import.meta.url));
@@ -20,7 +21,7 @@ const STOP_GRACE_MS = 15_000;
 
 export type ActivityListener = (report: ActivityReport, worker: ChildWorker) => void;
 
-export class ChildWorker {
+export class ChildWorker implements PoolWorker {
   private readonly inFlight = new Map<string, ActivityReport>();
   private readonly listeners = new Set<ActivityListener>();
   private ending = false;
@@ -67,6 +68,10 @@ export class ChildWorker {
 
   get pid(): number {
     return this.child.pid as number;
+  }
+
+  get pids(): number[] {
+    return [this.pid];
   }
 
   get running(): boolean {

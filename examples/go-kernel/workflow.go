@@ -442,26 +442,45 @@ func (j *journalWriter) append(kind string, turn int, data map[string]any) {
 		return
 	}
 	j.running = true
+	// An idle writer schedules the append now, before anything the caller schedules next (as the
+	// TypeScript kernel's journal does): a context.compaction_failed comes before the turn's call_model.
+	first := j.schedule(j.ctx)
 	workflow.Go(j.ctx, func(ctx workflow.Context) {
 		defer func() { j.running = false }()
-		appendCtx := activityContext(ctx, 10*time.Second, retry(200*time.Millisecond, 2*time.Second, 10))
-		for len(j.queue) > 0 {
-			next := j.queue[0]
-			j.queue = j.queue[1:]
-			if j.err != nil {
-				continue
-			}
-			event := JournalEvent{RunID: j.runID, Seq: j.head.NextSeq, Type: next.kind, Turn: next.turn, Data: next.data, PrevHash: j.head.HeadHash}
-			var result JournalAppendResult
-			if err := workflow.ExecuteActivity(appendCtx, actJournalAppend, JournalAppendInput{Events: []JournalEvent{event}}).Get(ctx, &result); err != nil {
-				j.err = err
-			} else if len(result.Hashes) == 0 {
-				j.err = fmt.Errorf("journal.append returned no hash for event %d", event.Seq)
-			} else {
-				j.head = JournalHead{NextSeq: event.Seq + 1, HeadHash: result.Hashes[0]}
-			}
+		for next := first; next != nil; next = j.schedule(ctx) {
+			j.await(ctx, next)
 		}
 	})
+}
+
+type scheduledAppend struct {
+	seq    int
+	future workflow.Future
+}
+
+// schedule starts the next queued append on the current head; nil when none is left or one failed.
+func (j *journalWriter) schedule(ctx workflow.Context) *scheduledAppend {
+	if len(j.queue) == 0 || j.err != nil {
+		j.queue = nil
+		return nil
+	}
+	next := j.queue[0]
+	j.queue = j.queue[1:]
+	event := JournalEvent{RunID: j.runID, Seq: j.head.NextSeq, Type: next.kind, Turn: next.turn, Data: next.data, PrevHash: j.head.HeadHash}
+	appendCtx := activityContext(ctx, 10*time.Second, retry(200*time.Millisecond, 2*time.Second, 10))
+	return &scheduledAppend{event.Seq, workflow.ExecuteActivity(appendCtx, actJournalAppend, JournalAppendInput{Events: []JournalEvent{event}})}
+}
+
+// await: the append's hash becomes the head the next one names.
+func (j *journalWriter) await(ctx workflow.Context, pending *scheduledAppend) {
+	var result JournalAppendResult
+	if err := pending.future.Get(ctx, &result); err != nil {
+		j.err = err
+	} else if len(result.Hashes) == 0 {
+		j.err = fmt.Errorf("journal.append returned no hash for event %d", pending.seq)
+	} else {
+		j.head = JournalHead{NextSeq: pending.seq + 1, HeadHash: result.Hashes[0]}
+	}
 }
 
 // failed: the first failed append, without waiting for the pending ones.

@@ -88,7 +88,7 @@ describe('chaos on a Go worker', () => {
     const pids = foreignWorkerPids(events);
     expect(pids.length).toBe(6);
     expect(await aliveAfter(pids)).toEqual([]);
-  }, 300_000);
+  }, 600_000);
 
   it('go-chaos-upgrade-ungated: the ungated Go control taking over is caught by replay.cross-version through the Go replayer', async () => {
     const { summary, events, unmet } = await run('go-chaos-upgrade-ungated');
@@ -113,7 +113,7 @@ describe('chaos on a Go worker', () => {
     const pids = foreignWorkerPids(events);
     expect(pids.length).toBe(2 * (1 + kills.length));
     expect(await aliveAfter(pids)).toEqual([]);
-  }, 600_000);
+  }, 900_000);
 
   it('go-chaos-forced-replay: LONGRUN_MAX_CACHED_WORKFLOWS=0 reaches the Go worker, whose tasks all replay', async () => {
     const { histories, events, unmet } = await run('go-chaos-forced-replay');
@@ -121,7 +121,7 @@ describe('chaos on a Go worker', () => {
     expect(histories.length).toBeGreaterThan(4);
     expect(stickyTasks(histories)).toBe(0);
     expect(await aliveAfter(foreignWorkerPids(events))).toEqual([]);
-  }, 600_000);
+  }, 900_000);
 
   it('go-chaos-network: the Go worker reaches the frontend and the model through Toxiproxy, and rides out its faults', async () => {
     const { histories, events, unmet } = await run('go-chaos-network');

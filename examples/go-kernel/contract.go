@@ -5,29 +5,30 @@ package main
 import "strings"
 
 const (
-	workflowType        = "agentRun"
-	actCallModel        = "call_model"
-	actCompactContext   = "kernel.compact_context"
-	actRunTool          = "run_tool"
-	actJournalAppend    = "journal.append"
-	compactionChangeID  = "context-compaction"
-	digestHeadBytes     = 1024
-	digestTailBytes     = 1024
-	tailMinGroups       = 2
-	tailMaxGroups       = 8
-	defaultBlobLimit    = 2 * 1024 * 1024
-	defaultTrigger      = 1_200_000
-	defaultCardMax      = 8 * 1024
-	defaultTailMax      = 256 * 1024
-	defaultCANBytes     = 128 * 1024 * 1024
-	maxSafeInteger      = 1<<53 - 1
-	failPayloadGuard    = "PayloadGuard"
-	failInvalidInput    = "InvalidRunInput"
-	failHTTPRejected    = "HttpRejected"
-	failHTTPUnavailable = "HttpUnavailable"
-	failMalformed       = "MalformedResponse"
-	failInvalidCard     = "InvalidCard"
-	failInvalidJournal  = "InvalidJournal"
+	workflowType         = "agentRun"
+	actCallModel         = "call_model"
+	actCompactContext    = "kernel.compact_context"
+	actRunTool           = "run_tool"
+	actJournalAppend     = "journal.append"
+	compactionChangeID   = "context-compaction"
+	digestHeadBytes      = 1024
+	digestTailBytes      = 1024
+	tailMinGroups        = 2
+	tailMaxGroups        = 8
+	defaultBlobLimit     = 2 * 1024 * 1024
+	defaultTrigger       = 1_200_000
+	defaultCardMax       = 8 * 1024
+	defaultTailMax       = 256 * 1024
+	defaultCANBytes      = 128 * 1024 * 1024
+	maxSafeInteger       = 1<<53 - 1
+	failPayloadGuard     = "PayloadGuard"
+	failInvalidInput     = "InvalidRunInput"
+	failHTTPRejected     = "HttpRejected"
+	failHTTPUnavailable  = "HttpUnavailable"
+	failMalformed        = "MalformedResponse"
+	failInvalidCard      = "InvalidCard"
+	failInvalidJournal   = "InvalidJournal"
+	failCompactionFailed = "CompactionFailed"
 )
 
 var genesisHash = strings.Repeat("0", 64)

@@ -13,6 +13,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/activity"
@@ -26,7 +27,10 @@ import (
 const usage = `usage:
   go-kernel worker [--binary B] [--task-queue Q] [--mock-url URL | --model-url URL --sandbox-url URL] [--max-cached-workflows N]
   go-kernel replay [--binary B] FILE...
-binaries: ` + "v0, v1 (default), ungated, split-group, trigger-late"
+binaries: ` + "v0, v1 (default), ungated, split-group, trigger-late, compaction-fatal"
+
+// stopGrace: how long a stopping worker waits for its activities in flight (the TypeScript kernel's worker waits as long).
+const stopGrace = 10 * time.Second
 
 // usageError exits 2, like longrun's own usage errors.
 type usageError struct{ message string }
@@ -140,12 +144,18 @@ func runWorker(args []string) error {
 		return usageError{"TEMPORAL_ADDRESS is not set: the worker needs a cluster to poll"}
 	}
 	namespace := env("", "TEMPORAL_NAMESPACE", "default")
-	temporal, err := client.Dial(client.Options{HostPort: address, Namespace: namespace, Logger: quietLogger(), DataConverter: plainDataConverter()})
+	// LONGRUN_WORKER_IDENTITY: the identity longrun reads back from the histories (which binary took a task); else the SDK's pid@host.
+	temporal, err := client.Dial(client.Options{
+		HostPort: address, Namespace: namespace, Identity: os.Getenv("LONGRUN_WORKER_IDENTITY"),
+		Logger: quietLogger(), DataConverter: plainDataConverter(),
+	})
 	if err != nil {
 		return fmt.Errorf("cannot reach Temporal at %s: %w", address, err)
 	}
 	defer temporal.Close()
-	w := worker.New(temporal, queue, worker.Options{})
+	// A graceful stop (SIGTERM: a rolling upgrade) lets activities in flight finish and report,
+	// rather than leave them to their start-to-close timeouts.
+	w := worker.New(temporal, queue, worker.Options{WorkerStopTimeout: stopGrace})
 	register(w, options)
 	acts := &activities{modelBaseURL: model, sandboxBaseURL: sandbox, apiKey: os.Getenv("LONGRUN_API_KEY"), client: &http.Client{}}
 	w.RegisterActivityWithOptions(acts.CallModel, activity.RegisterOptions{Name: actCallModel})

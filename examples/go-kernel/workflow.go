@@ -21,20 +21,23 @@ type kernelOptions struct {
 	// triggerBoundaries: consecutive boundaries over the trigger before compaction (2 in trigger-late).
 	triggerBoundaries int
 	rebuild           rebuildOptions
+	// compactionFailureEndsRun: a failed compaction ends the run (true only in compaction-fatal).
+	compactionFailureEndsRun bool
 }
 
 var currentKernel = kernelOptions{gate: "versioned", triggerBoundaries: 1, rebuild: specRebuild}
 
 // binaries: v0 (before compaction), v1 (current) and the broken controls.
 var binaries = map[string]kernelOptions{
-	"v0":           {gate: "never", triggerBoundaries: 1, rebuild: specRebuild},
-	"v1":           currentKernel,
-	"ungated":      {gate: "always", triggerBoundaries: 1, rebuild: specRebuild},
-	"split-group":  {gate: "versioned", triggerBoundaries: 1, rebuild: rebuildOptions{splitsGroups: true, tailMinGroups: tailMinGroups, tailMaxGroups: tailMaxGroups}},
-	"trigger-late": {gate: "versioned", triggerBoundaries: 2, rebuild: specRebuild},
+	"v0":               {gate: "never", triggerBoundaries: 1, rebuild: specRebuild},
+	"v1":               currentKernel,
+	"ungated":          {gate: "always", triggerBoundaries: 1, rebuild: specRebuild},
+	"split-group":      {gate: "versioned", triggerBoundaries: 1, rebuild: rebuildOptions{splitsGroups: true, tailMinGroups: tailMinGroups, tailMaxGroups: tailMaxGroups}},
+	"trigger-late":     {gate: "versioned", triggerBoundaries: 2, rebuild: specRebuild},
+	"compaction-fatal": {gate: "versioned", triggerBoundaries: 1, rebuild: specRebuild, compactionFailureEndsRun: true},
 }
 
-var binaryIDs = []string{"v0", "v1", "ungated", "split-group", "trigger-late"}
+var binaryIDs = []string{"v0", "v1", "ungated", "split-group", "trigger-late", "compaction-fatal"}
 
 func retry(initial time.Duration, maximum time.Duration, attempts int32) *temporal.RetryPolicy {
 	return &temporal.RetryPolicy{InitialInterval: initial, BackoffCoefficient: 2, MaximumInterval: maximum, MaximumAttempts: attempts}
@@ -150,8 +153,14 @@ func (r *agentRun) gateOpen() bool {
 // cannot bring under the limit ends the run, after compaction had its chance to shrink it.
 func (r *agentRun) prepareRequest(turn int) (ChatRequest, int, error) {
 	request, bytes, blocked := r.guardedRequest(turn)
-	if r.compactionDue(bytes) && r.compact(turn, bytes) {
-		request, bytes, blocked = r.guardedRequest(turn)
+	if r.compactionDue(bytes) {
+		compacted, err := r.compact(turn, bytes)
+		if err != nil {
+			return request, bytes, err
+		}
+		if compacted {
+			request, bytes, blocked = r.guardedRequest(turn)
+		}
 	}
 	if blocked != nil {
 		return request, bytes, r.failGuard(turn, "request", *blocked)
@@ -210,8 +219,9 @@ func (r *agentRun) failGuard(turn int, payload string, result guardResult) error
 	return temporal.NewNonRetryableApplicationError(message, failPayloadGuard, nil)
 }
 
-// compact replaces the messages with the rebuild around a fresh card; false when compaction failed.
-func (r *agentRun) compact(turn int, bytesBefore int) bool {
+// compact replaces the messages with the rebuild around a fresh card; false when compaction
+// failed, which the run survives (an error only in the compaction-fatal control).
+func (r *agentRun) compact(turn int, bytesBefore int) (bool, error) {
 	card, err := r.requestCard(turn)
 	if err == nil {
 		var rebuild rebuilt
@@ -223,13 +233,20 @@ func (r *agentRun) compact(turn int, bytesBefore int) bool {
 				"turn": turn, "bytes_before": bytesBefore, "bytes_after": bytesAfter,
 				"card": card, "kept": rebuild.kept, "dropped": rebuild.dropped,
 			})
-			return true
+			return true, nil
 		}
 	}
 	// A failed compaction never stops the run: it is journaled and the turn goes on.
 	r.counters.CompactionFailures++
-	r.journal.append("context.compaction_failed", turn, map[string]any{"turn": turn, "reason": failureReason(err)})
-	return false
+	reason := failureReason(err)
+	r.journal.append("context.compaction_failed", turn, map[string]any{"turn": turn, "reason": reason})
+	if r.options.compactionFailureEndsRun {
+		if _, err := r.journal.drain(); err != nil {
+			return false, err
+		}
+		return false, temporal.NewNonRetryableApplicationError(reason, failCompactionFailed, nil)
+	}
+	return false, nil
 }
 
 // requestCard: the history as compaction gets it (guarded for this input, assistant texts
@@ -425,26 +442,45 @@ func (j *journalWriter) append(kind string, turn int, data map[string]any) {
 		return
 	}
 	j.running = true
+	// An idle writer schedules the append now, before anything the caller schedules next (as the
+	// TypeScript kernel's journal does): a context.compaction_failed comes before the turn's call_model.
+	first := j.schedule(j.ctx)
 	workflow.Go(j.ctx, func(ctx workflow.Context) {
 		defer func() { j.running = false }()
-		appendCtx := activityContext(ctx, 10*time.Second, retry(200*time.Millisecond, 2*time.Second, 10))
-		for len(j.queue) > 0 {
-			next := j.queue[0]
-			j.queue = j.queue[1:]
-			if j.err != nil {
-				continue
-			}
-			event := JournalEvent{RunID: j.runID, Seq: j.head.NextSeq, Type: next.kind, Turn: next.turn, Data: next.data, PrevHash: j.head.HeadHash}
-			var result JournalAppendResult
-			if err := workflow.ExecuteActivity(appendCtx, actJournalAppend, JournalAppendInput{Events: []JournalEvent{event}}).Get(ctx, &result); err != nil {
-				j.err = err
-			} else if len(result.Hashes) == 0 {
-				j.err = fmt.Errorf("journal.append returned no hash for event %d", event.Seq)
-			} else {
-				j.head = JournalHead{NextSeq: event.Seq + 1, HeadHash: result.Hashes[0]}
-			}
+		for next := first; next != nil; next = j.schedule(ctx) {
+			j.await(ctx, next)
 		}
 	})
+}
+
+type scheduledAppend struct {
+	seq    int
+	future workflow.Future
+}
+
+// schedule starts the next queued append on the current head; nil when none is left or one failed.
+func (j *journalWriter) schedule(ctx workflow.Context) *scheduledAppend {
+	if len(j.queue) == 0 || j.err != nil {
+		j.queue = nil
+		return nil
+	}
+	next := j.queue[0]
+	j.queue = j.queue[1:]
+	event := JournalEvent{RunID: j.runID, Seq: j.head.NextSeq, Type: next.kind, Turn: next.turn, Data: next.data, PrevHash: j.head.HeadHash}
+	appendCtx := activityContext(ctx, 10*time.Second, retry(200*time.Millisecond, 2*time.Second, 10))
+	return &scheduledAppend{event.Seq, workflow.ExecuteActivity(appendCtx, actJournalAppend, JournalAppendInput{Events: []JournalEvent{event}})}
+}
+
+// await: the append's hash becomes the head the next one names.
+func (j *journalWriter) await(ctx workflow.Context, pending *scheduledAppend) {
+	var result JournalAppendResult
+	if err := pending.future.Get(ctx, &result); err != nil {
+		j.err = err
+	} else if len(result.Hashes) == 0 {
+		j.err = fmt.Errorf("journal.append returned no hash for event %d", pending.seq)
+	} else {
+		j.head = JournalHead{NextSeq: pending.seq + 1, HeadHash: result.Hashes[0]}
+	}
 }
 
 // failed: the first failed append, without waiting for the pending ones.

@@ -25,11 +25,19 @@ export interface MockRecord {
 export class MockRecorder {
   private entries: MockRecord[] = [];
   private seq = 0;
+  private readonly listeners = new Set<(record: MockRecord) => void>();
 
   record(entry: Omit<MockRecord, 'seq'>): MockRecord {
     const full = { seq: ++this.seq, ...entry };
     this.entries.push(full);
+    for (const listener of this.listeners) listener(full);
     return full;
+  }
+
+  /** Called with every request as it is answered (chaos strikes at a turn seen here); returns the unsubscribe. */
+  onRecord(listener: (record: MockRecord) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   records(): readonly MockRecord[] {

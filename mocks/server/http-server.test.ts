@@ -34,6 +34,23 @@ describe('startMockServer', () => {
     expect(server.recorder.records()).toMatchObject([{ target: 'agent', runId: 'run-1', turn: 1, status: 200 }]);
   });
 
+  it('counts the requests it has not answered yet, and tells a listener each one it records', async () => {
+    server = await startMockServer({ seed: 9, shape: { scale: 0.02 }, faults: { agent: [{ fault: { kind: 'latency', ms: 2_000 } }] } });
+    const heard: unknown[] = [];
+    server.recorder.onRecord((record) => heard.push({ runId: record.runId, turn: record.turn }));
+    const metadata = { longrun_run_id: 'run-1', longrun_turn: '1', longrun_purpose: 'agent' };
+    const answered = postFromChild(`${server.modelBaseUrl}/chat/completions`, {
+      model: 'm',
+      messages: [{ role: 'user', content: 'go' }],
+      metadata,
+    });
+    await vi.waitFor(() => expect(server?.requestsInFlight()).toBe(1), { timeout: 10_000 });
+    expect(heard).toEqual([]);
+    expect(await answered).toMatch(/^200 /);
+    await vi.waitFor(() => expect(server?.requestsInFlight()).toBe(0), { timeout: 10_000 });
+    expect(heard).toEqual([{ runId: 'run-1', turn: 1 }]);
+  });
+
   it('serves the sandbox, drops the connection for a reset and 404s what it does not mock', async () => {
     server = await startMockServer({
       seed: 9,

@@ -18,13 +18,18 @@ export interface MockServerOptions extends Omit<MockProviderOptions, 'modelBaseU
 export interface MockServer extends MockProvider {
   /** http://host:port */
   url: string;
+  /** Requests received and not yet answered (chaos waits for none before it kills a worker it cannot ask). */
+  requestsInFlight(): number;
   close(): Promise<void>;
 }
 
 export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
   const host = options.host ?? '127.0.0.1';
   let handlers: RequestHandler[] = [];
+  let inFlight = 0;
   const server = createServer((req, res) => {
+    inFlight++;
+    res.once('close', () => inFlight--);
     serve(handlers, origin, req, res).catch((error: Error) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: error.message } }));
@@ -45,6 +50,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   return {
     ...provider,
     url: origin,
+    requestsInFlight: () => inFlight,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

@@ -10,7 +10,6 @@ import type { ChaosPlan, NetworkLink, PlannedStep } from './chaos-plan.ts';
 import { stepDurationMs, strikesAt, upgradeTarget } from './chaos-plan.ts';
 import type { RestartableServer } from './restartable-server.ts';
 import type { Toxic, Toxiproxy } from './toxiproxy.ts';
-import type { ActivityReport } from './worker-messages.ts';
 import type { WorkerPool } from './worker-pool.ts';
 
 export interface ChaosTargets {
@@ -67,7 +66,7 @@ export class ChaosController {
         this.timers.push(setTimeout(() => this.fire(planned), stepDurationMs(planned.step.after, 0)));
       }
     }
-    this.unsubscribe = this.targets.pool.onActivityStarted((report) => this.onActivity(report));
+    this.unsubscribe = this.targets.pool.onTurnStarted((runId, turn) => this.onTurn(runId, turn));
   }
 
   /** No more strikes; waits for the one under way (a network fault is lifted when its time is up). */
@@ -92,20 +91,15 @@ export class ChaosController {
     });
   }
 
-  private onActivity(report: ActivityReport): void {
-    if (report.activityType !== 'call_model' || report.attempt !== 1 || report.runId === undefined || report.turn === undefined) return;
-    const key = `${report.runId}:${report.turn}`;
+  private onTurn(runId: string, turn: number): void {
+    const key = `${runId}:${turn}`;
     if (this.turnsSeen.has(key)) return;
     this.turnsSeen.add(key);
     for (const planned of this.plan.steps) {
       const { atTurn, probability } = planned.step;
       const strikesSoFar = this.strikes.filter((s) => s.step === planned.index).length + (this.pending.get(planned.index) ?? 0);
-      if (atTurn !== undefined && report.turn >= atTurn && strikesSoFar === 0) this.fire(planned);
-      if (
-        probability !== undefined &&
-        strikesSoFar < (planned.step.times ?? 1) &&
-        strikesAt(this.seed, planned, report.runId, report.turn)
-      ) {
+      if (atTurn !== undefined && turn >= atTurn && strikesSoFar === 0) this.fire(planned);
+      if (probability !== undefined && strikesSoFar < (planned.step.times ?? 1) && strikesAt(this.seed, planned, runId, turn)) {
         this.fire(planned);
       }
     }

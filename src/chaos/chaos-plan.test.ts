@@ -41,6 +41,25 @@ describe('planChaos', () => {
     ]);
   });
 
+  it('plans a foreign target: queues for the binaries that start runs, standbys none can hold, kills of the whole worker', () => {
+    const worker = (binary: string) => ({ worker: { argv: ['./go-kernel', 'worker', '--binary', binary] } });
+    const plan = planChaos(
+      scenarioSchema.parse({
+        name: 'plan',
+        seed: 7,
+        target: { external: { binaries: { 'go-v0': worker('v0'), 'go-v1': { ...worker('v1'), startsRuns: false } } } },
+        chaos: [
+          { action: 'upgrade-worker', atTurn: 10, to: 'go-v1' },
+          { action: 'kill-worker', atTurn: 12 },
+        ],
+        expect: [{ on: 'go-v1', hold: 'all' }],
+      }),
+    );
+    expect(plan.queues).toEqual(['go-v0']);
+    expect(plan.binaries).toEqual(['go-v0', 'go-v1']);
+    expect(plan.steps.map((s) => s.label)).toEqual(['upgrade-worker to go-v1 at turn 10', 'kill-worker (both) at turn 12']);
+  });
+
   it('refuses a step naming a binary the scenario does not run', () => {
     expect(() => planChaos(scenario([{ action: 'kill-worker', atTurn: 2, binary: 'v0' }]))).toThrow(
       'chaos.0.binary: v0 is not among target.binaries (v1)',

@@ -2,13 +2,16 @@
  * A scenario's chaos steps, checked against the scenario (the binaries they name must be in
  * play) and resolved: which task queues each step acts on, what the harness must set up (child
  * workers always; Toxiproxy on the links named; a restartable server), and a label per step.
+ * The binaries are the kernel's (`target.binaries`) or a foreign target's, whose workers are
+ * one process each (a kill takes the whole worker).
  */
 import { createHash } from 'node:crypto';
-import type { BinaryId } from '../kernel/index.ts';
+import type { BinaryName } from '../kernel/index.ts';
 import { NETWORK_LINKS } from '../scenario/chaos-step-rules.ts';
+import { launchedBinaries } from '../scenario/external-target.ts';
 import type { ChaosStep, Scenario } from '../scenario/scenario-schema.ts';
 import { durationMs } from '../scenario/scenario-schema.ts';
-import type { QueueWorker } from './worker-pool.ts';
+import type { QueueWorker } from './worker-kind.ts';
 
 export type NetworkLink = (typeof NETWORK_LINKS)[number];
 
@@ -18,7 +21,7 @@ export interface PlannedStep {
   /** "kill-worker at turn 5", for logs and the verdict. */
   label: string;
   /** The task queues (named by the binary they started with) a worker action acts on. */
-  queues: BinaryId[];
+  queues: BinaryName[];
 }
 
 export interface ChaosPlan {
@@ -31,16 +34,16 @@ export interface ChaosPlan {
   /** A step stops and starts PostgreSQL: the scenario needs server.persistence postgres. */
   restartsDatabase: boolean;
   /** One task queue per target binary, each named after it. */
-  queues: BinaryId[];
+  queues: BinaryName[];
   /** The workers strikes will start: restarts (as the queue's binaries, or as `to`) and upgrades. */
   standbys: QueueWorker[];
   /** The binaries in play: the target's, then those chaos brings in (upgrades, restarts as). */
-  binaries: BinaryId[];
+  binaries: BinaryName[];
 }
 
 export function planChaos(scenario: Scenario): ChaosPlan {
-  if (!('binaries' in scenario.target)) throw new Error('chaos: chaos steps need kernel binaries in target.binaries');
-  const target = scenario.target.binaries;
+  const external = 'external' in scenario.target ? scenario.target.external : undefined;
+  const target = external ? launchedBinaries(external) : 'binaries' in scenario.target ? scenario.target.binaries : [];
   const binaries = [...target];
   const steps: PlannedStep[] = [];
   scenario.chaos.forEach((step, index) => {
@@ -49,11 +52,11 @@ export function planChaos(scenario: Scenario): ChaosPlan {
     }
     if (step.to && !binaries.includes(step.to)) binaries.push(step.to);
     if (step.action === 'force-replay') return;
-    steps.push({ index, step, label: labelOf(step), queues: step.binary ? [step.binary] : target });
+    steps.push({ index, step, label: labelOf(step, external !== undefined), queues: step.binary ? [step.binary] : target });
   });
   const links = NETWORK_LINKS.filter((link) => scenario.chaos.some((step) => step.link === link));
   const standbys = new Map<string, QueueWorker>();
-  const needs = (queue: BinaryId, runs: QueueWorker['runs']) => standbys.set(`${queue}>${runs}`, { queue, runs });
+  const needs = (queue: BinaryName, runs: QueueWorker['runs']) => standbys.set(`${queue}>${runs}`, { queue, runs });
   for (const { step, queues } of steps) {
     for (const queue of queues) {
       if (step.action === 'upgrade-worker') needs(queue, upgradeTarget(step));
@@ -84,19 +87,20 @@ export function planChaos(scenario: Scenario): ChaosPlan {
 }
 
 /** The binary an upgrade-worker step brings in: the scenario schema requires `to` there. */
-export function upgradeTarget(step: ChaosStep): BinaryId {
+export function upgradeTarget(step: ChaosStep): BinaryName {
   if (!step.to) throw new Error(`chaos: ${step.action} without a binary to upgrade to`);
   return step.to;
 }
 
-function labelOf(step: ChaosStep): string {
+/** `wholeWorker`: a foreign worker, whose kill takes its workflows and activities together. */
+function labelOf(step: ChaosStep, wholeWorker: boolean): string {
   const what =
     step.action === 'network'
       ? `network ${step.fault} on ${step.link} for ${step.for}`
       : step.action === 'upgrade-worker'
         ? `upgrade-worker${step.binary ? ` ${step.binary}` : ''} to ${step.to}`
         : step.action === 'kill-worker'
-          ? `kill-worker${step.binary ? ` ${step.binary}` : ''} (${step.part ?? 'workflows'}${step.to ? `, restart as ${step.to}` : ''})`
+          ? `kill-worker${step.binary ? ` ${step.binary}` : ''} (${step.part ?? (wholeWorker ? 'both' : 'workflows')}${step.to ? `, restart as ${step.to}` : ''})`
           : step.action;
   const when =
     step.after !== undefined

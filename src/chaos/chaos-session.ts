@@ -1,16 +1,22 @@
 /**
  * Everything a chaos scenario runs on: the Temporal server (restartable when a step restarts
  * it), the mocks as an HTTP server on loopback (worker processes cannot see in-process MSW),
- * Toxiproxy on the links that network steps name, the worker processes, and the controller
- * that strikes. `close` ends all of it; nothing it started outlives it.
+ * Toxiproxy on the links that network steps name, the worker processes (the kernel's, or a
+ * foreign target's commands), and the controller that strikes. `close` ends all of it; nothing
+ * it started outlives it.
  */
 import { type MockServer, startMockServer } from '../../mocks/index.ts';
 import { type Environment, startEnvironment } from '../environment/index.ts';
+import type { BinaryName } from '../kernel/index.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
 import { ChaosController, type ChaosStrike, type ChaosTargets } from './chaos-controller.ts';
 import type { ChaosPlan, NetworkLink } from './chaos-plan.ts';
+import type { ForeignCommand } from './foreign-command.ts';
+import { ForeignWorkerKind } from './foreign-worker-kind.ts';
+import { KernelWorkerKind } from './kernel-worker-kind.ts';
 import { type RestartableServer, startRestartableServer } from './restartable-server.ts';
 import { startToxiproxy } from './toxiproxy.ts';
+import type { WorkerKind } from './worker-kind.ts';
 import { WorkerPool } from './worker-pool.ts';
 
 export type ChaosEvent = { type: 'process'; pid: number; what: string } | ({ type: 'strike' } & ChaosStrike);
@@ -19,6 +25,8 @@ export interface ChaosSessionOptions {
   /** A server to use instead of starting one (it is not torn down); not with restart-server. */
   environment?: Environment;
   queuePrefix: string;
+  /** A foreign target's worker command per binary (`target.external`): its workers instead of the kernel's. */
+  foreign?: ReadonlyMap<BinaryName, ForeignCommand>;
   onEvent?: (event: ChaosEvent) => void;
 }
 
@@ -82,15 +90,31 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
       network = { toxiproxy, proxies };
     }
 
+    const cache = plan.forceReplay ? { maxCachedWorkflows: 0 } : {};
+    const kind: WorkerKind = options.foreign
+      ? new ForeignWorkerKind({
+          commands: options.foreign,
+          client: environment.client,
+          address: workerAddress,
+          namespace: environment.namespace,
+          mocks,
+          ...(modelBaseUrl !== mocks.modelBaseUrl ? { modelUrl: modelBaseUrl } : {}),
+          ...cache,
+        })
+      : new KernelWorkerKind({
+          address: workerAddress,
+          namespace: environment.namespace,
+          activities: { modelBaseUrl, sandboxBaseUrl: mocks.sandboxBaseUrl },
+          ...cache,
+        });
     const workers = await WorkerPool.start({
-      address: workerAddress,
-      namespace: environment.namespace,
+      kind,
       binaries: plan.queues,
       standbys: plan.standbys,
-      activities: { modelBaseUrl, sandboxBaseUrl: mocks.sandboxBaseUrl },
       queuePrefix: options.queuePrefix,
-      ...(plan.forceReplay ? { maxCachedWorkflows: 0 } : {}),
-      onWorkerStarted: (worker) => onEvent({ type: 'process', pid: worker.pid, what: worker.describe() }),
+      onWorkerStarted: (worker) => {
+        for (const pid of worker.pids) onEvent({ type: 'process', pid, what: worker.describe() });
+      },
     });
     let graceful = true;
     closers.push(() => (graceful ? workers.stop() : workers.kill()));

@@ -8,6 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import type { BinaryId } from '../kernel/index.ts';
 import { nodeArgsFor, siblingModule } from '../shared/package-paths.ts';
 import { type ExitStatus, exitOf, isRunning, stopChild, tailOf, trackChild } from './child-processes.ts';
+import type { PoolWorker } from './worker-kind.ts';
 import type { ActivityReport, WorkerCommand, WorkerMessage, WorkerProcessConfig } from './worker-messages.ts';
 
 const ENTRY = siblingModule(import.meta.url, './worker-process.ts');
@@ -18,7 +19,7 @@ const STOP_GRACE_MS = 15_000;
 
 export type ActivityListener = (report: ActivityReport, worker: ChildWorker) => void;
 
-export class ChildWorker {
+export class ChildWorker implements PoolWorker {
   private readonly inFlight = new Map<string, ActivityReport>();
   private readonly listeners = new Set<ActivityListener>();
   private ending = false;
@@ -65,6 +66,10 @@ export class ChildWorker {
 
   get pid(): number {
     return this.child.pid as number;
+  }
+
+  get pids(): number[] {
+    return [this.pid];
   }
 
   get running(): boolean {

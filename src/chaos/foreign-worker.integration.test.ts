@@ -63,7 +63,7 @@ async function groupGone(pid: number): Promise<boolean> {
 describe('a foreign worker', () => {
   it('is ready once the server sees it poll its task queue, and a stop ends its whole process group', async () => {
     const worker = await start('go-v1', { argv: [goKernel, 'worker', '--binary', 'v1'] });
-    const pid = worker.pid as number;
+    const pid = worker.supervisorPid as number;
     expect(groupAlive(pid)).toBe(true);
     await worker.stop();
     expect(await groupGone(pid)).toBe(true);

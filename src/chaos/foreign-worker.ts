@@ -1,9 +1,11 @@
 /**
  * The harness's side of one foreign worker: a worker process longrun did not write, started from
  * the scenario's command under a supervisor (foreign-supervisor.ts), handed the cluster, its task
- * queue and the mocks through its environment (src/contract/worker-env.ts), and ready once the
- * server has seen it poll that task queue. A command that cannot start, exits at once or never
- * polls is one line naming it, and nothing of it is left running.
+ * queue, its identity and the mocks through its environment (src/contract/worker-env.ts), and
+ * ready once the server has seen it poll that task queue (under that identity, or under the
+ * SDKs' default `<pid>@host`). A command that cannot start, exits at once or never polls is one
+ * line naming it, and nothing of it is left running. Chaos strikes it as one process that runs
+ * its workflows and its activities (worker-kind.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Client } from '@temporalio/client';
@@ -14,6 +16,8 @@ import { nodeArgsFor, siblingModule } from '../shared/package-paths.ts';
 import { sleep } from '../shared/sleep.ts';
 import { exitOf, isRunning, killNow, stopChild, tailOf, trackChild } from './child-processes.ts';
 import { describeCommand, type ForeignCommand, lastLine } from './foreign-command.ts';
+import type { PoolWorker } from './worker-kind.ts';
+import type { ActivityReport } from './worker-messages.ts';
 
 const SUPERVISOR = siblingModule(import.meta.url, './foreign-supervisor.ts');
 const POLL_CHECK_EVERY_MS = 200;
@@ -32,34 +36,44 @@ export interface ForeignWorkerOptions {
   namespace: string;
   taskQueue: string;
   mockUrl: string;
+  /** The model's base URL when it is not the mock's (a proxy in front of it, for network chaos). */
+  modelUrl?: string;
+  /** The identity it is asked to poll under (default: its name and a serial). */
+  identity?: string;
+  /** Requests the mocks have open (a foreign program says nothing of its activities): a crash waits for none. */
+  requestsInFlight?: () => number;
   /** 0 forces every workflow task to replay from history (the `force-replay` chaos step). */
   maxCachedWorkflows?: number;
   /** How long it may take to poll (default 60 s). */
   readyTimeoutMs?: number;
 }
 
+let serial = 0;
+
 /** The environment a foreign worker reads (src/contract/worker-env.ts). */
-export function foreignWorkerEnv(options: ForeignWorkerOptions): Record<string, string> {
+export function foreignWorkerEnv(options: ForeignWorkerOptions & { identity: string }): Record<string, string> {
   return {
     [WORKER_ENV.address]: options.address,
     [WORKER_ENV.namespace]: options.namespace,
     [WORKER_ENV.taskQueue]: options.taskQueue,
+    [WORKER_ENV.identity]: options.identity,
     [WORKER_ENV.mockUrl]: options.mockUrl,
-    [WORKER_ENV.modelUrl]: `${options.mockUrl}/v1`,
+    [WORKER_ENV.modelUrl]: options.modelUrl ?? `${options.mockUrl}/v1`,
     [WORKER_ENV.sandboxUrl]: `${options.mockUrl}/sandbox/v1`,
     ...(options.maxCachedWorkflows !== undefined ? { [WORKER_ENV.maxCachedWorkflows]: String(options.maxCachedWorkflows) } : {}),
   };
 }
 
-export class ForeignWorker {
+export class ForeignWorker implements PoolWorker {
   private ending = false;
   private started: number | undefined;
+  private polledAs: string | undefined;
   /** Rejects if the worker exits without being told to. */
   readonly died: Promise<never>;
 
   private constructor(
     private readonly child: ChildProcess,
-    readonly options: ForeignWorkerOptions,
+    readonly options: ForeignWorkerOptions & { identity: string },
     private readonly output: () => string,
   ) {
     this.died = exitOf(child).then(({ code, signal }) => {
@@ -72,7 +86,9 @@ export class ForeignWorker {
     });
   }
 
-  static async start(options: ForeignWorkerOptions): Promise<ForeignWorker> {
+  static async start(given: ForeignWorkerOptions): Promise<ForeignWorker> {
+    // Named like the kernel's chaos workers' (worker-messages.ts), so the histories name the binary.
+    const options = { ...given, identity: given.identity ?? `${given.name}@longrun-worker-${process.pid}-${++serial}` };
     const command: ForeignCommand = { ...options.command, env: { ...options.command.env, ...foreignWorkerEnv(options) } };
     // Detached: the supervisor leads a process group, so a kill reaches everything the worker started.
     const child = spawn(process.execPath, [...nodeArgsFor(SUPERVISOR), JSON.stringify(command)], {
@@ -94,13 +110,31 @@ export class ForeignWorker {
   }
 
   /** The supervisor's pid, which leads the worker's process group. */
-  get pid(): number | undefined {
+  get supervisorPid(): number | undefined {
     return this.child.pid;
   }
 
   /** The worker program's own pid, once it has started. */
-  get workerPid(): number | undefined {
+  get pid(): number | undefined {
     return this.started;
+  }
+
+  get pids(): number[] {
+    return [this.child.pid, this.started].filter((pid) => pid !== undefined);
+  }
+
+  get running(): boolean {
+    return isRunning(this.child);
+  }
+
+  /** The binary it runs: its name in the scenario. */
+  get binary(): string {
+    return this.options.name;
+  }
+
+  /** The identity the server saw it poll under (once ready). */
+  get identity(): string | undefined {
+    return this.polledAs;
   }
 
   /** "foreign worker go-v1 (`go-kernel worker --binary v1`)". */
@@ -112,6 +146,24 @@ export class ForeignWorker {
   async stop(graceMs = STOP_GRACE_MS): Promise<void> {
     this.ending = true;
     await stopChild(this.child, graceMs);
+  }
+
+  /**
+   * A crash at a moment the mocks have no request open, if one comes within `maxWaitMs` (then no
+   * model or tool call of it is lost to its start-to-close timeout), else at once. What else it
+   * held is not known from outside: no activity is reported lost.
+   */
+  async crashWhenQuiet(quietMs: number, maxWaitMs: number): Promise<ActivityReport[]> {
+    this.ending = true;
+    const busy = this.options.requestsInFlight;
+    const deadline = Date.now() + maxWaitMs;
+    let quietSince = Date.now();
+    while (busy && Date.now() < deadline && Date.now() - quietSince < quietMs) {
+      if (busy() > 0) quietSince = Date.now();
+      await sleep(1);
+    }
+    await this.kill();
+    return [];
   }
 
   /** SIGKILL of its whole group, at once: a crash. */
@@ -130,7 +182,11 @@ export class ForeignWorker {
         taskQueue: { name: taskQueue, kind: proto.temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
         taskQueueType: proto.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
       });
-      if ((pollers ?? []).length > 0) return;
+      const mine = (pollers ?? []).find(({ identity }) => identity === this.options.identity || identity?.startsWith(`${this.started}@`));
+      if (mine) {
+        this.polledAs = mine.identity ?? undefined;
+        return;
+      }
       if (Date.now() > deadline) {
         const said = lastLine(this.output());
         throw new Error(

@@ -1,43 +1,30 @@
 /**
- * Kernel workers in child processes, one task queue per binary in play, that chaos can crash,
- * restart and upgrade while runs go on. Each queue has a workflow worker (a binary's turn loop
- * and its cache) and an activity worker (the kernel's activities, the same for every binary).
- * It serves the runner as its in-process workers do (`taskQueue`, `stop`, `failed`). Workers
- * that strikes will need are kept warm as standbys (created, not polling), so that a strike
- * lands at the turn it was meant for.
+ * Workers in processes of their own, one task queue per binary in play, that chaos can crash,
+ * restart and upgrade while runs go on: the kernel's own (a binary's workflows and the
+ * activities apart, kept warm as standbys so that a strike lands at the turn it was meant for)
+ * or a foreign program's (one process for both, started when a strike needs it), behind the
+ * same operations (worker-kind.ts). It serves the runner as its in-process workers do
+ * (`taskQueue`, `stop`, `failed`).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { ActivitiesConfig, BinaryId } from '../kernel/index.ts';
-import type { KernelWorkers } from '../kernel/workers/kernel-workers.ts';
-import { workflowBundle } from '../kernel/workers/workflow-bundles.ts';
+import type { BinaryName } from '../kernel/index.ts';
 import { sleep } from '../shared/sleep.ts';
-import { type ActivityListener, ChildWorker } from './child-worker.ts';
-import type { ActivityReport, WorkerRole } from './worker-messages.ts';
+import type { PoolWorker, QueueWorker, Standby, TurnListener, WorkerKind } from './worker-kind.ts';
+import type { ActivityReport } from './worker-messages.ts';
 
-/** A worker of a queue (named by the binary it started with): a binary's workflows, or the activities. */
-export interface QueueWorker {
-  queue: BinaryId;
-  runs: BinaryId | 'activities';
-}
+export type { QueueWorker } from './worker-kind.ts';
 
 export type CrashedPart = 'workflows' | 'activities' | 'both';
 
 export interface WorkerPoolOptions {
-  /** gRPC host:port the workers connect to (the frontend, or a proxy in front of it). */
-  address: string;
-  namespace: string;
+  /** How workers start: the kernel's (KernelWorkerKind) or a foreign program's (ForeignWorkerKind). */
+  kind: WorkerKind;
   /** One task queue per binary, each served by that binary's workflows at first. */
-  binaries: readonly BinaryId[];
-  /** The workers strikes will start (restarts, upgrades): kept warm as standbys. */
+  binaries: readonly BinaryName[];
+  /** The workers strikes will start (restarts, upgrades): kept warm as standbys where the kind can. */
   standbys?: readonly QueueWorker[];
-  activities: Pick<ActivitiesConfig, 'modelBaseUrl' | 'sandboxBaseUrl'>;
   queuePrefix: string;
-  /** 0 replays every workflow task from history. */
-  maxCachedWorkflows?: number;
-  /** Called for every worker process started (pids, for a caller that must see none left behind). */
-  onWorkerStarted?: (worker: ChildWorker) => void;
+  /** Called for every worker started (pids, for a caller that must see none left behind). */
+  onWorkerStarted?: (worker: PoolWorker) => void;
 }
 
 export interface CrashReport {
@@ -59,21 +46,21 @@ const QUIET_MS = 100;
 const QUIET_WAIT_MS = 5_000;
 
 interface Queue {
-  workflows: ChildWorker[];
-  activities: ChildWorker;
+  workflows: PoolWorker[];
+  /** Absent when the workflow workers run the activities too (a foreign program). */
+  activities?: PoolWorker;
 }
 
-export class WorkerPool implements KernelWorkers {
-  private readonly queues = new Map<BinaryId, Queue>();
-  private readonly standbys = new Map<string, Promise<ChildWorker>>();
-  private readonly listeners = new Set<ActivityListener>();
-  private readonly bundles = new Map<BinaryId, Promise<string>>();
-  private readonly bundleDir = mkdtempSync(join(tmpdir(), 'longrun-bundles-'));
+export class WorkerPool {
+  private readonly queues = new Map<BinaryName, Queue>();
+  private readonly standbys = new Map<string, Promise<Standby<PoolWorker>>>();
+  private readonly kind: WorkerKind;
   private rejectFailed: (error: Error) => void = () => {};
   private closed = false;
   readonly failed: Promise<never>;
 
   private constructor(private readonly options: WorkerPoolOptions) {
+    this.kind = options.kind;
     this.failed = new Promise<never>((_, reject) => {
       this.rejectFailed = reject;
     });
@@ -84,15 +71,18 @@ export class WorkerPool implements KernelWorkers {
     const pool = new WorkerPool(options);
     try {
       for (const standby of options.standbys ?? []) pool.warm(standby);
-      await Promise.all(
+      // Settled, not raced: a worker still starting when another fails is ended with the rest.
+      const started = await Promise.allSettled(
         options.binaries.map(async (queue) => {
           const [workflows, activities] = await Promise.all([
-            pool.startWorker({ queue, runs: queue }, false),
-            pool.startWorker({ queue, runs: 'activities' }, false),
+            pool.startWorker({ queue, runs: queue }),
+            pool.kind.separateActivities ? pool.startWorker({ queue, runs: 'activities' }) : undefined,
           ]);
-          pool.queues.set(queue, { workflows: [workflows], activities });
+          pool.queues.set(queue, { workflows: [workflows], ...(activities ? { activities } : {}) });
         }),
       );
+      const failure = started.find((outcome) => outcome.status === 'rejected');
+      if (failure) throw failure.reason;
       await Promise.all(pool.standbys.values());
     } catch (error) {
       await pool.kill();
@@ -101,9 +91,9 @@ export class WorkerPool implements KernelWorkers {
     return pool;
   }
 
-  taskQueue(binary: BinaryId): string {
+  taskQueue(binary: BinaryName): string {
     if (!this.queues.has(binary)) throw new Error(`no worker for binary ${binary}`);
-    return `${this.options.queuePrefix}-${binary}`;
+    return this.queueName(binary);
   }
 
   /**
@@ -116,19 +106,25 @@ export class WorkerPool implements KernelWorkers {
     return worker?.running ? worker.pid : undefined;
   }
 
-  onActivityStarted(listener: ActivityListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  onTurnStarted(listener: TurnListener): () => void {
+    return this.kind.onTurnStarted(listener);
+  }
+
+  /** The binary whose worker took a workflow task, from the identity Temporal recorded. */
+  binaryOfIdentity(identity: string): BinaryName | undefined {
+    return this.kind.binaryOfIdentity(identity);
   }
 
   /**
    * SIGKILLs the queue's workflow workers, its activity worker, or both, and starts replacements
    * (workflows of `restartAs`, or of the binary they ran). Each dies at a moment with nothing in
-   * flight if one comes within seconds; what it had in flight then waits for its timeout.
+   * flight if one comes within seconds; what it had in flight then waits for its timeout. A
+   * worker that runs the activities too goes down whole, whichever part is named.
    */
-  async crash(queue: BinaryId, part: CrashedPart, restartAs?: BinaryId): Promise<CrashReport[]> {
+  async crash(queue: BinaryName, part: CrashedPart, restartAs?: BinaryName): Promise<CrashReport[]> {
     const state = this.queueOf(queue);
-    const victims = [...(part === 'activities' ? [] : state.workflows), ...(part === 'workflows' ? [] : [state.activities])];
+    const activities = part === 'workflows' || !state.activities ? [] : [state.activities];
+    const victims = [...(part === 'activities' && state.activities ? [] : state.workflows), ...activities];
     const lost = await Promise.all(victims.map((victim) => victim.crashWhenQuiet(QUIET_MS, QUIET_WAIT_MS)));
     const killedAt = Date.now();
     return Promise.all(
@@ -141,7 +137,7 @@ export class WorkerPool implements KernelWorkers {
   }
 
   /** A rolling upgrade: workflows of `to` join the queue; after `overlapMs` the others shut down gracefully. */
-  async upgrade(queue: BinaryId, to: BinaryId, overlapMs: number): Promise<UpgradeReport> {
+  async upgrade(queue: BinaryName, to: BinaryName, overlapMs: number): Promise<UpgradeReport> {
     const state = this.queueOf(queue);
     const old = [...state.workflows];
     const newer = await this.takeWorker({ queue, runs: to });
@@ -161,33 +157,38 @@ export class WorkerPool implements KernelWorkers {
     return this.close((worker) => worker.kill());
   }
 
-  private async close(end: (worker: ChildWorker) => Promise<unknown>): Promise<void> {
+  private async close(end: (worker: PoolWorker) => Promise<unknown>): Promise<void> {
     this.closed = true;
     const standbys = await Promise.allSettled(this.standbys.values());
-    const idle = standbys.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-    const polling = [...this.queues.values()].flatMap((state) => [...state.workflows, state.activities]);
+    const idle = standbys.flatMap((s) => (s.status === 'fulfilled' ? [s.value.worker] : []));
+    const polling = [...this.queues.values()].flatMap((state) => [...state.workflows, ...(state.activities ? [state.activities] : [])]);
     await Promise.all([...polling.map(end), ...idle.map((worker) => worker.kill())]);
-    rmSync(this.bundleDir, { recursive: true, force: true });
+    this.kind.close?.();
   }
 
-  private queueOf(queue: BinaryId): Queue {
+  private queueName(queue: BinaryName): string {
+    return `${this.options.queuePrefix}-${queue}`;
+  }
+
+  private queueOf(queue: BinaryName): Queue {
     const state = this.queues.get(queue);
     if (!state) throw new Error(`no task queue for binary ${queue}`);
     return state;
   }
 
   /** A worker polling the queue, in place of `replacing` if given: the standby if there is one (and a new standby behind it). */
-  private async takeWorker(wanted: QueueWorker, replacing?: ChildWorker): Promise<ChildWorker> {
+  private async takeWorker(wanted: QueueWorker, replacing?: PoolWorker): Promise<PoolWorker> {
     const key = standbyKey(wanted);
     const standby = this.standbys.get(key);
-    let worker: ChildWorker;
+    let worker: PoolWorker;
     if (standby) {
       this.standbys.delete(key);
-      worker = await standby;
+      const ready = await standby;
       this.warm(wanted);
-      await worker.go();
+      await ready.go();
+      worker = ready.worker;
     } else {
-      worker = await this.startWorker(wanted, false);
+      worker = await this.startWorker(wanted);
     }
     const state = this.queueOf(wanted.queue);
     if (wanted.runs === 'activities') state.activities = worker;
@@ -196,48 +197,20 @@ export class WorkerPool implements KernelWorkers {
   }
 
   private warm(wanted: QueueWorker): void {
-    if (this.closed) return;
-    const standby = this.startWorker(wanted, true);
+    const { startStandby } = this.kind;
+    if (this.closed || !startStandby) return;
+    const standby = startStandby.call(this.kind, wanted, this.queueName(wanted.queue)).then((ready) => this.started(ready.worker) && ready);
     standby.catch((error: Error) => this.rejectFailed(error));
     this.standbys.set(standbyKey(wanted), standby);
   }
 
-  private bundlePath(binary: BinaryId): Promise<string> {
-    let path = this.bundles.get(binary);
-    if (!path) {
-      path = workflowBundle(binary).then((bundle) => {
-        const file = join(this.bundleDir, `${binary}.js`);
-        writeFileSync(file, bundle.code);
-        return file;
-      });
-      this.bundles.set(binary, path);
-    }
-    return path;
-  }
-
-  private async roleOf({ runs }: QueueWorker): Promise<WorkerRole> {
-    if (runs === 'activities') return { runs, activities: this.options.activities };
-    return {
-      runs: 'workflows',
-      binary: runs,
-      bundlePath: await this.bundlePath(runs),
-      ...(this.options.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: this.options.maxCachedWorkflows } : {}),
-    };
-  }
-
-  private async startWorker(wanted: QueueWorker, standby: boolean): Promise<ChildWorker> {
+  private async startWorker(wanted: QueueWorker): Promise<PoolWorker> {
     if (this.closed) throw new Error('the worker pool is closed');
-    const worker = await ChildWorker.start({
-      address: this.options.address,
-      namespace: this.options.namespace,
-      taskQueue: `${this.options.queuePrefix}-${wanted.queue}`,
-      role: await this.roleOf(wanted),
-      standby,
-    });
+    return this.started(await this.kind.start(wanted, this.queueName(wanted.queue)));
+  }
+
+  private started<W extends PoolWorker>(worker: W): W {
     this.options.onWorkerStarted?.(worker);
-    worker.onActivityStarted((report, from) => {
-      for (const listener of this.listeners) listener(report, from);
-    });
     worker.died.catch((error: Error) => this.rejectFailed(error));
     return worker;
   }

@@ -1,19 +1,19 @@
 /**
  * The harness of a foreign target (`target.external`): the server, the mocks over HTTP (a worker
  * in another process, in any language, calls them there), the target's build command once, and
- * one foreign worker per binary on its own task queue, each ready once the server sees it poll.
- * Commands and the mapping file are read relative to the scenario file's folder.
+ * one foreign worker per binary that starts runs, on its own task queue, each ready once the
+ * server sees it poll; chaos steps strike them. Commands and the mapping file are read relative
+ * to the scenario file's folder.
  */
 import { dirname, resolve } from 'node:path';
-import { type MockServer, startMockServer } from '../../mocks/index.ts';
 import { describeCommand, type ForeignCommand, lastLine, runForeignCommand } from '../chaos/foreign-command.ts';
-import { ForeignWorker } from '../chaos/foreign-worker.ts';
+import { type ChaosEvent, planChaos } from '../chaos/index.ts';
 import { DEFAULT_KERNEL_MAPPING, type KernelMapping, readKernelMappingFile } from '../checks/index.ts';
-import { type Environment, startEnvironment } from '../environment/index.ts';
+import type { Environment } from '../environment/index.ts';
 import type { BinaryName } from '../kernel/index.ts';
-import type { ExternalTarget, ForeignCommandInput } from '../scenario/external-target.ts';
+import { type ExternalTarget, type ForeignCommandInput, launchedBinaries } from '../scenario/external-target.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
-import type { RunHarness } from './run-harness.ts';
+import { type RunHarness, startChaosHarness } from './run-harness.ts';
 
 /** A build (a `go build` of a cold cache) may take minutes; one that takes ten is stuck. */
 const BUILD_TIMEOUT_MS = 600_000;
@@ -24,8 +24,10 @@ export class ExternalTargetError extends Error {}
 export interface ExternalSetup {
   /** The mapping its histories are read through (the contract's, when the target names none). */
   mapping: KernelMapping;
-  /** Every binary's commands, with their folders resolved. */
+  /** Every binary's commands, with their folders resolved, in release order. */
   commands: Map<BinaryName, { worker: ForeignCommand; replay?: ForeignCommand; breaks?: string }>;
+  /** The binaries runs start on (the others join only through chaos). */
+  launched: BinaryName[];
 }
 
 /** The folder a scenario's paths are relative to: its file's, or the working directory. */
@@ -60,7 +62,7 @@ export function externalSetup(target: ExternalTarget, scenarioFile: string | und
       },
     ]),
   );
-  return { mapping, commands };
+  return { mapping, commands, launched: launchedBinaries(target) };
 }
 
 /** Runs the target's build command once; its output is shown, a failure is one line naming it. */
@@ -75,61 +77,26 @@ export async function buildTarget(build: ForeignCommandInput | undefined, scenar
   throw new ExternalTargetError(`target.external.build ${describeCommand(command)} ${why}`);
 }
 
+/**
+ * The target's build, then its workers under the chaos harness (worker-pool.ts with foreign
+ * workers): its chaos steps strike them as they strike the kernel's; without steps, the workers
+ * just serve their queues.
+ */
 export async function startExternalHarness(
   scenario: Scenario,
   target: ExternalTarget,
   setup: ExternalSetup,
   queuePrefix: string,
-  options: { environment?: Environment; scenarioFile?: string },
+  options: { environment?: Environment; scenarioFile?: string; onChaosEvent?: (event: ChaosEvent) => void },
 ): Promise<RunHarness> {
   await buildTarget(target.build, options.scenarioFile);
-  const env = options.environment ?? (await startEnvironment(scenario.server));
-  let mocks: MockServer | undefined;
-  const workers = new Map<BinaryName, ForeignWorker>();
-  const close = async (graceful: boolean) => {
-    await Promise.all([...workers.values()].map((worker) => (graceful ? worker.stop() : worker.kill())));
-    await mocks?.close();
-    if (!options.environment) await env.teardown();
-  };
   try {
-    mocks = await startMockServer({ seed: scenario.seed, shape: scenario.shape, faults: scenario.faults });
-    const mockUrl = mocks.url;
-    // One at a time: a worker that will not start is found before the next is tried.
-    for (const [name, { worker }] of setup.commands) {
-      workers.set(
-        name,
-        await ForeignWorker.start({
-          name,
-          command: worker,
-          client: env.client,
-          address: env.address,
-          namespace: env.namespace,
-          taskQueue: `${queuePrefix}-${name}`,
-          mockUrl,
-        }),
-      );
-    }
+    return await startChaosHarness(scenario, planChaos(scenario), queuePrefix, {
+      foreign: new Map([...setup.commands].map(([name, { worker }]) => [name, worker])),
+      ...(options.environment ? { environment: options.environment } : {}),
+      ...(options.onChaosEvent ? { onEvent: options.onChaosEvent } : {}),
+    });
   } catch (error) {
-    await close(false);
     throw error instanceof Error && error.message.startsWith('foreign worker') ? new ExternalTargetError(error.message) : error;
   }
-  const failed = Promise.race([...workers.values()].map((worker) => worker.died));
-  failed.catch(() => {});
-  const served = mocks;
-  return {
-    env,
-    mocks: served,
-    workers: {
-      taskQueue(binary) {
-        if (!workers.has(binary)) throw new Error(`no foreign worker for binary ${binary}`);
-        return `${queuePrefix}-${binary}`;
-      },
-    },
-    workerPid: () => [...workers.values()][0]?.workerPid,
-    failed,
-    startChaos() {},
-    stopChaos: async () => [],
-    servedBy: (binary) => [binary],
-    close,
-  };
 }

@@ -6,7 +6,7 @@
  */
 import type { temporal } from '@temporalio/proto';
 import { type MockProvider, startInProcessMocks } from '../../mocks/index.ts';
-import { type ChaosEvent, type ChaosPlan, servedBinaries, startChaosSession } from '../chaos/index.ts';
+import { type ChaosEvent, type ChaosPlan, type ChaosSessionOptions, servedBinaries, startChaosSession } from '../chaos/index.ts';
 import { type Environment, startEnvironment } from '../environment/index.ts';
 import type { BinaryId, BinaryName } from '../kernel/index.ts';
 import { type KernelWorkers, startKernelWorkers, workflowCacheSize } from '../kernel/workers/kernel-workers.ts';
@@ -91,11 +91,12 @@ async function startInProcessHarness(
   };
 }
 
-async function startChaosHarness(
+/** Worker processes (the kernel's, or a foreign target's with `options.foreign`) and the chaos controller. */
+export async function startChaosHarness(
   scenario: Scenario,
   plan: ChaosPlan,
   queuePrefix: string,
-  options: { environment?: Environment; onEvent?: (event: ChaosEvent) => void },
+  options: Omit<ChaosSessionOptions, 'queuePrefix'>,
 ): Promise<RunHarness> {
   const session = await startChaosSession(scenario, plan, { queuePrefix, ...options });
   const failed = Promise.race([session.workers.failed, session.controller.failed]);
@@ -112,7 +113,7 @@ async function startChaosHarness(
       return session.controller.verdict();
     },
     servedBy: (binary, histories) => {
-      const served = servedBinaries(histories);
+      const served = servedBinaries(histories, (identity) => session.workers.binaryOfIdentity(identity));
       return served.length > 0 ? served : [binary];
     },
     close: (graceful) => session.close(graceful),

@@ -10,7 +10,7 @@ import { setMaxListeners } from 'node:events';
 import type { temporal } from '@temporalio/proto';
 import { type ChaosEvent, planChaos } from '../chaos/index.ts';
 import type { Environment } from '../environment/index.ts';
-import type { BinaryName } from '../kernel/index.ts';
+import { type BinaryName, isBinaryId } from '../kernel/index.ts';
 import { MetricsSampler, serverPidFinder, soakVerdict } from '../load/index.ts';
 import type { ExpectationRecord, LoadMetrics, RunRecord, Summary } from '../result/index.ts';
 import type { Ramp } from '../scenario/index.ts';
@@ -57,8 +57,8 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   // Read before anything starts: a foreign target's mapping file and its commands' folders.
   const foreign = external ? externalSetup(external, options.scenarioFile) : undefined;
   const kernelBinaries = 'binaries' in scenario.target ? scenario.target.binaries : [];
-  const targetBinaries: BinaryName[] = foreign ? [...foreign.commands.keys()] : kernelBinaries;
-  const chaos = !external && scenario.chaos.length > 0 ? planChaos(scenario) : undefined;
+  const targetBinaries: BinaryName[] = foreign ? foreign.launched : kernelBinaries;
+  const chaos = scenario.chaos.length > 0 ? planChaos(scenario) : undefined;
   // Aborted after a failure, so that the runs still in flight stop watching and nothing new starts.
   const failure = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, failure.signal]) : failure.signal;
@@ -91,7 +91,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     const judgeContext = {
       client: env.client,
       checkContext: checkContextOf(scenario, limits),
-      replays: foreign ? foreignReplayPlan(foreign.commands) : kernelReplayPlan(chaos?.binaries ?? kernelBinaries),
+      replays: foreign ? foreignReplayPlan(foreign.commands) : kernelReplayPlan(chaos?.binaries.filter(isBinaryId) ?? kernelBinaries),
       servedBy: harness.servedBy,
       ...(foreign ? { mapping: foreign.mapping } : {}),
     };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { externalTargetSchema } from './external-target.ts';
+import { externalTargetSchema, launchedBinaries } from './external-target.ts';
 import { scenarioSchema } from './scenario-schema.ts';
 
 const worker = (binary: string) => ({ argv: ['./go-kernel', 'worker', '--binary', binary] });
@@ -36,7 +36,10 @@ describe('a scenario on a foreign target', () => {
     expect: [{ on: 'go-v1', hold: 'all' }],
     ...extra,
   });
-  const issues = (value: unknown) => scenarioSchema.safeParse(value).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  const issues = (value: Record<string, unknown>, binaries?: Record<string, unknown>) =>
+    scenarioSchema
+      .safeParse(binaries ? { ...value, target: { external: { binaries } } } : value)
+      .error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
 
   it('names its binaries in expectations, and refuses a name the target does not have', () => {
     expect(issues(scenario({}))).toBeUndefined();
@@ -46,9 +49,38 @@ describe('a scenario on a foreign target', () => {
     expect(issues(scenario({ expect: [{ on: 'v1', hold: 'all' }] }))?.[0]).toMatch(/^expect\.0\.on: expected one of go-v0, go-v1/);
   });
 
-  it('refuses chaos steps, which need kernel binaries for now', () => {
-    expect(issues(scenario({ chaos: [{ action: 'kill-worker', after: '5s' }] }))).toEqual([
-      'chaos: chaos steps need kernel binaries (target.binaries): chaos on a foreign worker is not supported yet',
+  it('takes chaos steps on its own binaries, and refuses what a foreign worker cannot be struck with', () => {
+    const chaos = (...steps: Record<string, unknown>[]) => scenario({ chaos: steps });
+    expect(
+      issues(
+        chaos(
+          { action: 'kill-worker', after: '5s', part: 'both', to: 'go-v1' },
+          { action: 'upgrade-worker', atTurn: 3, binary: 'go-v0', to: 'go-v1' },
+          { action: 'force-replay' },
+          { action: 'restart-server', atTurn: 4 },
+          { action: 'network', atTurn: 2, link: 'activities-model', fault: 'down', for: '1s' },
+        ),
+      ),
+    ).toBeUndefined();
+    expect(issues(chaos({ action: 'upgrade-worker', atTurn: 3, to: 'v1' }))).toEqual(['chaos.0.to: expected one of go-v0, go-v1']);
+    expect(issues(chaos({ action: 'kill-worker', atTurn: 3, binary: 'go-v2' }))).toEqual([
+      'chaos.0.binary: expected one of go-v0, go-v1; did you mean go-v0?',
+    ]);
+    expect(issues(chaos({ action: 'kill-worker', atTurn: 3, part: 'activities' }))).toEqual([
+      'chaos.0.part: a foreign worker runs its workflows and activities in one process: a kill takes both (leave part out, or both)',
+    ]);
+  });
+
+  it('starts no runs on a binary only chaos brings in, and needs one that starts runs', () => {
+    const binaries = { 'go-v0': { worker: worker('v0') }, 'go-v1': { worker: worker('v1'), startsRuns: false } };
+    const parsed = scenarioSchema.parse({ ...scenario({}), target: { external: { binaries } } });
+    expect('external' in parsed.target && launchedBinaries(parsed.target.external)).toEqual(['go-v0']);
+    expect(issues(scenario({ chaos: [{ action: 'kill-worker', atTurn: 3, binary: 'go-v1' }] }), binaries)).toEqual([
+      'chaos.0.binary: expected one of go-v0; did you mean go-v0?',
+    ]);
+    const none = { 'go-v0': { worker: worker('v0'), startsRuns: false } };
+    expect(externalTargetSchema.safeParse({ binaries: none }).error?.issues.map((i) => i.message)).toEqual([
+      'needs a binary that starts runs (startsRuns is false on every one)',
     ]);
   });
 });

@@ -31,6 +31,11 @@ const foreignBinarySchema = z.strictObject({
   replay: commandSchema.optional(),
   /** A deliberately broken control: the binary (release) it breaks. Its histories replay on itself only. */
   breaks: foreignBinaryNameSchema.optional(),
+  /** false: no runs start on it; it joins only through chaos (upgrade-worker or kill-worker `to`). */
+  startsRuns: z
+    .boolean()
+    .default(true)
+    .describe('false: no runs start on it; only a chaos step (upgrade-worker, kill-worker to) brings it in'),
 });
 
 export const externalTargetSchema = z
@@ -47,6 +52,9 @@ export const externalTargetSchema = z
   .superRefine((target, ctx) => {
     const names = Object.keys(target.binaries);
     if (names.length === 0) ctx.addIssue({ code: 'custom', path: ['binaries'], message: 'needs at least one binary' });
+    else if (launchedBinaries(target).length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['binaries'], message: 'needs a binary that starts runs (startsRuns is false on every one)' });
+    }
     for (const [name, binary] of Object.entries(target.binaries)) {
       // Checked here, not by the record's key schema, whose message would not name the rule.
       if (!FOREIGN_BINARY_NAME.test(name)) ctx.addIssue({ code: 'custom', path: ['binaries', name], message: NAME_RULE });
@@ -60,6 +68,13 @@ export const externalTargetSchema = z
     }
   })
   .describe("a worker longrun did not write: its binaries' commands, how to read its histories");
+
+/** The binaries runs start on, in release order (those with `startsRuns: false` only join through chaos). */
+export function launchedBinaries(target: Pick<ExternalTarget, 'binaries'>): string[] {
+  return Object.entries(target.binaries)
+    .filter(([, binary]) => binary.startsRuns !== false)
+    .map(([name]) => name);
+}
 
 export type ForeignCommandInput = z.infer<typeof commandSchema>;
 export type ExternalTarget = z.infer<typeof externalTargetSchema>;

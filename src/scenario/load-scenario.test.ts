@@ -46,8 +46,8 @@ describe('parseScenario', () => {
     expectTypeOf<Extract<Scenario['target'], { binaries: unknown }>['binaries']>().toEqualTypeOf<BinaryId[]>();
     // An expectation may name a foreign binary of target.external; the scenario checks it against the target.
     expectTypeOf<Expectation['on']>().toEqualTypeOf<BinaryName>();
-    expectTypeOf<ChaosStep['binary']>().toEqualTypeOf<BinaryId | undefined>();
-    expectTypeOf<ChaosStep['to']>().toEqualTypeOf<BinaryId | undefined>();
+    expectTypeOf<ChaosStep['binary']>().toEqualTypeOf<BinaryName | undefined>();
+    expectTypeOf<ChaosStep['to']>().toEqualTypeOf<BinaryName | undefined>();
   });
 
   it('takes a shape section left empty as its defaults', () => {

@@ -13,10 +13,11 @@ import {
 } from '../../mocks/index.ts';
 import { INCIDENTS } from '../checks/incidents.ts';
 import { HISTORY_INVARIANT_IDS } from '../checks/verdict.ts';
-import { BINARY_IDS, binaryIdSchema, binaryNameSchema } from '../kernel/index.ts';
+import { BINARY_IDS, type BinaryName, binaryIdSchema, binaryNameSchema } from '../kernel/index.ts';
+import { chaosBinaryProblems } from './chaos-binary-rules.ts';
 import { CHAOS_ACTIONS, chaosStepProblems, NETWORK_FAULTS, NETWORK_LINKS } from './chaos-step-rules.ts';
 import { closestName } from './closest-name.ts';
-import { externalTargetSchema } from './external-target.ts';
+import { externalTargetSchema, foreignBinaryNameSchema } from './external-target.ts';
 import { rampSchemaWith, soakSchemaWith } from './soak-schema.ts';
 
 const INVARIANT_ID_LIST = [...HISTORY_INVARIANT_IDS, 'replay.cross-version'] as const;
@@ -121,6 +122,9 @@ const expectationSchema = z.union([
   }),
 ]);
 
+/** A kernel binary, or a foreign target's (checked against the target with the scenario: chaos-binary-rules.ts). */
+const chaosBinarySchema: z.ZodType<BinaryName> = z.union([binaryIdSchema, foreignBinaryNameSchema]);
+
 /** A fault the harness injects while runs go on (src/chaos); which fields apply to which action: chaos-step-rules.ts. */
 const chaosStepSchema = z
   .strictObject({
@@ -133,8 +137,8 @@ const chaosStepSchema = z
     atTurn: z.number().int().positive().optional().describe('strike once, when any run starts this turn'),
     probability: z.number().gt(0).max(1).optional().describe('strike at the start of each turn of each run with this probability (seeded)'),
     times: z.number().int().positive().optional().describe('with probability: strike at most this many times (default 1)'),
-    binary: binaryIdSchema.optional().describe('kill-worker, upgrade-worker: the task queue of this binary (default: every one)'),
-    to: binaryIdSchema
+    binary: chaosBinarySchema.optional().describe('kill-worker, upgrade-worker: the task queue of this binary (default: every one)'),
+    to: chaosBinarySchema
       .optional()
       .describe('upgrade-worker: the binary that takes over; kill-worker: the binary it restarts as (default: the same)'),
     part: z
@@ -226,13 +230,7 @@ export const scenarioSchema = z
           message: `expected one of ${known.join(', ')}${guess ? `; did you mean ${guess}?` : ''}`,
         });
       });
-      if (external && Array.isArray(scenario.chaos) && scenario.chaos.length > 0) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['chaos'],
-          message: 'chaos steps need kernel binaries (target.binaries): chaos on a foreign worker is not supported yet',
-        });
-      }
+      for (const problem of chaosBinaryProblems(scenario.chaos, external)) ctx.addIssue({ code: 'custom', ...problem });
     },
     { when: ({ value }) => typeof value === 'object' && value !== null },
   );

@@ -4,7 +4,8 @@
  * against the real embedded server. longrun installs and bundles it (the first run: a few
  * minutes), the mock answers its Responses API calls from each run's plan through the run
  * marker, and its tools call the sandbox. With no compaction it loops on TMPRL1103 once its
- * model activity's input passes the scaled blob limit; a worker that will not start is one line.
+ * model activity's input passes the scaled blob limit, and is terminated once its history
+ * passes the scaled history-size limit; a worker that will not start is one line.
  */
 import { describe, expect, it } from 'vitest';
 import { resolveScenario, runScenario, type Scenario } from '../src/index.ts';
@@ -44,6 +45,16 @@ describe('the OpenAI Agents SDK under longrun', () => {
       [['tmprl1103'], 19],
     ]);
     expect(verdicts(summary, 'wft.no-retry-loop')).toEqual(['fail', 'fail']);
+  }, 300_000);
+
+  it('agents-sdk-history-size: with no ContinueAsNew the history passes the 2 MiB limit in its 20th turn and the server terminates it', async () => {
+    const summary = await run('agents-sdk-history-size');
+    expect(summary.expectations.filter((e) => !e.met)).toEqual([]);
+    expect(summary.runs.map((r) => [r.outcome, r.incidents, r.turns.length])).toEqual([
+      ['terminated', ['history-size'], 20],
+      ['terminated', ['history-size'], 20],
+    ]);
+    expect(verdicts(summary, 'history.no-termination')).toEqual(['fail', 'fail']);
   }, 300_000);
 });
 

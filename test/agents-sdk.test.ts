@@ -56,6 +56,13 @@ describe('the OpenAI Agents SDK under longrun', () => {
     ]);
     expect(verdicts(summary, 'history.no-termination')).toEqual(['fail', 'fail']);
   }, 300_000);
+
+  it('agents-sdk-soak: two minutes at concurrency 4 with model 429s and 503s: every run ends by itself, the soak thresholds are met', async () => {
+    const summary = await run('agents-sdk-soak');
+    expect(summary.expectations.filter((e) => !e.met)).toEqual([]);
+    expect(summary.runs.length).toBeGreaterThan(4);
+    expect(summary.runs.every((r) => r.outcome === 'completed')).toBe(true);
+  }, 600_000);
 });
 
 describe('an Agents SDK worker that will not start', () => {

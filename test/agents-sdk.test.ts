@@ -70,12 +70,12 @@ describe('an Agents SDK worker that will not start', () => {
     const { scenario, file } = resolveScenario('agents-sdk-smoke');
     if (!('external' in scenario.target)) throw new Error('agents-sdk-smoke has no external target');
     const { external } = scenario.target;
-    const worker = { argv: ['node_modules/.bin/tsx', 'src/no-such-worker.ts'], cwd: '../examples/agents-sdk' };
+    const worker = { argv: ['node', '--import', 'tsx', 'src/no-such-worker.ts'], cwd: '../examples/agents-sdk' };
     const broken: Scenario = { ...scenario, target: { external: { ...external, binaries: { 'agents-sdk': { worker } } } } };
     const failure = await runScenario(broken, { scenarioFile: file }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ExternalTargetError);
     expect((failure as Error).message).toMatch(
-      /^foreign worker agents-sdk \(`node_modules\/\.bin\/tsx src\/no-such-worker\.ts` in \S+\/examples\/agents-sdk\) exited \(code 1\): [^\n]+$/,
+      /^foreign worker agents-sdk \(`node --import tsx src\/no-such-worker\.ts` in \S+\/examples\/agents-sdk\) exited \(code 1\): [^\n]+$/,
     );
   }, 300_000);
 });

@@ -71,7 +71,10 @@ describe('an Agents SDK worker that will not start', () => {
     if (!('external' in scenario.target)) throw new Error('agents-sdk-smoke has no external target');
     const { external } = scenario.target;
     const worker = { argv: ['node', '--import', 'tsx', 'src/no-such-worker.ts'], cwd: '../examples/agents-sdk' };
-    const broken: Scenario = { ...scenario, target: { external: { ...external, binaries: { 'agents-sdk': { worker } } } } };
+    const broken: Scenario = {
+      ...scenario,
+      target: { external: { ...external, binaries: { 'agents-sdk': { worker, startsRuns: true } } } },
+    };
     const failure = await runScenario(broken, { scenarioFile: file }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ExternalTargetError);
     expect((failure as Error).message).toMatch(

@@ -8,6 +8,8 @@
 import { type MockServer, startMockServer } from '../../mocks/index.ts';
 import { type Environment, startEnvironment } from '../environment/index.ts';
 import type { BinaryName } from '../kernel/index.ts';
+import { workflowCacheSize } from '../kernel/workers/kernel-workers.ts';
+import { mockOptionsOf } from '../scenario/mock-options.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
 import { ChaosController, type ChaosStrike, type ChaosTargets } from './chaos-controller.ts';
 import type { ChaosPlan, NetworkLink } from './chaos-plan.ts';
@@ -68,7 +70,7 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
     }
     if (environment.postgres) onEvent({ type: 'process', pid: environment.postgres.supervisorPid, what: 'postgres' });
 
-    const mocks = await startMockServer({ seed: scenario.seed, shape: scenario.shape, faults: scenario.faults });
+    const mocks = await startMockServer(mockOptionsOf(scenario));
     closers.push(() => mocks.close());
 
     let network: ChaosTargets['network'];
@@ -90,6 +92,7 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
       network = { toxiproxy, proxies };
     }
 
+    // A foreign worker keeps its own cache size unless chaos forces replay.
     const cache = plan.forceReplay ? { maxCachedWorkflows: 0 } : {};
     const kind: WorkerKind = options.foreign
       ? new ForeignWorkerKind({
@@ -105,7 +108,7 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
           address: workerAddress,
           namespace: environment.namespace,
           activities: { modelBaseUrl, sandboxBaseUrl: mocks.sandboxBaseUrl },
-          ...cache,
+          maxCachedWorkflows: plan.forceReplay ? 0 : workflowCacheSize(scenario.runs.concurrency),
         });
     const workers = await WorkerPool.start({
       kind,

@@ -11,6 +11,7 @@ import { type Environment, startEnvironment } from '../environment/index.ts';
 import type { BinaryId, BinaryName } from '../kernel/index.ts';
 import { type KernelWorkers, startKernelWorkers, workflowCacheSize } from '../kernel/workers/kernel-workers.ts';
 import type { ExpectationRecord } from '../result/index.ts';
+import { mockOptionsOf } from '../scenario/mock-options.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
 
 export interface RunHarness {
@@ -58,7 +59,7 @@ async function startInProcessHarness(
 ): Promise<RunHarness> {
   const { environment } = options;
   const env = environment ?? (await startEnvironment(scenario.server));
-  const mocks = startInProcessMocks({ seed: scenario.seed, shape: scenario.shape, faults: scenario.faults });
+  const mocks = startInProcessMocks(mockOptionsOf(scenario));
   const closeMocksAndEnv = async () => {
     mocks.close();
     if (!environment) await env.teardown();

@@ -6,6 +6,7 @@ export { type NewScenarioOptions, newScenario, type ValidationResult, validateSc
 export { CHAOS_ACTIONS, NETWORK_FAULTS, NETWORK_LINKS } from './chaos-step-rules.ts';
 export { SCENARIO_JSON_SCHEMA_FILE, scenarioJsonSchemaText } from './json-schema.ts';
 export { loadScenarioFile, parseScenario } from './load-scenario.ts';
+export { mockOptionsOf } from './mock-options.ts';
 export {
   listScenarios,
   resolveScenario,

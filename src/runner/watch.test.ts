@@ -1,5 +1,6 @@
+import proto from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
-import { stopReason, type WatchState } from './watch.ts';
+import { lastTaskFailedTooLarge, stopReason, type WatchState } from './watch.ts';
 
 const going: WatchState = { timeoutMs: 15_000, overdue: false, aborted: false };
 const compacting = {
@@ -45,5 +46,27 @@ describe('stopReason', () => {
   it('names the retry loop before the timeout and the timeout before an interrupt', () => {
     expect(stopReason({ pendingWorkflowTask: { attempt: 5 } }, { ...going, overdue: true, aborted: true })).toMatch(/retry loop/);
     expect(stopReason({}, { ...going, overdue: true, aborted: true })).toMatch(/after its timeout/);
+  });
+});
+
+describe('lastTaskFailedTooLarge', () => {
+  const { EventType, WorkflowTaskFailedCause } = proto.temporal.api.enums.v1;
+  const failed = (cause: number) => ({
+    eventType: EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED,
+    workflowTaskFailedEventAttributes: { cause },
+  });
+  const tooLarge = failed(WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_PAYLOADS_TOO_LARGE);
+  const scheduled = { eventType: EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED };
+
+  it('says yes when the last closed task failed with PAYLOADS_TOO_LARGE', () => {
+    expect(lastTaskFailedTooLarge([scheduled, tooLarge])).toBe(true);
+  });
+
+  it('says no for another cause, and for an older failure that a later task closed over', () => {
+    expect(lastTaskFailedTooLarge([scheduled, failed(WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_NON_DETERMINISTIC_ERROR)])).toBe(
+      false,
+    );
+    expect(lastTaskFailedTooLarge([scheduled, { eventType: EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT }, tooLarge])).toBe(false);
+    expect(lastTaskFailedTooLarge([scheduled, { eventType: EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED }, tooLarge])).toBe(false);
   });
 });

@@ -36,18 +36,35 @@ export interface WatchState {
 }
 
 const { WorkflowTaskFailedCause, EventType } = proto.temporal.api.enums.v1;
-/** Enough of the history's end to hold the last failed workflow task and what the server added after it. */
+/** Enough of the history's end to hold the last closed workflow task and what the server added after it. */
 const TAIL_EVENTS = 8;
 
-/** Whether the run's last failed workflow task failed for a payload past the blob limit, read from the history's end. */
-async function lastTaskFailedTooLarge(client: Client, workflowId: string, runId: string | undefined): Promise<boolean> {
+/**
+ * Whether the run's last closed workflow task failed for a payload past the blob limit, from
+ * its history's newest events first: a task that completed or timed out since an older failure
+ * says no.
+ */
+export function lastTaskFailedTooLarge(newestFirst: readonly temporal.api.history.v1.IHistoryEvent[]): boolean {
+  const closed = newestFirst.find((event) => TASK_CLOSED.has(event.eventType ?? 0));
+  return (
+    closed?.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED &&
+    closed.workflowTaskFailedEventAttributes?.cause === WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_PAYLOADS_TOO_LARGE
+  );
+}
+
+const TASK_CLOSED = new Set<number>([
+  EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED,
+  EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED,
+  EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT,
+]);
+
+async function historyEnd(client: Client, workflowId: string, runId: string | undefined): Promise<temporal.api.history.v1.IHistoryEvent[]> {
   const { history } = await client.workflowService.getWorkflowExecutionHistoryReverse({
     namespace: client.options.namespace,
     execution: { workflowId, ...(runId ? { runId } : {}) },
     maximumPageSize: TAIL_EVENTS,
   });
-  const failed = history?.events?.find((event) => event.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED);
-  return failed?.workflowTaskFailedEventAttributes?.cause === WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_PAYLOADS_TOO_LARGE;
+  return history?.events ?? [];
 }
 
 /** Waits for the run to close; stops it on a retry loop, a timeout, an abort or a dead worker, and returns why. */
@@ -84,7 +101,7 @@ export async function watchRun(client: Client, workflowId: string, options: Watc
       } else if (attempt > attemptRead) {
         attemptRead = attempt;
         payloadsTooLarge = await whileServerDown(
-          () => lastTaskFailedTooLarge(client, workflowId, description.runId),
+          async () => lastTaskFailedTooLarge(await historyEnd(client, workflowId, description.runId)),
           SERVER_DOWN_TOLERANCE_MS,
         ).catch(() => false);
       }

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { ownUsage, parseProcStat, parseVmRssBytes, readProcessUsage } from './process-usage.ts';
 
-// A real line's shape (proc(5)): pid (comm) state ppid ... utime(14) stime(15) ...
+// A real line's shape (proc(5)): pid (comm) state ppid ... utime(14) stime(15) ... starttime(22) ...
 const STAT = '4242 (temporal-server) S 4200 4242 4200 0 -1 4194560 11730 0 0 0 1834 412 0 0 20 0 23 0 24406 2009145344 31337';
 
 describe('parseProcStat', () => {
-  it('reads the command, the parent and user + system CPU time in seconds', () => {
-    expect(parseProcStat(STAT)).toEqual({ command: 'temporal-server', parentPid: 4200, cpuSeconds: 22.46 });
+  it('reads the command, the parent, user + system CPU time in seconds and the start time', () => {
+    expect(parseProcStat(STAT)).toEqual({ command: 'temporal-server', parentPid: 4200, cpuSeconds: 22.46, startTicks: 24406 });
   });
 
   it('keeps a command with spaces and parentheses whole', () => {
     const odd = STAT.replace('(temporal-server)', '(a) b (c))');
-    expect(parseProcStat(odd)).toEqual({ command: 'a) b (c)', parentPid: 4200, cpuSeconds: 22.46 });
+    expect(parseProcStat(odd)).toEqual({ command: 'a) b (c)', parentPid: 4200, cpuSeconds: 22.46, startTicks: 24406 });
   });
 
   it('rejects what is not a stat line, saying so', () => {

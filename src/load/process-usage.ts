@@ -19,7 +19,8 @@ export function parseProcStat(text: string): ProcStat {
   const open = text.indexOf('(');
   const close = text.lastIndexOf(')');
   if (open < 0 || close < open) throw new Error(`/proc stat: no (command) in ${JSON.stringify(text.slice(0, 80))}`);
-  // Fields after the command, numbered from 3 (state) as in proc(5): ppid is 4, utime 14, stime 15.
+  // Fields after the command, numbered from 3 (state) as in proc(5): ppid is 4, utime 14, stime 15,
+  // starttime 22.
   const fields = text
     .slice(close + 2)
     .trim()
@@ -33,6 +34,7 @@ export function parseProcStat(text: string): ProcStat {
     command: text.slice(open + 1, close),
     parentPid: field(4),
     cpuSeconds: (field(14) + field(15)) / CLOCK_TICKS_PER_SECOND,
+    startTicks: field(22),
   };
 }
 

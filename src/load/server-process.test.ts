@@ -41,6 +41,19 @@ describe('finding processes', () => {
     expect(serverPidFinder({ kind: 'embedded', address: '127.0.0.1:39999' })?.()).toBe(child.pid);
   });
 
+  it('keeps finding the server it found, and finds the next one after a restart', async () => {
+    const args = ['-e', 'setTimeout(() => {}, 30_000)', 'server', 'start-dev', '--port', '39997'];
+    const find = serverPidFinder({ kind: 'embedded', address: '127.0.0.1:39997' });
+    const first = await started(process.execPath, args);
+    expect(find?.()).toBe(first.pid);
+    expect(find?.()).toBe(first.pid);
+    first.kill('SIGKILL');
+    await new Promise((resolve) => first.once('exit', resolve));
+    expect(find?.()).toBeUndefined();
+    const second = await started(process.execPath, args);
+    expect(find?.()).toBe(second.pid);
+  });
+
   it('finds one process by its command name and refuses to guess between several', async () => {
     // The command name is the executable's file name: a link to sleep with a name of our own.
     const dir = mkdtempSync(join(tmpdir(), 'longrun-load-'));

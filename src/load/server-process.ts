@@ -11,19 +11,14 @@ interface ProcEntry {
   pid: number;
   command: string;
   parentPid: number;
+  /** When the process started (clock ticks after boot): with the pid, the process's identity. */
+  startTicks: number;
 }
 
 function processes(): ProcEntry[] {
   return readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
-    .flatMap((name) => {
-      try {
-        const stat = parseProcStat(readFileSync(`/proc/${name}/stat`, 'utf8'));
-        return [{ pid: Number(name), command: stat.command, parentPid: stat.parentPid }];
-      } catch {
-        return []; // exited while we looked
-      }
-    });
+    .flatMap((name) => procEntry(Number(name)) ?? []);
 }
 
 function argv(pid: number): string[] {
@@ -77,6 +72,35 @@ export function serverPidFinder(
   env: { kind: 'embedded' | 'existing'; address: string },
   command: string | undefined = process.env.LONGRUN_SERVER_PROCESS,
 ): (() => number | undefined) | undefined {
-  if (env.kind === 'embedded') return () => findEmbeddedServerPid(env.address);
-  return command ? () => findProcessByCommand(command) : undefined;
+  if (env.kind === 'embedded') return remembered(() => findEmbeddedServerPid(env.address));
+  return command ? remembered(() => findProcessByCommand(command)) : undefined;
+}
+
+/**
+ * `find` once, then the same pid for as long as that process lives: scanning every process of
+ * the machine on each sample cost the harness ~0.5 s of CPU a minute on a busy machine. A server
+ * restarted by chaos is a new process, found by the next scan.
+ */
+function remembered(find: () => number | undefined): () => number | undefined {
+  let found: ProcEntry | undefined;
+  return () => {
+    if (found && sameProcess(found)) return found.pid;
+    const pid = find();
+    found = pid === undefined ? undefined : procEntry(pid);
+    return found?.pid;
+  };
+}
+
+function procEntry(pid: number): ProcEntry | undefined {
+  try {
+    const stat = parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    return { pid, command: stat.command, parentPid: stat.parentPid, startTicks: stat.startTicks };
+  } catch {
+    return undefined; // exited while we looked
+  }
+}
+
+/** Still the process we found: a pid reused by another process has another start time. */
+function sameProcess(entry: ProcEntry): boolean {
+  return procEntry(entry.pid)?.startTicks === entry.startTicks;
 }

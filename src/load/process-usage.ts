@@ -12,6 +12,8 @@ export interface ProcStat {
   command: string;
   parentPid: number;
   cpuSeconds: number;
+  /** When the process started, in clock ticks after boot: with the pid, the process's identity. */
+  startTicks: number;
 }
 
 /** Parses /proc/<pid>/stat. The command sits in parentheses and may hold spaces or ')'. */

@@ -17,8 +17,8 @@ import { cacheDir } from '../../shared/cache.ts';
 type Sources = [path: string, sha256: string][];
 
 interface CachedBundle {
-  /** The bundler's entry (a binary's workflows file). */
-  entry: string;
+  /** What the bundle was built from: the bundler's entry (a binary's workflows file) and its options. */
+  key: string;
   sources: Sources;
   code: string;
 }
@@ -52,31 +52,31 @@ export function bundleSources(code: string): Sources {
   return found;
 }
 
-function cacheFile(entry: string): string {
-  return join(cacheDir('workflow-bundles'), `${sha256(entry).slice(0, 16)}.json`);
+function cacheFile(key: string): string {
+  return join(cacheDir('workflow-bundles'), `${sha256(key).slice(0, 16)}.json`);
 }
 
-/** The cached bundle of `entry`, if it exists and none of its sources has changed since. */
-export function readCachedBundle(entry: string): string | undefined {
+/** The cached bundle of `key`, if it exists and none of its sources has changed since. */
+export function readCachedBundle(key: string): string | undefined {
   let cached: CachedBundle;
   try {
-    cached = JSON.parse(readFileSync(cacheFile(entry), 'utf8')) as CachedBundle;
+    cached = JSON.parse(readFileSync(cacheFile(key), 'utf8')) as CachedBundle;
   } catch {
     return undefined;
   }
-  if (cached.entry !== entry || cached.sources.length === 0) return undefined;
+  if (cached.key !== key || cached.sources.length === 0) return undefined;
   return cached.sources.every(([path, hash]) => fileHash(path) === hash) ? cached.code : undefined;
 }
 
 const BUNDLER_PACKAGE = createRequire(import.meta.url).resolve('@temporalio/worker/package.json');
 
 /** Keeps `code` for the next process; a bundle whose sources cannot be read is not kept. */
-export async function writeCachedBundle(entry: string, code: string): Promise<void> {
+export async function writeCachedBundle(key: string, code: string): Promise<void> {
   const bundler = fileHash(BUNDLER_PACKAGE);
   const sources = bundleSources(code);
   if (sources.length === 0 || !bundler) return;
   sources.push([BUNDLER_PACKAGE, bundler]);
-  const file = cacheFile(entry);
+  const file = cacheFile(key);
   mkdirSync(join(file, '..'), { recursive: true });
-  await atomicWriteFile(file, JSON.stringify({ entry, sources, code } satisfies CachedBundle));
+  await atomicWriteFile(file, JSON.stringify({ key, sources, code } satisfies CachedBundle));
 }

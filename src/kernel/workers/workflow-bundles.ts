@@ -4,9 +4,18 @@
  * binary can share one.
  */
 import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { siblingModule } from '../../shared/package-paths.ts';
 import { BINARIES, type BinaryId } from '../index.ts';
 import { readCachedBundle, writeCachedBundle } from './bundle-cache.ts';
 import { mutantActivatedEntry } from './mutant-activation.ts';
+
+/**
+ * The sandbox's payload converter (payload-converter.ts: the SDK's bytes through the native UTF-8
+ * codec). Only the bundle gets it: a worker's activity side loads a converter by plain `require`,
+ * which cannot read TypeScript in a clone or under vitest, and keeps the SDK's default there,
+ * which writes and reads the same bytes.
+ */
+const PAYLOAD_CONVERTER = siblingModule(import.meta.url, './payload-converter.ts');
 
 const bundles = new Map<string, Promise<WorkflowBundle>>();
 
@@ -30,11 +39,13 @@ async function buildBundle(workflowsPath: string): Promise<WorkflowBundle> {
   const entry = mutantActivatedEntry(workflowsPath);
   // A mutant's bundle is made for one test run: it is neither read from the cache nor kept.
   const cacheable = entry.workflowsPath === workflowsPath;
-  const cached = cacheable ? readCachedBundle(workflowsPath) : undefined;
+  // The converter is part of what a bundle was built with: a bundle from before it is not served.
+  const cacheKey = `${workflowsPath} with ${PAYLOAD_CONVERTER}`;
+  const cached = cacheable ? readCachedBundle(cacheKey) : undefined;
   if (cached) return { code: cached };
   try {
-    const { code } = await bundleWorkflowCode({ workflowsPath: entry.workflowsPath, logger: silent });
-    if (cacheable) await writeCachedBundle(workflowsPath, code).catch(() => {});
+    const { code } = await bundleWorkflowCode({ workflowsPath: entry.workflowsPath, payloadConverterPath: PAYLOAD_CONVERTER, logger: silent });
+    if (cacheable) await writeCachedBundle(cacheKey, code).catch(() => {});
     return { code };
   } finally {
     entry.dispose();

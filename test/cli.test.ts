@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freeLoopbackPort, startEnvironment } from '../src/environment/index.ts';
+import { resolveScenario } from '../src/scenario/index.ts';
 import { longrun } from './longrun-cli.ts';
 
 const reports = mkdtempSync(join(tmpdir(), 'longrun-reports-'));
@@ -108,7 +109,7 @@ describe('longrun', () => {
     expect(folder).toBeDefined();
     const summary = JSON.parse(readFileSync(join(reports, folder as string, 'summary.json'), 'utf8'));
     const v0 = summary.runs.filter((r: { binary: string }) => r.binary === 'v0');
-    expect(v0.length).toBeGreaterThan(0);
+    expect(v0).toHaveLength(resolveScenario('tmprl1103').scenario.runs.count);
     for (const run of v0) {
       expect(run.incidents).toContain('tmprl1103');
       expect(run.executions.at(-1).reason).toMatch(
@@ -127,6 +128,9 @@ describe('longrun', () => {
     const summary = JSON.parse(result.stdout);
     const byBinary = (b: string) => summary.runs.filter((r: { binary: string }) => r.binary === b);
     const status = (run: { invariants: { id: string; status: string }[] }, id: string) => run.invariants.find((i) => i.id === id)?.status;
+    const { count } = resolveScenario('history-size').scenario.runs;
+    expect(byBinary('v0')).toHaveLength(count);
+    expect(byBinary('v1')).toHaveLength(count);
     for (const run of byBinary('v0')) {
       expect(run.incidents).toEqual(['history-size']); // the size limit, not the count limit
       expect(status(run, 'history.no-termination')).toBe('fail');

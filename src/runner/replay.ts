@@ -89,17 +89,21 @@ class Replayer {
 
 const replayers = new Map<BinaryId, Replayer>();
 
-export async function replayHistories(
-  binary: BinaryId,
-  workflowId: string,
-  histories: readonly temporal.api.history.v1.IHistory[],
-): Promise<ReplayOutcome> {
+function replayerOf(binary: BinaryId): Replayer {
   let replayer = replayers.get(binary);
   if (!replayer) {
     replayer = new Replayer(binary);
     replayers.set(binary, replayer);
   }
-  return { binary, errors: await replayer.replay(workflowId, histories) };
+  return replayer;
+}
+
+export async function replayHistories(
+  binary: BinaryId,
+  workflowId: string,
+  histories: readonly temporal.api.history.v1.IHistory[],
+): Promise<ReplayOutcome> {
+  return { binary, errors: await replayerOf(binary).replay(workflowId, histories) };
 }
 
 /** Ends the replay workers (they are made again on the next replay). */
@@ -133,8 +137,13 @@ export interface ReplayPlan {
   replay(target: BinaryName, workflowId: string, histories: readonly temporal.api.history.v1.IHistory[]): Promise<ReplayOutcome>;
 }
 
-/** Our binaries: on the replay workers of this process, among the binaries in play. */
+/**
+ * Our binaries: on the replay workers of this process, among the binaries in play. Every binary
+ * in play replays its own runs, so their replay workers start now, while the runs go on: a
+ * worker takes ~1 s to start, which the first judging would otherwise wait for.
+ */
 export function kernelReplayPlan(inPlay: readonly BinaryId[]): ReplayPlan {
+  for (const binary of inPlay) replayerOf(binary);
   return {
     targets: (recordedOn) => replayTargets(recordedOn as BinaryId, inPlay),
     replay: (target, workflowId, histories) => replayHistories(target as BinaryId, workflowId, histories),

@@ -44,7 +44,11 @@ async function buildBundle(workflowsPath: string): Promise<WorkflowBundle> {
   const cached = cacheable ? readCachedBundle(cacheKey) : undefined;
   if (cached) return { code: cached };
   try {
-    const { code } = await bundleWorkflowCode({ workflowsPath: entry.workflowsPath, payloadConverterPath: PAYLOAD_CONVERTER, logger: silent });
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: entry.workflowsPath,
+      payloadConverterPath: PAYLOAD_CONVERTER,
+      logger: silent,
+    });
     if (cacheable) await writeCachedBundle(cacheKey, code).catch(() => {});
     return { code };
   } finally {

@@ -177,13 +177,15 @@ export function monthTable(result: MonthResult): Table {
 export function reproTable(result: ReproResult): Table {
   return {
     title: 'Reproductions: `longrun repro <incident>`, start to exit',
-    headers: ['incident', 'wall', 'exit', 'target'],
+    headers: ['incident', 'from', 'wall', 'exit', 'target'],
     rows: result.runs.map((run) => [
       run.incident,
+      run.form,
       formatDuration(run.seconds * 1000),
       run.exitCode === 0 ? '0 (reproduced, fixed on v1)' : `${run.exitCode} (NOT as expected)`,
       run.seconds < 10 ? 'under 10 s: met' : 'under 10 s: NOT met',
     ]),
+    notes: ['compiled: dist/, what the npm package runs (the stable keys); source: bin/longrun.js in a clone (TypeScript through tsx)'],
   };
 }
 

@@ -1,15 +1,11 @@
 /**
  * How long `longrun --help` and `longrun run --help` take to print, from a fresh node each
  * time: from source (a clone: bin/longrun.js, TypeScript through tsx) and compiled (what the
- * npm package's bin runs, dist/; built here when missing). The median of a few starts.
+ * npm package's bin runs, dist/, built here from the current sources). The median of a few starts.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { buildCompiled, COMPILED_MAIN, ROOT } from './compiled.ts';
 import { median } from './stats.ts';
-
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const COMPILED_MAIN = 'dist/src/cli/main.js';
 
 export interface StartupSample {
   /** node: a bare `node -e 0`, the floor; source: bin/longrun.js in a clone; compiled: dist/. */
@@ -32,9 +28,7 @@ const STARTS: { mode: StartupSample['mode']; command: string; argv: string[] }[]
 ];
 
 export function measureStartup(repetitions: number): StartupSample[] {
-  if (!existsSync(`${ROOT}${COMPILED_MAIN}`)) {
-    execFileSync(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], { cwd: ROOT });
-  }
+  buildCompiled();
   return STARTS.map(({ mode, command, argv }) => {
     const times = Array.from({ length: repetitions }, () => timeStart(argv));
     return { mode, command, medianMs: median(times), minMs: Math.min(...times), maxMs: Math.max(...times) };

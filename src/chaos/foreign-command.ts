@@ -15,9 +15,20 @@ export function describeCommand(command: ForeignCommand): string {
   return `\`${command.argv.join(' ')}\`${command.cwd ? ` in ${command.cwd}` : ''}`;
 }
 
-/** The last line a command wrote (its own summary of what went wrong), or ''. */
-export function lastLine(text: string): string {
-  return text.trim().split('\n').at(-1)?.trim() ?? '';
+/** Lines a runtime prints after the cause of a crash: Node's version trailer and stack frames, go run's exit status. */
+const AFTER_THE_CAUSE = [/^Node\.js v\d/, /^\s+at /, /^exit status \d+$/];
+
+/**
+ * The line of a command's output that says what went wrong, or '': Go's `panic: ...` (a
+ * goroutine dump follows it), else the last line that is not a runtime's trailer (Node ends an
+ * uncaught error with its stack and `Node.js v20...`; Python's traceback ends with its cause).
+ */
+export function lastMeaningfulLine(text: string): string {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  const panic = lines.find((line) => line.startsWith('panic: '));
+  if (panic) return panic.trim();
+  const said = lines.filter((line) => !AFTER_THE_CAUSE.some((trailer) => trailer.test(line)));
+  return (said.at(-1) ?? lines.at(-1) ?? '').trim();
 }
 
 export interface CommandOutcome {

@@ -15,7 +15,7 @@ import { WORKER_ENV } from '../contract/worker-env.ts';
 import { nodeArgsFor, siblingModule } from '../shared/package-paths.ts';
 import { sleep } from '../shared/sleep.ts';
 import { exitOf, isRunning, killNow, stopChild, tailOf, trackChild } from './child-processes.ts';
-import { describeCommand, type ForeignCommand, lastLine } from './foreign-command.ts';
+import { describeCommand, type ForeignCommand, lastMeaningfulLine } from './foreign-command.ts';
 import type { PoolWorker } from './worker-kind.ts';
 import type { ActivityReport } from './worker-messages.ts';
 
@@ -78,7 +78,7 @@ export class ForeignWorker implements PoolWorker {
   ) {
     this.died = exitOf(child).then(({ code, signal }) => {
       if (this.ending) return new Promise<never>(() => {});
-      throw new Error(`${this.describe()} exited (${signal ?? `code ${code}`}): ${lastLine(this.output()) || 'no output'}`);
+      throw new Error(`${this.describe()} exited (${signal ?? `code ${code}`}): ${lastMeaningfulLine(this.output()) || 'no output'}`);
     });
     this.died.catch(() => {});
     child.on('message', (message: { type?: string; pid?: number }) => {
@@ -188,7 +188,7 @@ export class ForeignWorker implements PoolWorker {
         return;
       }
       if (Date.now() > deadline) {
-        const said = lastLine(this.output());
+        const said = lastMeaningfulLine(this.output());
         throw new Error(
           `${this.describe()} never polled task queue ${taskQueue} in ${Math.round(timeoutMs / 1000)} s${said ? `: ${said}` : ''}`,
         );

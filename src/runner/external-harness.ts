@@ -6,7 +6,7 @@
  * to the scenario file's folder.
  */
 import { dirname, resolve } from 'node:path';
-import { describeCommand, type ForeignCommand, lastLine, runForeignCommand } from '../chaos/foreign-command.ts';
+import { describeCommand, type ForeignCommand, lastMeaningfulLine, runForeignCommand } from '../chaos/foreign-command.ts';
 import { type ChaosEvent, planChaos } from '../chaos/index.ts';
 import { DEFAULT_KERNEL_MAPPING, type KernelMapping, readKernelMappingFile } from '../checks/index.ts';
 import type { Environment } from '../environment/index.ts';
@@ -72,7 +72,7 @@ export async function buildTarget(build: ForeignCommandInput | undefined, scenar
   process.stderr.write(`longrun: building the target: ${describeCommand(command)}\n`);
   const { code, stderr, failure } = await runForeignCommand(command, [], BUILD_TIMEOUT_MS);
   if (code === 0) return;
-  const said = lastLine(stderr);
+  const said = lastMeaningfulLine(stderr);
   const why = failure ?? `failed (${code})${said ? `: ${said}` : ''}`;
   throw new ExternalTargetError(`target.external.build ${describeCommand(command)} ${why}`);
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import type { temporal } from '@temporalio/proto';
-import { describeCommand, type ForeignCommand, lastLine, runForeignCommand } from '../chaos/foreign-command.ts';
+import { describeCommand, type ForeignCommand, lastMeaningfulLine, runForeignCommand } from '../chaos/foreign-command.ts';
 import type { BinaryName } from '../kernel/index.ts';
 import type { ReplayOutcome, ReplayPlan } from './replay.ts';
 
@@ -36,7 +36,7 @@ export async function replayWithCommand(
     const { code, stderr, failure } = await runForeignCommand(command, files, REPLAY_TIMEOUT_MS);
     if (failure) throw new ForeignReplayError(`replayer of ${binary} (${describeCommand(command)}): ${failure}`);
     if (code === 0) return { binary, errors: [] };
-    const said = lastLine(stderr) || `exited with code ${code} and said nothing`;
+    const said = lastMeaningfulLine(stderr) || `exited with code ${code} and said nothing`;
     return { binary, errors: [said.split(`${dir}/`).join('')] };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -20,6 +20,7 @@ export const rebuildContract: HistoryInvariant = {
     const notes: string[] = [];
     let requests = 0;
     let rebuilds = 0;
+    let items = 0;
     for (const execution of run.executions) {
       for (const turn of execution.turns) {
         const label = turnLabel(turn);
@@ -31,6 +32,7 @@ export const rebuildContract: HistoryInvariant = {
             continue;
           }
           requests++;
+          if (request.format === 'responses-items') items++;
           for (const violation of contiguityViolations(request.messages)) failures.push(`${where} (${label}): ${violation}`);
         }
         const first = turn.calls[0] as Activity;
@@ -65,6 +67,7 @@ export const rebuildContract: HistoryInvariant = {
       }
     }
     notes.push(`${requests} requests checked for tool contiguity; ${rebuilds} rebuilds`);
+    if (items > 0) notes.push(`${items} requests read from Responses API items into Chat messages; append-only between turns`);
     return judge(this.id, failures, notes, rebuilds > 0);
   },
 };

@@ -43,7 +43,8 @@ function amount(metric: Metric, n: number): string {
 export function printForecast(forecast: Forecast): void {
   const unit = forecast.unit;
   const of = forecast.executions > 1 ? `, execution ${forecast.execution} of ${forecast.executions}` : '';
-  console.log(`${forecast.runId} (${forecast.workflowType}${of}): ${forecast.samples.length} ${unit}s observed`);
+  const units = unit === 'activity' ? 'activities' : `${unit}s`;
+  console.log(`${forecast.runId} (${forecast.workflowType}${of}): ${forecast.samples.length} ${units} observed`);
   for (const metric of METRICS) {
     const { now, perStep, limits } = forecast.metrics[metric];
     const at = limits.map(({ name, value, step, observed }) => {

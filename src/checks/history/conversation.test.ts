@@ -37,6 +37,23 @@ const RESPONSES_ITEMS = [
   { type: 'function_call_output', call_id: 'call_1', output: 'a.ts' },
 ];
 
+const ANTHROPIC = {
+  model: 'agent',
+  max_tokens: 8192,
+  system: 'Be brief.',
+  messages: [
+    { role: 'user', content: 'Fix OPS-1.' },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Looking.' },
+        { type: 'tool_use', id: 'call_1', name: 'shell', input: { command: 'ls' } },
+      ],
+    },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_1', content: [{ type: 'text', text: 'a.ts' }] }] },
+  ],
+};
+
 describe('conversationOf', () => {
   it('reads a Chat Completions request as it is, its bytes those of its JSON', () => {
     const request = { model: 'agent', messages: CHAT, metadata: { longrun_turn: '2' } };
@@ -89,6 +106,27 @@ describe('conversationOf', () => {
     });
     expect(searched).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: 'ws_1', type: 'web_search_call', item: search }] });
     expect(other).toEqual({ role: 'item:handoff_output', item: handoff });
+  });
+
+  it("reads Anthropic's Messages form into the same Chat messages: system apart, tool_use calls, tool_result blocks as tool messages", () => {
+    const conversation = conversationOf(ANTHROPIC);
+    expect(conversation.format).toBe('anthropic-messages');
+    expect(conversation.messages.map((m) => m.message)).toEqual(CHAT);
+    expect(conversation.requestBytes).toBe(Buffer.byteLength(JSON.stringify(ANTHROPIC)));
+    // The messages' bytes are the list's and the system's, each message's own shared out among what it became.
+    const summary = new MessageInterner().summarizeRequest(ANTHROPIC);
+    expect(summary.messagesBytes).toBe(
+      Buffer.byteLength(JSON.stringify(ANTHROPIC.messages)) + Buffer.byteLength(JSON.stringify('Be brief.')) + 1,
+    );
+    // A user message of tool results and text: one tool message per result, then the text.
+    const mixed = { role: 'user', content: [ANTHROPIC.messages[2]?.content[0], { type: 'text', text: 'And now?' }] };
+    const read = conversationOf({ system: 's', messages: [mixed] }).messages.map((m) => m.message);
+    expect(read.slice(1)).toEqual([CHAT[3], { role: 'user', content: 'And now?' }]);
+    // An answer as the API returns it is the assistant message the next request holds.
+    const interner = new MessageInterner();
+    const answer = interner.summarizeAnswer({ id: 'msg_1', type: 'message', stop_reason: 'tool_use', ...ANTHROPIC.messages[1] });
+    expect(interner.summarizeRequest(ANTHROPIC).messages[2]).toBe(answer);
+    expect(answer.bytes).toBe(Buffer.byteLength(JSON.stringify(ANTHROPIC.messages[1])));
   });
 
   it('refuses what is neither form in one line', () => {

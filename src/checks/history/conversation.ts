@@ -6,7 +6,10 @@
  * neutral message is a Chat Completions message; an item-based conversation becomes one message
  * per user, system or tool item and one assistant message per run of the model's own items (its
  * text, reasoning and function calls), so the checks compare dialogs across turns, and with the
- * run input, in one form. Every message keeps the bytes of what it was read from, as it travels.
+ * run input, in one form. Anthropic's Messages form (`system` apart, content blocks: `tool_use`
+ * in the assistant's message, `tool_result` in the user's) reads the same way: a user message's
+ * tool results become tool messages. Every message keeps the bytes of what it was read from,
+ * as it travels.
  */
 import { isRecord } from './proto-values.ts';
 
@@ -20,8 +23,10 @@ export interface NeutralMessage {
   source: string;
 }
 
+export type ConversationFormat = 'chat-completions' | 'responses-items' | 'anthropic-messages';
+
 export interface NeutralConversation {
-  format: 'chat-completions' | 'responses-items';
+  format: ConversationFormat;
   messages: NeutralMessage[];
   /** The request's bytes as it travels (the conversation included). */
   requestBytes: number;
@@ -41,14 +46,17 @@ export function conversationOf(request: unknown): NeutralConversation {
   if (!isRecord(request)) throw new Error('request is not an object');
   if (request.messages !== undefined || request.input === undefined) {
     if (!Array.isArray(request.messages)) throw new Error('messages is not an array (and no Responses input)');
-    const messages = request.messages.map((message, index) => {
+    const listed = request.messages.map((message, index) => {
       if (!isRecord(message) || typeof message.role !== 'string') throw new Error(`messages[${index}] has no role`);
       const source = JSON.stringify(message);
       return { message, bytes: Buffer.byteLength(source), source };
     });
     // The request around an empty list, plus the list's bytes: the request is not serialized whole again.
     const envelope = Buffer.byteLength(JSON.stringify({ ...request, messages: [] })) - 2;
-    return { format: 'chat-completions', messages, requestBytes: envelope + jsonArrayBytes(messages.map((m) => m.bytes)) };
+    const requestBytes = envelope + jsonArrayBytes(listed.map((m) => m.bytes));
+    if (!isAnthropic(request, listed)) return { format: 'chat-completions', messages: listed, requestBytes };
+    const system = anthropicSystem(request.system);
+    return { format: 'anthropic-messages', messages: [...system, ...listed.flatMap(anthropicMessages)], requestBytes };
   }
   const input = request.input;
   if (typeof input !== 'string' && !Array.isArray(input)) throw new Error('input is neither a string nor a list of items');
@@ -68,7 +76,7 @@ export function conversationOf(request: unknown): NeutralConversation {
   return { format: 'responses-items', messages: [...system, ...itemMessages(items, sources)], requestBytes };
 }
 
-/** The model's answer as one neutral assistant message: a Chat message, or a Responses output (items). */
+/** The model's answer as one neutral assistant message: a Chat message, a Responses output (items), an Anthropic message. */
 export function answerOf(answer: unknown): NeutralMessage {
   if (Array.isArray(answer)) {
     const items = answer.filter(isRecord);
@@ -83,7 +91,58 @@ export function answerOf(answer: unknown): NeutralMessage {
   }
   if (!isRecord(answer) || answer.role !== 'assistant') throw new Error('the answer is not an assistant message');
   const source = JSON.stringify(answer);
-  return { message: answer, bytes: Buffer.byteLength(source), source };
+  if (answer.type !== 'message' || !hasBlocks(answer)) return { message: answer, bytes: Buffer.byteLength(source), source };
+  // As the next request holds it: the role and the content blocks, without the response's own fields.
+  const held = { role: 'assistant', content: answer.content };
+  return { message: anthropicAssistant(held), bytes: Buffer.byteLength(JSON.stringify(held)), source };
+}
+
+const ANTHROPIC_BLOCKS = new Set(['tool_use', 'tool_result', 'thinking', 'redacted_thinking']);
+
+function hasBlocks(message: Json): boolean {
+  return Array.isArray(message.content) && message.content.some((b) => isRecord(b) && ANTHROPIC_BLOCKS.has(String(b.type)));
+}
+
+/** `system` apart from the messages, or a tool call or result as content blocks: Anthropic's form. */
+function isAnthropic(request: Json, listed: readonly NeutralMessage[]): boolean {
+  return request.system !== undefined || listed.some((m) => hasBlocks(m.message));
+}
+
+function anthropicSystem(system: unknown): NeutralMessage[] {
+  if (system === undefined) return [];
+  const source = JSON.stringify(system);
+  return [{ message: { role: 'system', content: contentOf(system) }, bytes: Buffer.byteLength(source), source }];
+}
+
+/** One Anthropic message: an assistant's as it is read; a user's tool results each a tool message, then its other blocks. */
+function anthropicMessages(read: NeutralMessage): NeutralMessage[] {
+  const { message } = read;
+  if (message.role === 'assistant') return [{ ...read, message: anthropicAssistant(message) }];
+  if (!Array.isArray(message.content)) return [read];
+  const blocks = message.content.filter(isRecord);
+  const results = blocks.filter((b) => b.type === 'tool_result');
+  const rest = blocks.filter((b) => b.type !== 'tool_result');
+  const out: NeutralMessage[] = results.map((block) => {
+    const source = JSON.stringify(block);
+    const tool = { role: 'tool', tool_call_id: String(block.tool_use_id), content: contentOf(block.content ?? '') };
+    return { message: tool, bytes: Buffer.byteLength(source), source: `${read.source}#${String(block.tool_use_id)}` };
+  });
+  if (rest.length > 0 || out.length === 0) {
+    out.push({ message: { role: String(message.role), content: contentOf(rest) }, bytes: 0, source: `${read.source}#rest` });
+  }
+  // The message's own bytes, shared out so that the list's bytes stay the request's: its envelope to the first.
+  const others = out.slice(1).reduce((sum, m) => sum + m.bytes, 0) + out.length - 1;
+  (out[0] as NeutralMessage).bytes = read.bytes - others;
+  return out;
+}
+
+function anthropicAssistant(message: Json): Json {
+  const blocks = Array.isArray(message.content) ? message.content.filter(isRecord) : [];
+  const text = typeof message.content === 'string' ? message.content : textOf(blocks.filter((b) => b.type === 'text'));
+  const calls = blocks
+    .filter((b) => b.type === 'tool_use')
+    .map((b) => ({ id: String(b.id), type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } }));
+  return { role: 'assistant', content: text === '' || text === null ? null : text, ...(calls.length > 0 && { tool_calls: calls }) };
 }
 
 function textMessage(role: string, content: string): NeutralMessage {
@@ -164,6 +223,11 @@ function contentOf(content: unknown): unknown {
   return parts.map((part) => {
     if (!isRecord(part)) return part;
     if (TEXT_PARTS.has(String(part.type))) return { type: 'text', text: part.text };
+    if (part.type === 'image' && isRecord(part.source)) {
+      const { source } = part;
+      const url = source.type === 'base64' ? `data:${String(source.media_type)};base64,${String(source.data)}` : source.url;
+      return { type: 'image_url', image_url: { url } };
+    }
     if (part.type === 'input_image' || part.type === 'image') {
       const url = part.image_url ?? part.image;
       return { type: 'image_url', image_url: { url: isRecord(url) ? url.url : url } };

@@ -61,10 +61,10 @@ export class MessageInterner {
     };
   }
 
-  /** The model's answer (a Chat message, or a Responses output) as one neutral assistant message. */
+  /** The model's answer (a Chat message, a Responses output, an Anthropic message) as one neutral assistant message. */
   summarizeAnswer(answer: unknown): MessageSummary {
     const read = answerOf(answer);
-    return this.intern(Array.isArray(answer) ? this.byItems : this.byJson, read);
+    return this.intern(read.message === answer ? this.byJson : this.byItems, read);
   }
 }
 

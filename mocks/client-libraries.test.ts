@@ -182,6 +182,100 @@ describe.each(WAYS)('the wire formats, driven by their client libraries %s', (_,
     for (const kind of PLAYER_KINDS) expect(await ask(kind, 'roomy')).toBe('answered');
   });
 
+  it('answers an Anthropic client at either base URL: without /v1 it posts /v1/messages, with it /v1/v1/messages', async () => {
+    mocks = await start({ seed: 7, shape: SHAPE });
+    const root = mocks.modelBaseUrl.replace(/\/v1$/, '');
+    const posted: string[] = [];
+    const fetchSeen: typeof fetch = (input, init) => {
+      posted.push(new URL(input instanceof Request ? input.url : String(input)).pathname);
+      return fetch(input, init);
+    };
+    const prompt = `Fix the build. ${runMarker('run-0002')}`;
+    const texts: string[] = [];
+    for (const baseURL of [root, mocks.modelBaseUrl]) {
+      const client = new Anthropic({ baseURL, apiKey: 'test-key', maxRetries: 0, fetch: fetchSeen });
+      const message = await client.messages.create({ model: 'm', max_tokens: 8192, messages: [{ role: 'user', content: prompt }] });
+      texts.push(message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(''));
+    }
+    expect(posted.map((path) => path.slice(path.indexOf('/v1')))).toEqual(['/v1/messages', '/v1/v1/messages']);
+    expect(texts[1]).toBe(texts[0]);
+    expect(texts[0]).toBe(mocks.planFor('run-0002').turns[0]?.message.content);
+  });
+
+  it("stops an Anthropic answer at the request's max_tokens: stop_reason max_tokens, the text cut, no tool call", async () => {
+    mocks = await start({ seed: 7, shape: SHAPE });
+    const anthropic = anthropicClient(mocks);
+    const prompt = `Fix the build. ${runMarker('run-0002')}`;
+    const planned = mocks.planFor('run-0002').turns[0]?.message;
+    expect(planned?.tool_calls?.length).toBeGreaterThan(0);
+    for (const stream of [false, true]) {
+      const body = { model: 'm', max_tokens: 5, messages: [{ role: 'user' as const, content: prompt }] };
+      const message = stream ? await anthropic.messages.stream(body).finalMessage() : await anthropic.messages.create(body);
+      expect(message.stop_reason).toBe('max_tokens');
+      expect(message.usage.output_tokens).toBe(5);
+      expect(message.content.map((b) => b.type)).toEqual(['text']);
+      const text = message.content[0]?.type === 'text' ? message.content[0].text : '';
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(5 * BYTES_PER_TOKEN);
+      expect(planned?.content?.startsWith(text)).toBe(true);
+      expect(text.length).toBeGreaterThan(0);
+    }
+    // A roomy max_tokens leaves the answer whole.
+    const whole = await anthropic.messages.create({ model: 'm', max_tokens: 8192, messages: [{ role: 'user', content: prompt }] });
+    expect(whole.stop_reason).toBe('tool_use');
+  });
+
+  it("fails an overloaded Anthropic stream midway with its error event, and words a 429 with Anthropic's rate-limit headers", async () => {
+    const faults: FaultProfile = {
+      agent: [
+        { fault: { kind: 'overloaded', midStream: true }, when: { runIds: ['midway'] } },
+        { fault: { kind: 'http-429', retryAfterSeconds: 3 }, when: { runIds: ['limited'] } },
+      ],
+    };
+    mocks = await start({ seed: 7, shape: SHAPE, faults });
+    const anthropic = anthropicClient(mocks);
+    const messages = (runId: string) => [{ role: 'user' as const, content: `Fix the build. ${runMarker(runId)}` }];
+    const raw = await (
+      await anthropic.messages.create({ model: 'm', max_tokens: 8192, messages: messages('midway'), stream: true }).asResponse()
+    ).text();
+    expect(raw.match(/^event: .+$/gm)).toEqual([
+      'event: message_start',
+      'event: ping',
+      'event: content_block_start',
+      'event: content_block_delta',
+      'event: error',
+    ]);
+    const texts: string[] = [];
+    const stream = anthropic.messages
+      .stream({ model: 'm', max_tokens: 8192, messages: messages('midway') })
+      .on('text', (t) => void texts.push(t));
+    const failure = await stream.finalMessage().then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(Anthropic.APIError);
+    expect((failure as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({
+      type: 'error',
+      error: { type: 'overloaded_error' },
+    });
+    expect(texts.length).toBe(1);
+    expect(mocks.recorder.records().map((r) => [r.runId, r.status, r.fault])).toEqual([
+      ['midway', 200, 'overloaded'],
+      ['midway', 200, 'overloaded'],
+    ]);
+    // Without midStream a stream is refused before it starts, as before (529).
+    const limited = await anthropic.messages
+      .create({ model: 'm', max_tokens: 8192, messages: messages('limited') })
+      .catch((e: unknown) => e);
+    expect(limited).toBeInstanceOf(Anthropic.RateLimitError);
+    const headers = (limited as InstanceType<typeof Anthropic.RateLimitError>).headers;
+    expect(headers?.get('retry-after')).toBe('3');
+    expect(headers?.get('anthropic-ratelimit-tokens-remaining')).toBe('0');
+    expect(headers?.get('anthropic-ratelimit-requests-limit')).toBe('50');
+    const reset = Date.parse(headers?.get('anthropic-ratelimit-tokens-reset') ?? '');
+    expect(reset - Date.now()).toBeGreaterThan(0);
+    expect(reset - Date.now()).toBeLessThanOrEqual(4000);
+  });
+
   it('answers the compaction model in every format with a card of the digest, the instructions left out', async () => {
     mocks = await start({ seed: 7, shape: SHAPE, compactionModels: ['compactor'] });
     const instructions = 'Compact into at most 8192 bytes.';
@@ -259,7 +353,7 @@ describe.each(WAYS)('the wire formats, driven by their client libraries %s', (_,
         const messages = [{ role: 'user' as const, content: input }];
         bodies.push(await (await openai.chat.completions.create({ model: 'm', messages, stream }).asResponse()).text());
         bodies.push(await (await openai.responses.create({ model: 'm', input, stream }).asResponse()).text());
-        bodies.push(await (await anthropic.messages.create({ model: 'm', max_tokens: 100, messages, stream }).asResponse()).text());
+        bodies.push(await (await anthropic.messages.create({ model: 'm', max_tokens: 8192, messages, stream }).asResponse()).text());
       }
       await mocks.close();
       mocks = undefined;

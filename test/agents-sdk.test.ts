@@ -30,6 +30,18 @@ describe('the OpenAI Agents SDK under longrun', () => {
     ]);
     const replays = summary.runs.flatMap((r) => r.invariants.find((i) => i.id === 'replay.cross-version')?.evidence ?? []);
     expect(replays).toEqual(['replayed on agents-sdk: identical', 'replayed on agents-sdk: identical']);
+    // The SDK's Responses items read as Chat messages: every request checked, its bytes counted.
+    expect(summary.runs.map((r) => r.invariants.find((i) => i.id === 'rebuild.contract')?.evidence)).toEqual([
+      [
+        '6 requests checked for tool contiguity; 0 rebuilds',
+        '6 requests read from Responses API items into Chat messages; append-only between turns',
+      ],
+      [
+        '6 requests checked for tool contiguity; 0 rebuilds',
+        '6 requests read from Responses API items into Chat messages; append-only between turns',
+      ],
+    ]);
+    expect(summary.runs.every((r) => r.turns.every((t) => t.requestBytes > 0))).toBe(true);
     // No compaction, journal or ContinueAsNew to judge in a framework that has none.
     for (const id of ['compaction.trigger', 'compaction.card', 'journal.chain', 'can.carry-over']) {
       expect(verdicts(summary, id)).toEqual(['not-applicable', 'not-applicable']);

@@ -20,7 +20,16 @@ const faultSpecSchema = z
     z.strictObject({ kind: z.literal('http-500') }),
     z.strictObject({ kind: z.literal('http-503'), retryAfterSeconds }),
     z
-      .strictObject({ kind: z.literal('overloaded'), retryAfterSeconds })
+      .strictObject({
+        kind: z.literal('overloaded'),
+        retryAfterSeconds,
+        midStream: z
+          .boolean()
+          .optional()
+          .describe(
+            "on a streamed Anthropic answer: status 200, the stream's start, then an `error` event (as the API fails a stream under load)",
+          ),
+      })
       .describe("model only: the provider is overloaded (Anthropic's 529 overloaded_error; OpenAI's 503)"),
     z
       .strictObject({

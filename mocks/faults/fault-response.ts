@@ -14,6 +14,8 @@ export interface Answer {
   body: string;
   /** Server-sent events: the body split into events, sent one by one. */
   events?: string[];
+  /** Headers of the provider's own (Anthropic's rate-limit headers); the fault's Retry-After is set apart. */
+  headers?: Record<string, string>;
 }
 
 /** Told how the request ended: the status sent (0 for none) and the body bytes sent. */
@@ -106,7 +108,7 @@ function send(answer: Answer, outcome: Outcome, headers: Record<string, string> 
   outcome(answer.status, Buffer.byteLength(answer.body));
   const init = {
     status: answer.status,
-    headers: { 'content-type': answer.contentType, ...headers },
+    headers: { 'content-type': answer.contentType, ...answer.headers, ...headers },
   };
   if (!answer.events) return new HttpResponse(answer.body, init);
   const encoder = new TextEncoder();

@@ -33,6 +33,7 @@ export function readAnthropicRequest(text: string, compactionModels: readonly st
       .map((m) => contentText(m.content))
       .filter((t) => t !== '')
       .join('\n'),
+    maxTokens: parsed.max_tokens,
   };
 }
 

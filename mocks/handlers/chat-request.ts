@@ -34,6 +34,7 @@ export function readChatRequest(text: string, compactionModels: readonly string[
     firstUserText: first ? textOf(first) : '',
     answers: messages.filter((m) => m.role === 'assistant').length,
     digest: digested.map(textOf).join('\n'),
+    maxTokens: null,
   };
 }
 

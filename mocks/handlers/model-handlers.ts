@@ -1,6 +1,7 @@
 /**
  * The model API mock: POST {modelBaseUrl}/chat/completions, /responses and /messages (OpenAI
- * Chat Completions, OpenAI Responses, Anthropic Messages) answer as the agent model (the run's
+ * Chat Completions, OpenAI Responses, Anthropic Messages; /v1/messages too, for an Anthropic
+ * client given the base URL whole) answer as the agent model (the run's
  * plan, turn by turn) or as the compaction model (a state card from the digest). The answer
  * and the fault are decided once, whatever the format; the format only renders them.
  */
@@ -14,7 +15,7 @@ import type { RunPlan } from '../synthetic/plan-run.ts';
 import { usageFor } from './chat-answer.ts';
 import { extractIdentifiers, type Identifier, writeCard } from './compaction-card.ts';
 import { identify } from './run-identity.ts';
-import type { ModelRequest } from './wire-format.ts';
+import type { ModelRequest, Reply } from './wire-format.ts';
 import { WIRE_FORMATS } from './wire-formats.ts';
 
 export const DEFAULT_MODEL_BASE_URL = 'http://model.longrun.test/v1';
@@ -36,67 +37,74 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
   const compactionModels = options.compactionModels ?? [];
   const cardMaxBytes = options.cardMaxBytes ?? CARD_MAX_BYTES;
 
-  return WIRE_FORMATS.map((format) =>
-    http.post(`${base}${format.path}`, async ({ request }) => {
-      const text = await request.text();
-      let req: ModelRequest;
-      try {
-        req = format.read(text, compactionModels);
-      } catch (error) {
-        const invalid = format.invalid((error as Error).message);
-        const record = (status: number, responseBytes: number) =>
+  return WIRE_FORMATS.flatMap((format) =>
+    format.paths.map((path) =>
+      http.post(`${base}${path}`, async ({ request }) => {
+        const text = await request.text();
+        let req: ModelRequest;
+        try {
+          req = format.read(text, compactionModels);
+        } catch (error) {
+          const invalid = format.invalid((error as Error).message);
+          const record = (status: number, responseBytes: number) =>
+            options.recorder?.record({
+              target: 'agent',
+              runId: null,
+              turn: null,
+              model: null,
+              tool: null,
+              stream: false,
+              requestBytes: Buffer.byteLength(text),
+              responseBytes,
+              status,
+              fault: null,
+            });
+          return respond(
+            () => invalid,
+            null,
+            request.signal,
+            record,
+            () => invalid,
+          );
+        }
+        const { runId, turn } = identify(req);
+        const picked = picker.pick(req.purpose, { runId, turn, requestBytes: req.bytes });
+        const reply = (): Reply => {
+          const message =
+            req.purpose === 'agent'
+              ? agentMessage(options.plans(runId as string), turn as number)
+              : { role: 'assistant' as const, content: card(req.digest, picked, cardMaxBytes) };
+          return {
+            model: req.model,
+            message,
+            usage: usageFor(req.bytes, message),
+            key: `${req.purpose}|${runId}|${turn}`,
+            runId,
+            turn,
+            stream: req.stream,
+            maxTokens: req.maxTokens,
+          };
+        };
+        const fault = picked?.fault;
+        // An overloaded stream the format can fail midway: it starts (200), then its error event.
+        const midStream = fault?.kind === 'overloaded' && fault.midStream === true && req.stream && format.midStreamError;
+        const answer = (): Answer => (midStream ? midStream(fault, reply()) : format.render(reply()));
+        const outcome = (status: number, responseBytes: number) =>
           options.recorder?.record({
-            target: 'agent',
-            runId: null,
-            turn: null,
-            model: null,
+            target: req.purpose,
+            runId,
+            turn,
+            model: req.model,
             tool: null,
-            stream: false,
-            requestBytes: Buffer.byteLength(text),
+            stream: req.stream,
+            requestBytes: req.bytes,
             responseBytes,
             status,
-            fault: null,
+            fault: picked?.fault.kind ?? null,
           });
-        return respond(
-          () => invalid,
-          null,
-          request.signal,
-          record,
-          () => invalid,
-        );
-      }
-      const { runId, turn } = identify(req);
-      const picked = picker.pick(req.purpose, { runId, turn, requestBytes: req.bytes });
-      const answer = (): Answer => {
-        const message =
-          req.purpose === 'agent'
-            ? agentMessage(options.plans(runId as string), turn as number)
-            : { role: 'assistant' as const, content: card(req.digest, picked, cardMaxBytes) };
-        return format.render({
-          model: req.model,
-          message,
-          usage: usageFor(req.bytes, message),
-          key: `${req.purpose}|${runId}|${turn}`,
-          runId,
-          turn,
-          stream: req.stream,
-        });
-      };
-      const outcome = (status: number, responseBytes: number) =>
-        options.recorder?.record({
-          target: req.purpose,
-          runId,
-          turn,
-          model: req.model,
-          tool: null,
-          stream: req.stream,
-          requestBytes: req.bytes,
-          responseBytes,
-          status,
-          fault: picked?.fault.kind ?? null,
-        });
-      return respond(answer, picked, request.signal, outcome, (fault) => format.error(fault, req));
-    }),
+        return respond(answer, midStream ? null : picked, request.signal, outcome, (error) => format.error(error, req));
+      }),
+    ),
   );
 }
 

@@ -39,6 +39,7 @@ export function readResponsesRequest(text: string, compactionModels: readonly st
       .map(itemText)
       .filter((t) => t !== '')
       .join('\n'),
+    maxTokens: null,
   };
   const previous = parsed.previous_response_id;
   if (previous && (request.runId === null || request.turn === null)) {

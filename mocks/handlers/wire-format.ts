@@ -25,6 +25,8 @@ export interface ModelRequest {
   answers: number;
   /** What the compaction model compacts: the text of every message but the instructions. */
   digest: string;
+  /** The most output tokens the client allows (Anthropic's `max_tokens`); null when it sets none. */
+  maxTokens: number | null;
 }
 
 /** What the mock model answers, in no format yet. */
@@ -38,12 +40,14 @@ export interface Reply {
   runId: string | null;
   turn: number | null;
   stream: boolean;
+  /** The request's limit on output tokens: a longer answer is cut there. */
+  maxTokens: number | null;
 }
 
 export interface WireFormat {
   name: WireFormatName;
-  /** Under the model base URL (`…/v1`). */
-  path: string;
+  /** Under the model base URL (`…/v1`); more than one when clients differ in the base they are given. */
+  paths: readonly string[];
   /** Parses and validates a body; throws one line naming the field. */
   read(text: string, compactionModels: readonly string[]): ModelRequest;
   render(reply: Reply): Answer;
@@ -51,6 +55,8 @@ export interface WireFormat {
   error(fault: ErrorFault, request: ModelRequest): Answer;
   /** Bad input: status 400, the message naming the field. */
   invalid(message: string): Answer;
+  /** A streamed answer that starts, then fails with the fault's error event; absent where the format has none. */
+  midStreamError?(fault: ErrorFault, reply: Reply): Answer;
 }
 
 /** Answers carry a fixed creation time: the same run gives the same bytes on any day. */

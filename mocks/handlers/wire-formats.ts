@@ -1,5 +1,5 @@
 /** The wire formats the model API mock speaks, each at its own path under the model base URL. */
-import { anthropicAnswer, anthropicError, anthropicFault } from './anthropic-answer.ts';
+import { anthropicAnswer, anthropicError, anthropicFault, anthropicMidStreamError } from './anthropic-answer.ts';
 import { readAnthropicRequest } from './anthropic-request.ts';
 import { completionAnswer } from './chat-answer.ts';
 import { readChatRequest } from './chat-request.ts';
@@ -11,7 +11,7 @@ import type { WireFormat } from './wire-format.ts';
 /** OpenAI Chat Completions: what the kernel speaks. */
 export const CHAT_COMPLETIONS: WireFormat = {
   name: 'chat-completions',
-  path: '/chat/completions',
+  paths: ['/chat/completions'],
   read: readChatRequest,
   render: completionAnswer,
   error: (fault, request) => openAIFault(fault, request, 'messages'),
@@ -21,21 +21,26 @@ export const CHAT_COMPLETIONS: WireFormat = {
 /** The OpenAI Responses API: what the OpenAI Agents SDK speaks by default. */
 export const RESPONSES: WireFormat = {
   name: 'responses',
-  path: '/responses',
+  paths: ['/responses'],
   read: readResponsesRequest,
   render: responsesAnswer,
   error: (fault, request) => openAIFault(fault, request, 'input'),
   invalid: (message) => openAIInvalid(400, message),
 };
 
-/** Anthropic's Messages API (its SDKs post to {baseURL}/v1/messages). */
+/**
+ * Anthropic's Messages API. Its SDKs post to {baseURL}/v1/messages: given the model base URL
+ * without its `/v1` they post to /v1/messages, given it whole (LONGRUN_MODEL_URL) to
+ * /v1/v1/messages; both are answered.
+ */
 export const ANTHROPIC_MESSAGES: WireFormat = {
   name: 'messages',
-  path: '/messages',
+  paths: ['/messages', '/v1/messages'],
   read: readAnthropicRequest,
   render: anthropicAnswer,
   error: anthropicFault,
   invalid: (message) => anthropicError(400, 'invalid_request_error', message),
+  midStreamError: anthropicMidStreamError,
 };
 
 export const WIRE_FORMATS: readonly WireFormat[] = [CHAT_COMPLETIONS, RESPONSES, ANTHROPIC_MESSAGES];

@@ -14,7 +14,12 @@ const positive = z.number().int().positive();
 const partialMapping = z.strictObject({
   workflowType: name.optional(),
   activities: z
-    .strictObject({ callModel: name.optional(), compactContext: name.optional(), runTool: name.optional(), journalAppend: name.optional() })
+    .strictObject({
+      callModel: name.optional(),
+      compactContext: name.nullable().optional(),
+      runTool: name.optional(),
+      journalAppend: name.optional(),
+    })
     .optional(),
   paths: z
     .strictObject({

@@ -25,7 +25,8 @@ export interface KernelMapping {
   workflowType: string;
   activities: {
     callModel: string;
-    compactContext: string;
+    /** null: the workflow has no compaction (an agent framework without it); the compaction invariants are not applicable. */
+    compactContext: string | null;
     runTool: string;
     journalAppend: string;
   };

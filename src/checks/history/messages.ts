@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../contract/journal-hash.ts';
+import { answerOf, conversationOf, jsonArrayBytes, type NeutralMessage } from './conversation.ts';
 import type { MessageSummary, RequestSummary } from './model.ts';
 import { isRecord } from './proto-values.ts';
 
@@ -12,26 +13,27 @@ export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-/** Bytes of a JSON array of items whose serialized sizes are given: brackets and commas included. */
-export function jsonArrayBytes(itemBytes: readonly number[]): number {
-  let total = 2 + Math.max(0, itemBytes.length - 1);
-  for (const bytes of itemBytes) total += bytes;
-  return total;
-}
+export { jsonArrayBytes } from './conversation.ts';
 
 export class MessageInterner {
   private readonly byHash = new Map<string, MessageSummary>();
   /** A message re-sent by every later request is found by its JSON text, without hashing it again. */
   private readonly byJson = new Map<string, MessageSummary>();
+  /** The same, for messages read from a conversation of items (their JSON is the items'). */
+  private readonly byItems = new Map<string, MessageSummary>();
 
   summarize(message: unknown): MessageSummary {
     const json = JSON.stringify(message);
-    const seen = this.byJson.get(json);
-    if (seen) return seen;
-    const hash = sha256(canonicalJson(message));
-    const summary = this.byHash.get(hash) ?? describe(message, hash, json);
+    return this.intern(this.byJson, { message: message as Record<string, unknown>, bytes: Buffer.byteLength(json), source: json });
+  }
+
+  private intern(seen: Map<string, MessageSummary>, read: NeutralMessage): MessageSummary {
+    const known = seen.get(read.source);
+    if (known) return known;
+    const hash = sha256(canonicalJson(read.message));
+    const summary = this.byHash.get(hash) ?? describe(read.message, hash, read.bytes);
     this.byHash.set(hash, summary);
-    this.byJson.set(json, summary);
+    seen.set(read.source, summary);
     return summary;
   }
 
@@ -46,23 +48,30 @@ export class MessageInterner {
     });
   }
 
+  /** A request of either form (conversation.ts), its conversation as neutral messages. */
   summarizeRequest(request: unknown): RequestSummary {
-    if (!isRecord(request)) throw new Error('request is not an object');
-    const messages = this.summarizeAll(request.messages);
-    const messagesBytes = jsonArrayBytes(messages.map((m) => m.bytes));
+    const conversation = conversationOf(request);
+    const seen = conversation.format === 'chat-completions' ? this.byJson : this.byItems;
+    const messages = conversation.messages.map((read) => this.intern(seen, read));
     return {
-      // The request around an empty list, plus the list's bytes: the request is not serialized whole again.
-      bytes: Buffer.byteLength(JSON.stringify({ ...request, messages: [] })) - 2 + messagesBytes,
-      messagesBytes,
+      format: conversation.format,
+      bytes: conversation.requestBytes,
+      messagesBytes: jsonArrayBytes(messages.map((m) => m.bytes)),
       messages,
     };
   }
+
+  /** The model's answer (a Chat message, a Responses output, an Anthropic message) as one neutral assistant message. */
+  summarizeAnswer(answer: unknown): MessageSummary {
+    const read = answerOf(answer);
+    return this.intern(read.message === answer ? this.byJson : this.byItems, read);
+  }
 }
 
-function describe(message: unknown, hash: string, json: string): MessageSummary {
+function describe(message: unknown, hash: string, bytes: number): MessageSummary {
   const fields = isRecord(message) ? message : {};
   const role = typeof fields.role === 'string' ? fields.role : 'unknown';
-  const summary: MessageSummary = { role, bytes: Buffer.byteLength(json), hash };
+  const summary: MessageSummary = { role, bytes, hash };
   if (Array.isArray(fields.tool_calls)) {
     summary.toolCallIds = fields.tool_calls.map((call) => (isRecord(call) ? String(call.id) : ''));
   }

@@ -24,9 +24,11 @@ export interface MessageSummary {
 
 /** A model request (`call_model` input), summarized. */
 export interface RequestSummary {
+  /** The form its conversation came in (history/conversation.ts): Chat messages, or Responses API items. */
+  format: 'chat-completions' | 'responses-items' | 'anthropic-messages';
   /** UTF-8 bytes of the request serialized as JSON: the size the trigger and the budget judge. */
   bytes: number;
-  /** UTF-8 bytes of its `messages` array alone. */
+  /** UTF-8 bytes of its conversation alone (`messages`; a Responses request's `input` and instructions). */
   messagesBytes: number;
   messages: MessageSummary[];
 }

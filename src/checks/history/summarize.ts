@@ -110,9 +110,7 @@ export class ContractReader {
     const { paths } = this.mapping;
     switch (role) {
       case 'call-model': {
-        const answer = required(results, paths.callModelAnswer);
-        if (!isRecord(answer) || answer.role !== 'assistant') throw new Error('the answer is not an assistant message');
-        return { kind: 'call-model', answer: this.interner.summarize(answer) };
+        return { kind: 'call-model', answer: this.interner.summarizeAnswer(required(results, paths.callModelAnswer)) };
       }
       case 'compact-context': {
         const card = required(results, paths.compactCard);

@@ -59,7 +59,7 @@ export const compactionFailureContinues: HistoryInvariant = {
     if (compactionFailures.length > 0 && end?.kind === 'failed' && end.event.attrs.kind === 'workflow-closed') {
       const failure = end.event.attrs.failure;
       const named = [failure?.text ?? '', ...(failure?.types ?? [])].join(' ');
-      if (failure && (/compact/i.test(named) || failure.activityTypes.includes(run.mapping.activities.compactContext))) {
+      if (failure && (/compact/i.test(named) || failure.activityTypes.includes(run.mapping.activities.compactContext ?? ''))) {
         failures.push(`${run.at(last, end.event.id)}: the run failed because of the compaction: ${failure.text}`);
       }
     }

@@ -21,6 +21,9 @@ export const compactionTrigger: HistoryInvariant = {
   appliesTo: 'kernel',
   description: 'compaction starts at the first boundary where the request passes the trigger, not before',
   check(run, ctx) {
+    if (run.mapping.activities.compactContext === null) {
+      return judge(this.id, [], ['the mapping names no compaction activity: the workflow has no compaction to trigger'], false);
+    }
     const trigger = ctx.limits.compactionTriggerBytes;
     const failures: string[] = [];
     const notes: string[] = [];

@@ -20,6 +20,7 @@ export const rebuildContract: HistoryInvariant = {
     const notes: string[] = [];
     let requests = 0;
     let rebuilds = 0;
+    const read = { 'responses-items': 0, 'anthropic-messages': 0 };
     for (const execution of run.executions) {
       for (const turn of execution.turns) {
         const label = turnLabel(turn);
@@ -31,6 +32,7 @@ export const rebuildContract: HistoryInvariant = {
             continue;
           }
           requests++;
+          if (request.format !== 'chat-completions') read[request.format]++;
           for (const violation of contiguityViolations(request.messages)) failures.push(`${where} (${label}): ${violation}`);
         }
         const first = turn.calls[0] as Activity;
@@ -65,6 +67,10 @@ export const rebuildContract: HistoryInvariant = {
       }
     }
     notes.push(`${requests} requests checked for tool contiguity; ${rebuilds} rebuilds`);
+    const forms = { 'responses-items': 'Responses API items', 'anthropic-messages': 'Anthropic Messages content blocks' };
+    for (const [format, count] of Object.entries(read) as [keyof typeof read, number][]) {
+      if (count > 0) notes.push(`${count} requests read from ${forms[format]} into Chat messages; append-only between turns`);
+    }
     return judge(this.id, failures, notes, rebuilds > 0);
   },
 };

@@ -34,21 +34,23 @@ function bytesFlag(help: string) {
   });
 }
 
+export const MAPPING_FLAG = valueFlag({
+  value: 'FILE',
+  help: 'read the histories through this kernel mapping (JSON, a partial KernelMapping: e.g. {"gateMarker": "Version"} for a Go kernel\'s GetVersion gate)',
+});
+
 const FLAGS = {
   'workflow-id': valueFlag({ value: 'ID', help: 'fetch the run (all its executions) from TEMPORAL_ADDRESS instead' }),
   'blob-limit': bytesFlag("the server's limit.blobSize.error (default 2 MiB)"),
   'trigger-bytes': bytesFlag("compactionTriggerBytes (default 1.2 MB; a run's own limits win)"),
   'can-budget': bytesFlag("ContinueAsNew budget (default 128 MiB; a run's own limits win)"),
   'history-size-limit': bytesFlag("the server's limit.historySize.error (default 500 MiB)"),
-  mapping: valueFlag({
-    value: 'FILE',
-    help: 'read the histories through this kernel mapping (JSON, a partial KernelMapping: e.g. {"gateMarker": "Version"} for a Go kernel\'s GetVersion gate)',
-  }),
+  mapping: MAPPING_FLAG,
   json: booleanFlag('print the verdicts as JSON: { runs, unjudged }'),
 };
 
 /** `--mapping FILE`: a bad file is a usage error naming the file and the field. */
-function mappingFile(path: string | undefined): KernelMapping | undefined {
+export function mappingFile(path: string | undefined): KernelMapping | undefined {
   if (path === undefined) return undefined;
   try {
     return readKernelMappingFile(path);

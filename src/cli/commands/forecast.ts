@@ -19,7 +19,7 @@ import { atomicWriteFile } from '../../shared/atomic-write.ts';
 import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT } from '../exit-code.ts';
 import { booleanFlag, defineCommand, valueFlag, wholeNumber } from '../flags.ts';
-import { historyFiles, loadEach, type Unjudged } from './check.ts';
+import { historyFiles, loadEach, MAPPING_FLAG, mappingFile, type Unjudged } from './check.ts';
 
 const FLAGS = {
   'blob-limit': valueFlag({
@@ -28,6 +28,7 @@ const FLAGS = {
     parse: wholeNumber(1),
     want: 'a positive whole number of bytes',
   }),
+  mapping: MAPPING_FLAG,
   json: booleanFlag('print the forecasts as JSON'),
   html: valueFlag({ value: 'FILE', help: 'also write the forecasts as an HTML page of charts' }),
 };
@@ -42,7 +43,8 @@ function amount(metric: Metric, n: number): string {
 export function printForecast(forecast: Forecast): void {
   const unit = forecast.unit;
   const of = forecast.executions > 1 ? `, execution ${forecast.execution} of ${forecast.executions}` : '';
-  console.log(`${forecast.runId} (${forecast.workflowType}${of}): ${forecast.samples.length} ${unit}s observed`);
+  const units = unit === 'activity' ? 'activities' : `${unit}s`;
+  console.log(`${forecast.runId} (${forecast.workflowType}${of}): ${forecast.samples.length} ${units} observed`);
   for (const metric of METRICS) {
     const { now, perStep, limits } = forecast.metrics[metric];
     const at = limits.map(({ name, value, step, observed }) => {
@@ -60,13 +62,14 @@ export const forecastCommand = defineCommand({
   flags: FLAGS,
   positionals: { min: 1, max: Number.POSITIVE_INFINITY, names: 'history files' },
   notes: `Reads histories as \`check\` does (any SDK, grouped into runs) and fits, per turn of our kernel or
-per activity of another workflow, the largest payload (a line), the history bytes (a parabola)
+per activity of another workflow (a mapping names another kernel's model activity: its calls are
+the turns), the largest payload (a line), the history bytes (a parabola)
 and the event count (a line) of each run's last execution. Limits: blob 2 MiB; history size
 4 MiB (suggest ContinueAsNew), 10 MiB (warn), 50 MiB (error); events 4,096, 10,240, 51,200.`,
   async run({ values, positionals }) {
     const blob = values['blob-limit'];
     const limits: ForecastLimits = blob ? { ...FORECAST_LIMITS, largestPayload: [{ name: 'blob limit', value: blob }] } : FORECAST_LIMITS;
-    const read = await loadEach(historyFiles(positionals), undefined);
+    const read = await loadEach(historyFiles(positionals), mappingFile(values.mapping));
     const forecasts: Forecast[] = [];
     const unjudged: Unjudged[] = [...read.unjudged];
     for (const run of groupRuns(read.loaded)) {

@@ -1,0 +1,191 @@
+/**
+ * One neutral conversation out of either wire format: a Chat Completions request is its own
+ * neutral form, byte for byte; the Agents SDK's items and the Responses API's own spelling read
+ * into the same Chat messages, each keeping the bytes of the items it came from.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkRun } from '../index.ts';
+import { AgentsSdkHistory } from '../testing/agents-sdk-history.ts';
+import { answerOf, conversationOf } from './conversation.ts';
+import { MessageInterner } from './messages.ts';
+
+const call = (id: string) => ({ id, type: 'function', function: { name: 'shell', arguments: '{"command":"ls"}' } });
+const CHAT = [
+  { role: 'system', content: 'Be brief.' },
+  { role: 'user', content: 'Fix OPS-1.' },
+  { role: 'assistant', content: 'Looking.', tool_calls: [call('call_1')] },
+  { role: 'tool', tool_call_id: 'call_1', content: 'a.ts' },
+];
+
+const SDK_ITEMS = [
+  { type: 'message', role: 'user', content: 'Fix OPS-1.' },
+  {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    content: [{ type: 'output_text', text: 'Looking.', providerData: {} }],
+    status: 'completed',
+  },
+  { type: 'function_call', id: 'fc_1', callId: 'call_1', name: 'shell', status: 'completed', arguments: '{"command":"ls"}' },
+  { type: 'function_call_result', name: 'shell', callId: 'call_1', status: 'completed', output: { type: 'text', text: 'a.ts' } },
+];
+
+const RESPONSES_ITEMS = [
+  { role: 'user', content: [{ type: 'input_text', text: 'Fix OPS-1.' }] },
+  { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Looking.', annotations: [] }] },
+  { type: 'function_call', call_id: 'call_1', name: 'shell', arguments: '{"command":"ls"}' },
+  { type: 'function_call_output', call_id: 'call_1', output: 'a.ts' },
+];
+
+const ANTHROPIC = {
+  model: 'agent',
+  max_tokens: 8192,
+  system: 'Be brief.',
+  messages: [
+    { role: 'user', content: 'Fix OPS-1.' },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Looking.' },
+        { type: 'tool_use', id: 'call_1', name: 'shell', input: { command: 'ls' } },
+      ],
+    },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_1', content: [{ type: 'text', text: 'a.ts' }] }] },
+  ],
+};
+
+describe('conversationOf', () => {
+  it('reads a Chat Completions request as it is, its bytes those of its JSON', () => {
+    const request = { model: 'agent', messages: CHAT, metadata: { longrun_turn: '2' } };
+    const conversation = conversationOf(request);
+    expect(conversation.format).toBe('chat-completions');
+    expect(conversation.messages.map((m) => m.message)).toEqual(CHAT);
+    expect(conversation.requestBytes).toBe(Buffer.byteLength(JSON.stringify(request)));
+  });
+
+  it("reads the Agents SDK's items and the Responses API's spelling into the same Chat messages", () => {
+    const sdk = conversationOf({ systemInstructions: 'Be brief.', input: SDK_ITEMS, tools: [] });
+    const responses = conversationOf({ model: 'agent', instructions: 'Be brief.', input: RESPONSES_ITEMS });
+    expect(sdk.format).toBe('responses-items');
+    expect(sdk.messages.map((m) => m.message)).toEqual(CHAT);
+    expect(responses.messages.map((m) => m.message)).toEqual(CHAT);
+  });
+
+  it("keeps each item's bytes as it travels: the model's message and call are one message of both items' bytes", () => {
+    const request = { systemInstructions: 'Be brief.', input: SDK_ITEMS };
+    const conversation = conversationOf(request);
+    expect(conversation.requestBytes).toBe(Buffer.byteLength(JSON.stringify(request)));
+    const [, user, assistant, tool] = conversation.messages.map((m) => m.bytes);
+    const itemBytes = SDK_ITEMS.map((item) => Buffer.byteLength(JSON.stringify(item)));
+    expect([user, assistant, tool]).toEqual([itemBytes[0], (itemBytes[1] ?? 0) + (itemBytes[2] ?? 0) + 1, itemBytes[3]]);
+    const summary = new MessageInterner().summarizeRequest(request);
+    // The items' array exactly, plus the instructions as the system message (and its comma).
+    expect(summary.messagesBytes).toBe(Buffer.byteLength(JSON.stringify(SDK_ITEMS)) + Buffer.byteLength(JSON.stringify('Be brief.')) + 1);
+  });
+
+  it('reads a string input as the user message, screenshots as image parts, and any other item under its type', () => {
+    expect(conversationOf({ instructions: 'Be brief.', input: 'Fix OPS-1.' }).messages.map((m) => m.message)).toEqual(CHAT.slice(0, 2));
+    const screenshot = {
+      type: 'function_call_result',
+      callId: 'call_2',
+      output: [
+        { type: 'input_text', text: 'Screenshot: 80x50 PNG' },
+        { type: 'input_image', image: 'data:image/png;base64,iVBO' },
+      ],
+    };
+    const search = { type: 'web_search_call', id: 'ws_1', status: 'completed' };
+    const handoff = { type: 'handoff_output', callId: 'call_3' };
+    const [tool, searched, other] = conversationOf({ input: [screenshot, search, handoff] }).messages.map((m) => m.message);
+    expect(tool).toEqual({
+      role: 'tool',
+      tool_call_id: 'call_2',
+      content: [
+        { type: 'text', text: 'Screenshot: 80x50 PNG' },
+        { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBO' } },
+      ],
+    });
+    expect(searched).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: 'ws_1', type: 'web_search_call', item: search }] });
+    expect(other).toEqual({ role: 'item:handoff_output', item: handoff });
+  });
+
+  it("reads Anthropic's Messages form into the same Chat messages: system apart, tool_use calls, tool_result blocks as tool messages", () => {
+    const conversation = conversationOf(ANTHROPIC);
+    expect(conversation.format).toBe('anthropic-messages');
+    expect(conversation.messages.map((m) => m.message)).toEqual(CHAT);
+    expect(conversation.requestBytes).toBe(Buffer.byteLength(JSON.stringify(ANTHROPIC)));
+    // The messages' bytes are the list's and the system's, each message's own shared out among what it became.
+    const summary = new MessageInterner().summarizeRequest(ANTHROPIC);
+    expect(summary.messagesBytes).toBe(
+      Buffer.byteLength(JSON.stringify(ANTHROPIC.messages)) + Buffer.byteLength(JSON.stringify('Be brief.')) + 1,
+    );
+    // A user message of tool results and text: one tool message per result, then the text.
+    const mixed = { role: 'user', content: [ANTHROPIC.messages[2]?.content[0], { type: 'text', text: 'And now?' }] };
+    const read = conversationOf({ system: 's', messages: [mixed] }).messages.map((m) => m.message);
+    expect(read.slice(1)).toEqual([CHAT[3], { role: 'user', content: 'And now?' }]);
+    // An answer as the API returns it is the assistant message the next request holds.
+    const interner = new MessageInterner();
+    const answer = interner.summarizeAnswer({ id: 'msg_1', type: 'message', stop_reason: 'tool_use', ...ANTHROPIC.messages[1] });
+    expect(interner.summarizeRequest(ANTHROPIC).messages[2]).toBe(answer);
+    expect(answer.bytes).toBe(Buffer.byteLength(JSON.stringify(ANTHROPIC.messages[1])));
+  });
+
+  it('refuses what is neither form in one line', () => {
+    expect(() => conversationOf({ model: 'agent' })).toThrow(/^messages is not an array \(and no Responses input\)$/);
+    expect(() => conversationOf({ input: 42 })).toThrow(/^input is neither a string nor a list of items$/);
+    expect(() => conversationOf({ input: ['text'] })).toThrow(/^input\[0\] is not an object$/);
+    expect(() => answerOf([{ type: 'message', role: 'user', content: 'hi' }])).toThrow(/^the answer is not the model's output items$/);
+  });
+
+  it('reads a Responses output as the assistant message the next request holds: equal summaries', () => {
+    const interner = new MessageInterner();
+    const answer = interner.summarizeAnswer(SDK_ITEMS.slice(1, 3));
+    const next = interner.summarizeRequest({ systemInstructions: 'Be brief.', input: SDK_ITEMS });
+    expect(next.messages[2]).toBe(answer);
+    expect(answer).toMatchObject({ role: 'assistant', toolCallIds: ['call_1'] });
+  });
+});
+
+describe('an Agents SDK history', () => {
+  const verdictOf = (history: AgentsSdkHistory) => checkRun([history.loaded()]);
+  const resultOf = (history: AgentsSdkHistory, id: string) => verdictOf(history).results.find((r) => r.id === id);
+
+  it.each(['agents-sdk', 'responses'] as const)(
+    'in the %s spelling: requests read, rebuild.contract finds no violation, compaction not applicable',
+    (spelling) => {
+      const history = new AgentsSdkHistory({ spelling }).play(6).complete();
+      const verdict = verdictOf(history);
+      expect(verdict.status).toBe('pass');
+      expect(resultOf(history, 'rebuild.contract')?.evidence).toEqual([
+        '7 requests checked for tool contiguity; 0 rebuilds',
+        '7 requests read from Responses API items into Chat messages; append-only between turns',
+      ]);
+      expect(resultOf(history, 'compaction.trigger')).toMatchObject({
+        status: 'not-applicable',
+        evidence: ['the mapping names no compaction activity: the workflow has no compaction to trigger'],
+      });
+      // Request bytes are read: the budget's note counts them (no longer 0, no unreadable inputs).
+      expect(resultOf(history, 'history.continue-as-new')?.evidence[0]).toMatch(
+        /^execution 1: [1-9][\d,]* request bytes, under the budget/,
+      );
+    },
+  );
+
+  it('fails rebuild.contract when a request leaves out a tool result the dialog had', () => {
+    const result = resultOf(new AgentsSdkHistory({ dropToolResultAt: 4 }).play(6).complete(), 'rebuild.contract');
+    expect(result?.status).toBe('fail');
+    expect(result?.evidence).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^event \d+ \(turn #4 of execution 1\): message 6 \(assistant\): tool call call_0003 has no tool result after it$/,
+        ),
+        expect.stringMatching(/^event \d+ \(turn #4 of execution 1\): .*: 7 messages where the dialog has 8$/),
+      ]),
+    );
+  });
+
+  it('fails rebuild.contract when a tool result comes before its call', () => {
+    const result = resultOf(new AgentsSdkHistory({ resultBeforeCallAt: 3 }).play(5).complete(), 'rebuild.contract');
+    expect(result?.status).toBe('fail');
+    expect(result?.evidence.join('\n')).toMatch(/call_0002/);
+  });
+});

@@ -5,6 +5,7 @@
  * throwing (exit-code.ts).
  */
 import { ScenarioError } from '../scenario/scenario-error.ts';
+import { stopQuietlyWhenClosed } from './closed-pipe.ts';
 import { COMMANDS, type CommandEntry } from './commands.ts';
 import { EXIT } from './exit-code.ts';
 
@@ -57,6 +58,7 @@ function internalError(error: unknown): void {
   process.exit(EXIT.harness);
 }
 process.on('uncaughtException', internalError);
+stopQuietlyWhenClosed(process.stdout);
 process.on('unhandledRejection', internalError);
 
 process.exitCode = await main(process.argv.slice(2));

@@ -13,17 +13,10 @@ import { describe, expect, it } from 'vitest';
 import { isAlive } from '../chaos/testing/chaos-runs.ts';
 import { childPids, findEmbeddedServerPid } from '../load/index.ts';
 import { sleep } from '../shared/sleep.ts';
-import { findPostgresBinDir, startEnvironment, startPostgres } from './index.ts';
+import { findPostgresBinDir, queryPostgres, startEnvironment, startPostgres } from './index.ts';
 
 const CHILD = fileURLToPath(new URL('./testing/postgres-in-child.ts', import.meta.url));
 const TSX_LOADER = createRequire(import.meta.url).resolve('tsx');
-
-/** psql's one-value answer, as the cluster's superuser, on loopback. */
-function query(address: string, database: string, sql: string): string {
-  const [host, port] = address.split(':') as [string, string];
-  const psql = join(findPostgresBinDir(), 'psql');
-  return execFileSync(psql, ['-h', host, '-p', port, '-U', 'temporal', '-d', database, '-Atc', sql], { encoding: 'utf8' }).trim();
-}
 
 function accepts(address: string): boolean {
   const [host, port] = address.split(':') as [string, string];
@@ -72,11 +65,11 @@ describe('the throwaway PostgreSQL cluster', () => {
       const owner = execFileSync('ps', ['-o', 'user=', '-p', String(firstPostmaster)], { encoding: 'utf8' }).trim();
       expect(owner).toBe(process.getuid?.() === 0 ? 'postgres' : execFileSync('id', ['-un'], { encoding: 'utf8' }).trim());
       // The machine's own cluster is not it: ours lives in the temporary folder.
-      expect(query(cluster.address, 'postgres', 'show data_directory')).toBe(join(dir, 'data'));
+      expect(await queryPostgres(cluster.address, 'postgres', 'show data_directory')).toBe(join(dir, 'data'));
       for (const db of ['temporal', 'temporal_visibility']) {
-        expect(Number(query(cluster.address, db, 'select count(*) from schema_update_history'))).toBeGreaterThan(5);
+        expect(Number(await queryPostgres(cluster.address, db, 'select count(*) from schema_update_history'))).toBeGreaterThan(5);
       }
-      expect(query(cluster.address, 'temporal', "select to_regclass('history_node')")).toBe('history_node');
+      expect(await queryPostgres(cluster.address, 'temporal', "select to_regclass('history_node')")).toBe('history_node');
 
       await cluster.stop();
       expect(isAlive(firstPostmaster)).toBe(false);
@@ -86,7 +79,7 @@ describe('the throwaway PostgreSQL cluster', () => {
       watched = watch([supervisorPid, cluster.postmasterPid]);
       expect(cluster.postmasterPid).not.toBe(firstPostmaster);
       expect(accepts(cluster.address)).toBe(true);
-      expect(query(cluster.address, 'temporal', "select to_regclass('history_node')")).toBe('history_node');
+      expect(await queryPostgres(cluster.address, 'temporal', "select to_regclass('history_node')")).toBe('history_node');
     } finally {
       await cluster.teardown();
     }

@@ -5,11 +5,12 @@
  * refuses root), migrates Temporal's schema with the server module's SQL tool, and removes it all
  * when told, when its stdin closes or when longrun dies. Never the machine's own cluster.
  */
-import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { type ChildProcessByStdio, execFile, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { promisify } from 'node:util';
 import { resolveTemporalBinary } from './temporal-binary.ts';
 
 export class PostgresError extends Error {
@@ -111,4 +112,12 @@ export async function startPostgres(): Promise<PostgresCluster> {
     },
   };
   return cluster;
+}
+
+/** psql's unaligned answer to `sql`, as the cluster's superuser over loopback TCP. */
+export async function queryPostgres(address: string, database: string, sql: string): Promise<string> {
+  const [host, port] = address.split(':') as [string, string];
+  const psql = join(findPostgresBinDir(), 'psql');
+  const { stdout } = await promisify(execFile)(psql, ['-h', host, '-p', port, '-U', 'temporal', '-d', database, '-Atc', sql]);
+  return stdout.trim();
 }

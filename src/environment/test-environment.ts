@@ -35,6 +35,8 @@ export interface EnvironmentOptions {
   persistence?: Persistence;
   /** A running cluster to use instead of starting one (a restart of the server keeps its data). */
   postgres?: PostgresCluster;
+  /** host:port the server reaches `postgres` through (a Toxiproxy proxy in front of it); default its own address. */
+  postgresVia?: string;
   /** The embedded server's gRPC and HTTP ports (default: free ones); a restart reuses them. */
   port?: number;
   httpPort?: number;
@@ -179,7 +181,7 @@ async function startEmbedded(options: EnvironmentOptions): Promise<Environment> 
           extraArgs: [
             '--http-port',
             String(httpPort),
-            ...(options.postgres ? ['--postgres', options.postgres.address] : []),
+            ...(options.postgres ? ['--postgres', options.postgresVia ?? options.postgres.address] : []),
             ...dynamicConfigArgs(dynamicConfig),
           ],
         },
@@ -200,7 +202,7 @@ async function startEmbedded(options: EnvironmentOptions): Promise<Environment> 
     namespace: 'default',
     dynamicConfig,
     ...(options.postgres ? { postgres: options.postgres } : {}),
-    description: `embedded Temporal server (${binary.source}: ${binary.path}) at ${testEnv.address}${options.postgres ? ` on PostgreSQL at ${options.postgres.address}` : ''}`,
+    description: `embedded Temporal server (${binary.source}: ${binary.path}) at ${testEnv.address}${options.postgres ? ` on PostgreSQL at ${options.postgres.address}${options.postgresVia ? ` through ${options.postgresVia}` : ''}` : ''}`,
     ...(await withClient(testEnv, 'default')),
   };
 }

@@ -6,12 +6,12 @@ const STAT = '4242 (temporal-server) S 4200 4242 4200 0 -1 4194560 11730 0 0 0 1
 
 describe('parseProcStat', () => {
   it('reads the command, the parent and user + system CPU time in seconds', () => {
-    expect(parseProcStat(STAT)).toEqual({ command: 'temporal-server', parentPid: 4200, cpuSeconds: 22.46 });
+    expect(parseProcStat(STAT)).toEqual({ command: 'temporal-server', parentPid: 4200, cpuSeconds: 22.46, reapedChildrenCpuSeconds: 0 });
   });
 
   it('keeps a command with spaces and parentheses whole', () => {
     const odd = STAT.replace('(temporal-server)', '(a) b (c))');
-    expect(parseProcStat(odd)).toEqual({ command: 'a) b (c)', parentPid: 4200, cpuSeconds: 22.46 });
+    expect(parseProcStat(odd)).toEqual({ command: 'a) b (c)', parentPid: 4200, cpuSeconds: 22.46, reapedChildrenCpuSeconds: 0 });
   });
 
   it('rejects what is not a stat line, saying so', () => {

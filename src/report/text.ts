@@ -102,6 +102,7 @@ function loadBlock(load: LoadMetrics | undefined): string[] {
     `load: ${overall.turnsPerSecond.toFixed(2)} turns/s, ${overall.runsPerSecond.toFixed(3)} runs/s, history ${formatBytes(overall.historyBytesPerSecond)}/s`,
     ...processLine('worker', load.worker),
     ...processLine('server', load.server),
+    ...processLine('database', load.database),
   ];
 }
 

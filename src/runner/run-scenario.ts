@@ -145,11 +145,12 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   });
 }
 
-/** Memory, CPU and throughput of the server and the workers while the runs go on. */
+/** Memory, CPU and throughput of the server (and its PostgreSQL) and the workers while the runs go on. */
 function startSampler(scenario: Scenario, harness: RunHarness, tally: RunTally, ramp: Ramp | undefined): MetricsSampler {
   const serverPid = serverPidFinder(harness.env);
   const sampler = new MetricsSampler({
     ...(serverPid ? { serverPid } : {}),
+    ...(harness.env.postgres ? { databasePid: () => harness.env.postgres?.postmasterPid } : {}),
     ...(harness.workerPid ? { workerPid: harness.workerPid } : {}),
     counters: () => tally.counters(),
     ...(ramp ? { ramp } : {}),

@@ -42,7 +42,8 @@ export const resourceSampleSchema = z.object({
   server: processUsageSchema.optional(),
   /**
    * The server's PostgreSQL (server.persistence postgres): the postmaster (its pid) and every
-   * process it started, RSS and CPU summed. Absent on SQLite and while PostgreSQL is down.
+   * process it started, CPU summed, and as rssBytes their proportional set sizes summed (the
+   * shared buffers count once). Absent on SQLite and while PostgreSQL is down.
    */
   database: processUsageSchema.optional(),
   counters: loadCountersSchema.optional(),
@@ -113,7 +114,7 @@ export const loadMetricsSchema = z.object({
   runs: z.array(runLoadSchema),
   worker: processMetricsSchema,
   server: processMetricsSchema.optional(),
-  /** The server's PostgreSQL, all its processes together (server.persistence postgres only). */
+  /** The server's PostgreSQL, all its processes together (server.persistence postgres only; memory as PSS, see database above). */
   database: processMetricsSchema.optional(),
   /** One entry per ramp stage, when the runs were started on a ramp. */
   stages: z.array(stageLoadSchema).optional(),

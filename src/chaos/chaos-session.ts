@@ -32,6 +32,8 @@ export interface ChaosSessionOptions {
   /** A foreign target's worker command per binary (`target.external`): its workers instead of the kernel's. */
   foreign?: ReadonlyMap<BinaryName, ForeignCommand>;
   onEvent?: (event: ChaosEvent) => void;
+  /** Aborts the start of PostgreSQL and of the server (InterruptedError); the runner checks it again once all is up. */
+  signal?: AbortSignal;
 }
 
 export interface ChaosSession {
@@ -42,6 +44,8 @@ export interface ChaosSession {
   /** Ends the workers (gracefully, or at once after a failure or an abort), the proxies, the mocks and the server. */
   close(graceful: boolean): Promise<void>;
 }
+
+const signalOf = (options: ChaosSessionOptions) => (options.signal ? { signal: options.signal } : {});
 
 export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, options: ChaosSessionOptions): Promise<ChaosSession> {
   if (plan.restartsServer && options.environment) {
@@ -71,7 +75,7 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
     };
 
     // On PostgreSQL the session owns the cluster, so that a restarted server finds its data again.
-    const postgres = onPostgres ? await startPostgres() : undefined;
+    const postgres = onPostgres ? await startPostgres(options.signal) : undefined;
     if (postgres) closers.push(() => postgres.teardown());
     const toPostgres = postgres && (await proxy('temporal-postgres', 'postgres', postgres.address));
     const storage = postgres ? { postgres, ...(toPostgres ? { postgresVia: toPostgres.address } : {}) } : {};
@@ -79,10 +83,10 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
     let server: RestartableServer | undefined;
     let environment: Environment;
     if (plan.restartsServer) {
-      server = await startRestartableServer({ dynamicConfig: scenario.server.dynamicConfig, ...storage });
+      server = await startRestartableServer({ dynamicConfig: scenario.server.dynamicConfig, ...storage, ...signalOf(options) });
       environment = server.environment;
     } else {
-      environment = options.environment ?? (await startEnvironment({ ...scenario.server, ...storage }));
+      environment = options.environment ?? (await startEnvironment({ ...scenario.server, ...storage, ...signalOf(options) }));
     }
     if (!options.environment) closers.push(() => environment.teardown());
     if (plan.restartsDatabase && !environment.postgres) {

@@ -19,9 +19,10 @@ export interface RestartableServer {
   restart(downMs: number): Promise<void>;
 }
 
-export type RestartableServerOptions = Pick<EnvironmentOptions, 'dynamicConfig' | 'postgres' | 'postgresVia'>;
+/** `signal` aborts the first start only: a restart is part of a run. */
+export type RestartableServerOptions = Pick<EnvironmentOptions, 'dynamicConfig' | 'postgres' | 'postgresVia' | 'signal'>;
 
-export async function startRestartableServer(options: RestartableServerOptions = {}): Promise<RestartableServer> {
+export async function startRestartableServer({ signal, ...options }: RestartableServerOptions = {}): Promise<RestartableServer> {
   const dir = options.postgres ? undefined : mkdtempSync(join(tmpdir(), 'longrun-server-'));
   const removeDir = () => dir && rmSync(dir, { recursive: true, force: true });
   const settings: EnvironmentOptions = {
@@ -30,7 +31,7 @@ export async function startRestartableServer(options: RestartableServerOptions =
     port: await freeLoopbackPort(),
     httpPort: await freeLoopbackPort(),
   };
-  const first = await startEnvironment(settings).catch((error: Error) => {
+  const first = await startEnvironment({ ...settings, ...(signal ? { signal } : {}) }).catch((error: Error) => {
     removeDir();
     throw error;
   });

@@ -36,7 +36,7 @@ describe('chaos on the database', () => {
     const run = await runChaos(resolveScenario('chaos-database-restart').scenario);
     expectPassed(run);
     expect(strikes(run.events)).toHaveLength(2);
-  });
+  }, 300_000);
 
   it("network down on temporal-postgres: runs survive the server's PostgreSQL sessions being cut mid-run", async () => {
     const run = await runChaos(
@@ -57,7 +57,7 @@ describe('chaos on the database', () => {
     const run = await runChaos(resolveScenario('chaos-database-network').scenario);
     expectPassed(run);
     expect(strikes(run.events)).toHaveLength(2);
-  });
+  }, 300_000);
 
   it('restart-server on postgres: the server crashes and comes back on the PostgreSQL that stayed up', async () => {
     const run = await runChaos(
@@ -71,7 +71,7 @@ describe('chaos on the database', () => {
     // One cluster throughout: the runs' histories before the crash were read back from it after.
     expect(postgresStarts(run)).toHaveLength(1);
     expectEveryTurn(run);
-  });
+  }, 300_000);
 
   it('refuses restart-database and temporal-postgres on SQLite, in one line', async () => {
     const restart = smallScenario('chaos-test-database-sqlite', { chaos: [{ action: 'restart-database', atTurn: 2 }] });

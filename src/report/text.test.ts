@@ -65,7 +65,7 @@ describe('renderText', () => {
     expect(withLoad(unknownSpan).find((line) => line.startsWith('  worker: '))).not.toContain('growth');
   });
 
-  it("puts the database's RSS beside the server's, only when there is one (server.persistence postgres)", () => {
+  it("puts the database's memory (PSS) beside the server's RSS, only when there is one (server.persistence postgres)", () => {
     const metrics = (max: number): ProcessMetrics => ({ samples: 2, pids: [9], rssBytes: { first: max / 2, last: max, max } });
     const lines = (database?: ProcessMetrics) => {
       const load = {
@@ -76,7 +76,7 @@ describe('renderText', () => {
       const text = renderText({ ...fixtureSummary([]), load: { ...load, ...(database ? { database } : {}) } as unknown as LoadMetrics });
       return text.split('\n').filter((line) => /^ {2}(server|database): /.test(line));
     };
-    expect(lines(metrics(2e8))).toEqual(['  server: RSS 150 MB -> 300 MB (max 300 MB)', '  database: RSS 100 MB -> 200 MB (max 200 MB)']);
+    expect(lines(metrics(2e8))).toEqual(['  server: RSS 150 MB -> 300 MB (max 300 MB)', '  database: PSS 100 MB -> 200 MB (max 200 MB)']);
     expect(lines()).toEqual(['  server: RSS 150 MB -> 300 MB (max 300 MB)']);
   });
 

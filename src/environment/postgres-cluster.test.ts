@@ -1,10 +1,10 @@
 /**
  * The throwaway PostgreSQL cluster: up with Temporal's schema, stopped and started on the same
- * port and data, and gone (processes and folder) after a teardown and after a SIGKILL of the
- * process that started it. Needs PostgreSQL (Debian's postgresql-15); about 40 s on two cores.
+ * port and data, and gone (processes and folder) after a teardown, after a failed start of the
+ * server on it and after a SIGKILL of the process that started it. Needs PostgreSQL (Debian's postgresql-15); about 40 s on two cores.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,14 @@ import { findPostgresBinDir, queryPostgres, startEnvironment, startPostgres } fr
 
 const CHILD = fileURLToPath(new URL('./testing/postgres-in-child.ts', import.meta.url));
 const TSX_LOADER = createRequire(import.meta.url).resolve('tsx');
+
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return '';
+  }
+}
 
 function accepts(address: string): boolean {
   const [host, port] = address.split(':') as [string, string];
@@ -100,6 +108,24 @@ describe('the throwaway PostgreSQL cluster', () => {
     expect(env.description).toContain(`on PostgreSQL at ${postgres?.address}`);
     await env.teardown();
     expect(await gone(watched, postgres?.dir as string)).toEqual({ alive: [], dirLeft: false });
+  });
+
+  it('goes down when the server on it fails to start', async () => {
+    // The supervisor makes its folder in TMPDIR as it was at the spawn: a folder of this test's own.
+    const temp = mkdtempSync(join(tmpdir(), 'longrun-failed-start-'));
+    chmodSync(temp, 0o755);
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = temp;
+    const supervisors = () => childPids(process.pid).filter((pid) => / postgres --bin-dir /.test(commandLine(pid)));
+    try {
+      // A log level the server refuses: it exits at once, three attempts over.
+      const starting = startEnvironment({ persistence: 'postgres', logLevel: 'loud' as 'info' });
+      await expect(starting).rejects.toThrow(/the Temporal server .* did not start \(3 attempts\)/);
+    } finally {
+      process.env.TMPDIR = saved;
+    }
+    expect(supervisors()).toEqual([]);
+    expect(readdirSync(temp)).toEqual([]);
   });
 
   it('goes down with the process that started it when that process is SIGKILLed', async () => {

@@ -1,20 +1,16 @@
 /**
  * The incident scenarios on the persistence production runs on: `smoke`, `tmprl1103` and
  * `history-size` on a throwaway PostgreSQL cluster (server.persistence: postgres) meet the same
- * expectations as on SQLite, and their histories are rows in PostgreSQL. Needs Debian's
+ * expectations as on SQLite, their histories are rows in PostgreSQL, and summary.load samples the
+ * database beside the server. Needs Debian's
  * postgresql-15; about a minute and a half on two cores.
  */
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findPostgresBinDir } from '../src/environment/index.ts';
+import { queryPostgres } from '../src/environment/index.ts';
 import { resolveScenario, runScenario, startEnvironment } from '../src/index.ts';
 
-function historyRows(address: string): number {
-  const [host, port] = address.split(':') as [string, string];
-  const psql = join(findPostgresBinDir(), 'psql');
-  const args = ['-h', host, '-p', port, '-U', 'temporal', '-d', 'temporal', '-Atc', 'select count(*) from history_node'];
-  return Number(execFileSync(psql, args, { encoding: 'utf8' }).trim());
+async function historyRows(address: string): Promise<number> {
+  return Number(await queryPostgres(address, 'temporal', 'select count(*) from history_node'));
 }
 
 describe('server.persistence: postgres', () => {
@@ -28,7 +24,11 @@ describe('server.persistence: postgres', () => {
       expect(summary.expectations.filter((e) => !e.met).map((e) => `${e.description}: ${e.detail}`)).toEqual([]);
       expect(summary.passed).toBe(true);
       expect(summary.runs.length).toBeGreaterThanOrEqual(scenario.runs.count);
-      expect(historyRows(environment.postgres?.address as string)).toBeGreaterThan(0);
+      expect(await historyRows(environment.postgres?.address as string)).toBeGreaterThan(0);
+      // summary.load has the database beside the server: the postmaster and its processes.
+      expect(summary.load?.database?.pids).toEqual([environment.postgres?.postmasterPid]);
+      expect(summary.load?.database?.rssBytes.max).toBeGreaterThan(0);
+      expect(summary.load?.server?.rssBytes.max).toBeGreaterThan(0);
     } finally {
       await environment.teardown();
     }

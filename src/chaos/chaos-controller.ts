@@ -3,7 +3,7 @@
  * or at each turn by a seeded probability. Strikes happen one at a time. Each step's outcome
  * becomes part of the verdict: a chaos scenario whose chaos never struck proved nothing.
  */
-import type { PostgresCluster } from '../environment/index.ts';
+import { type PostgresCluster, queryPostgres } from '../environment/index.ts';
 import type { ExpectationRecord } from '../result/index.ts';
 import { sleep } from '../shared/sleep.ts';
 import type { ChaosPlan, NetworkLink, PlannedStep } from './chaos-plan.ts';
@@ -176,18 +176,32 @@ export class ChaosController {
     const proxy = step.link ? network?.proxies[step.link] : undefined;
     if (!network || !proxy) throw new Error(`no proxy on ${step.link}`);
     const forMs = stepDurationMs(step.for, 0);
+    // On the server's link to PostgreSQL, PostgreSQL itself says whether the fault struck.
+    const database = step.link === 'temporal-postgres' ? this.targets.database : undefined;
+    const cutBefore = database && (await abandonedSessions(database));
+    let done: string;
     if (step.fault === 'down') {
       await network.toxiproxy.setEnabled(proxy, false);
       await sleep(forMs);
       await network.toxiproxy.setEnabled(proxy, true);
-      return `${step.link} down for ${forMs} ms`;
+      done = `${step.link} down for ${forMs} ms`;
+    } else {
+      const toxic = toxicOf(planned, this.strikes.length);
+      await network.toxiproxy.addToxic(proxy, toxic);
+      await sleep(forMs);
+      await network.toxiproxy.removeToxic(proxy, toxic.name);
+      done = `${toxic.type} ${JSON.stringify(toxic.attributes)} on ${step.link} (${toxic.stream ?? 'downstream'}) for ${forMs} ms`;
     }
-    const toxic = toxicOf(planned, this.strikes.length);
-    await network.toxiproxy.addToxic(proxy, toxic);
-    await sleep(forMs);
-    await network.toxiproxy.removeToxic(proxy, toxic.name);
-    return `${toxic.type} ${JSON.stringify(toxic.attributes)} on ${step.link} (${toxic.stream ?? 'downstream'}) for ${forMs} ms`;
+    if (!database || cutBefore === undefined) return done;
+    const cut = (await abandonedSessions(database)) - cutBefore;
+    if (step.fault === 'down' && cut === 0) throw new Error(`${done}, but PostgreSQL saw none of the server's sessions cut`);
+    return `${done}: PostgreSQL saw ${cut} of the server's sessions cut`;
   }
+}
+
+/** Sessions PostgreSQL lost their client of (the connection closed without a goodbye), all databases. */
+async function abandonedSessions(database: PostgresCluster): Promise<number> {
+  return Number(await queryPostgres(database.address, 'postgres', 'select sum(sessions_abandoned) from pg_stat_database'));
 }
 
 function toxicOf(planned: PlannedStep, serial: number): Toxic {

@@ -1,12 +1,14 @@
 /**
  * Everything a chaos scenario runs on: the Temporal server (restartable when a step restarts
- * it), the mocks as an HTTP server on loopback (worker processes cannot see in-process MSW),
- * Toxiproxy on the links that network steps name, the worker processes (the kernel's, or a
- * foreign target's commands), and the controller that strikes. `close` ends all of it; nothing
+ * it), its PostgreSQL when the scenario's persistence is postgres (outliving server restarts),
+ * the mocks as an HTTP server on loopback (worker processes cannot see in-process MSW),
+ * Toxiproxy on the links that network steps name (the server's to PostgreSQL among them), the
+ * worker processes (the kernel's, or a foreign target's commands), and the controller that
+ * strikes. `close` ends all of it; nothing
  * it started outlives it.
  */
 import { type MockServer, startMockServer } from '../../mocks/index.ts';
-import { type Environment, startEnvironment } from '../environment/index.ts';
+import { type Environment, startEnvironment, startPostgres } from '../environment/index.ts';
 import type { BinaryName } from '../kernel/index.ts';
 import { workflowCacheSize } from '../kernel/workers/kernel-workers.ts';
 import { mockOptionsOf } from '../scenario/mock-options.ts';
@@ -30,6 +32,8 @@ export interface ChaosSessionOptions {
   /** A foreign target's worker command per binary (`target.external`): its workers instead of the kernel's. */
   foreign?: ReadonlyMap<BinaryName, ForeignCommand>;
   onEvent?: (event: ChaosEvent) => void;
+  /** Aborts the start of PostgreSQL and of the server (InterruptedError); the runner checks it again once all is up. */
+  signal?: AbortSignal;
 }
 
 export interface ChaosSession {
@@ -41,13 +45,16 @@ export interface ChaosSession {
   close(graceful: boolean): Promise<void>;
 }
 
+const signalOf = (options: ChaosSessionOptions) => (options.signal ? { signal: options.signal } : {});
+
 export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, options: ChaosSessionOptions): Promise<ChaosSession> {
   if (plan.restartsServer && options.environment) {
     throw new Error(`scenario ${scenario.name}: restart-server restarts the embedded server longrun starts, not a given environment`);
   }
-  if (plan.restartsServer && scenario.server.persistence === 'postgres') {
+  const onPostgres = !options.environment && scenario.server.persistence === 'postgres';
+  if (plan.links.includes('temporal-postgres') && !onPostgres) {
     throw new Error(
-      `scenario ${scenario.name}: restart-server restarts a server on a SQLite file; on server.persistence postgres, restart-database`,
+      `scenario ${scenario.name}: network on temporal-postgres cuts the embedded server from the PostgreSQL of server.persistence: postgres`,
     );
   }
   const onEvent = options.onEvent ?? (() => {});
@@ -56,13 +63,30 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
     for (const close of closers.reverse()) await close().catch(() => {});
   };
   try {
+    // Toxiproxy first: the server may reach its PostgreSQL through it.
+    const toxiproxy = plan.links.length > 0 ? await startToxiproxy() : undefined;
+    if (toxiproxy) {
+      closers.push(() => toxiproxy.close());
+      onEvent({ type: 'process', pid: toxiproxy.pid, what: 'toxiproxy' });
+    }
+    const proxy = async (link: NetworkLink, name: string, upstream: string) => {
+      if (!toxiproxy || !plan.links.includes(link)) return undefined;
+      return { name, address: await toxiproxy.proxy(name, upstream) };
+    };
+
+    // On PostgreSQL the session owns the cluster, so that a restarted server finds its data again.
+    const postgres = onPostgres ? await startPostgres(options.signal) : undefined;
+    if (postgres) closers.push(() => postgres.teardown());
+    const toPostgres = postgres && (await proxy('temporal-postgres', 'postgres', postgres.address));
+    const storage = postgres ? { postgres, ...(toPostgres ? { postgresVia: toPostgres.address } : {}) } : {};
+
     let server: RestartableServer | undefined;
     let environment: Environment;
     if (plan.restartsServer) {
-      server = await startRestartableServer(scenario.server.dynamicConfig);
+      server = await startRestartableServer({ dynamicConfig: scenario.server.dynamicConfig, ...storage, ...signalOf(options) });
       environment = server.environment;
     } else {
-      environment = options.environment ?? (await startEnvironment(scenario.server));
+      environment = options.environment ?? (await startEnvironment({ ...scenario.server, ...storage, ...signalOf(options) }));
     }
     if (!options.environment) closers.push(() => environment.teardown());
     if (plan.restartsDatabase && !environment.postgres) {
@@ -73,24 +97,14 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
     const mocks = await startMockServer(mockOptionsOf(scenario));
     closers.push(() => mocks.close());
 
-    let network: ChaosTargets['network'];
-    let workerAddress = environment.address;
-    let modelBaseUrl = mocks.modelBaseUrl;
-    if (plan.links.length > 0) {
-      const toxiproxy = await startToxiproxy();
-      closers.push(() => toxiproxy.close());
-      onEvent({ type: 'process', pid: toxiproxy.pid, what: 'toxiproxy' });
-      const proxies: Record<NetworkLink, string | undefined> = { 'worker-temporal': undefined, 'activities-model': undefined };
-      if (plan.links.includes('worker-temporal')) {
-        workerAddress = await toxiproxy.proxy('temporal', environment.address);
-        proxies['worker-temporal'] = 'temporal';
-      }
-      if (plan.links.includes('activities-model')) {
-        modelBaseUrl = `http://${await toxiproxy.proxy('model', new URL(mocks.url).host)}/v1`;
-        proxies['activities-model'] = 'model';
-      }
-      network = { toxiproxy, proxies };
-    }
+    const toTemporal = await proxy('worker-temporal', 'temporal', environment.address);
+    const toModel = await proxy('activities-model', 'model', new URL(mocks.url).host);
+    const workerAddress = toTemporal?.address ?? environment.address;
+    const modelBaseUrl = toModel ? `http://${toModel.address}/v1` : mocks.modelBaseUrl;
+    const network: ChaosTargets['network'] = toxiproxy && {
+      toxiproxy,
+      proxies: { 'worker-temporal': toTemporal?.name, 'activities-model': toModel?.name, 'temporal-postgres': toPostgres?.name },
+    };
 
     // A foreign worker keeps its own cache size unless chaos forces replay.
     const cache = plan.forceReplay ? { maxCachedWorkflows: 0 } : {};

@@ -1,32 +1,38 @@
 /**
- * The embedded Temporal server on a SQLite file and fixed ports, so that it can be stopped in
- * the middle of runs (the SDK kills it: a crash, as far as the server knows) and started again
- * on the same port and file. The environment handed out keeps its first client throughout: its
- * connection reconnects once the server is back, as the workers' own connections do.
+ * The embedded Temporal server on fixed ports and storage that outlives it (a SQLite file of its
+ * own, or the PostgreSQL cluster it is given), so that it can be stopped in the middle of runs
+ * (the SDK kills it: a crash, as far as the server knows) and started again on the same ports
+ * and data. The environment handed out keeps its first client throughout: its connection
+ * reconnects once the server is back, as the workers' own connections do. A PostgreSQL cluster
+ * it is given stays up across restarts and its teardown: the caller owns it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { type DynamicConfig, type Environment, freeLoopbackPort, startEnvironment } from '../environment/index.ts';
+import { type Environment, type EnvironmentOptions, freeLoopbackPort, startEnvironment } from '../environment/index.ts';
 import { sleep } from '../shared/sleep.ts';
 
 export interface RestartableServer {
   environment: Environment;
-  /** Stops the server, waits `downMs`, starts it again on the same port and file; resolves when it answers. */
+  /** Stops the server, waits `downMs`, starts it again on the same port and data; resolves when it answers. */
   restart(downMs: number): Promise<void>;
 }
 
-export async function startRestartableServer(dynamicConfig: DynamicConfig = {}): Promise<RestartableServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'longrun-server-'));
-  const settings = {
-    dynamicConfig,
-    dbFilename: join(dir, 'temporal.sqlite'),
+/** `signal` aborts the first start only: a restart is part of a run. */
+export type RestartableServerOptions = Pick<EnvironmentOptions, 'dynamicConfig' | 'postgres' | 'postgresVia' | 'signal'>;
+
+export async function startRestartableServer({ signal, ...options }: RestartableServerOptions = {}): Promise<RestartableServer> {
+  const dir = options.postgres ? undefined : mkdtempSync(join(tmpdir(), 'longrun-server-'));
+  const removeDir = () => dir && rmSync(dir, { recursive: true, force: true });
+  const settings: EnvironmentOptions = {
+    ...options,
+    ...(dir ? { dbFilename: join(dir, 'temporal.sqlite') } : {}),
     port: await freeLoopbackPort(),
     httpPort: await freeLoopbackPort(),
   };
-  const first = await startEnvironment(settings).catch((error: Error) => {
-    rmSync(dir, { recursive: true, force: true });
+  const first = await startEnvironment({ ...settings, ...(signal ? { signal } : {}) }).catch((error: Error) => {
+    removeDir();
     throw error;
   });
   let testEnv: TestWorkflowEnvironment | undefined = first.testEnv;
@@ -40,7 +46,7 @@ export async function startRestartableServer(dynamicConfig: DynamicConfig = {}):
       await testEnv?.teardown();
       testEnv = undefined;
       await first.client.connection.close();
-      rmSync(dir, { recursive: true, force: true });
+      removeDir();
     },
   };
   return {

@@ -5,6 +5,7 @@
  * throwing (exit-code.ts).
  */
 import { ScenarioError } from '../scenario/scenario-error.ts';
+import { InterruptedError } from '../shared/interrupted.ts';
 import { stopQuietlyWhenClosed } from './closed-pipe.ts';
 import { COMMANDS, type CommandEntry } from './commands.ts';
 import { EXIT } from './exit-code.ts';
@@ -42,7 +43,7 @@ export async function main(argv: string[]): Promise<number> {
     const lines = error instanceof ScenarioError ? error.lines : [firstLine(error)];
     for (const line of lines) console.error(`longrun ${name}: ${line}`);
     if (process.env.LONGRUN_DEBUG && error instanceof Error) console.error(error.stack);
-    return EXIT.harness;
+    return error instanceof InterruptedError ? EXIT.interrupted : EXIT.harness;
   }
 }
 

@@ -4,10 +4,9 @@
  * and a partial report is written; a second one exits at once, the chaos processes with it.
  */
 import { killAllChildren } from '../chaos/index.ts';
+import { EXIT } from './exit-code.ts';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
-/** What a shell reports for a program that Ctrl-C ended (128 + SIGINT). */
-const QUIT_AT_ONCE = 130;
 
 export interface SignalStop {
   /** Aborted by the first signal. */
@@ -22,7 +21,7 @@ export function stopOnSignals(onFirst: (signal: NodeJS.Signals) => void): Signal
   const stop = (signal: NodeJS.Signals) => {
     // Nothing a chaos process would still do belongs in a partial report.
     killAllChildren();
-    if (controller.signal.aborted) process.exit(QUIT_AT_ONCE);
+    if (controller.signal.aborted) process.exit(EXIT.interrupted);
     onFirst(signal);
     controller.abort();
   };

@@ -11,7 +11,7 @@ export {
 } from './existing-cluster.ts';
 export { GoKernelBinaryError, resolveGoKernelBinary } from './go-kernel-binary.ts';
 export type { GoBinary } from './go-program.ts';
-export { findPostgresBinDir, type PostgresCluster, PostgresError, startPostgres } from './postgres-cluster.ts';
+export { findPostgresBinDir, type PostgresCluster, PostgresError, queryPostgres, startPostgres } from './postgres-cluster.ts';
 export { installRuntime } from './runtime.ts';
 export {
   resolveTemporalBinary,

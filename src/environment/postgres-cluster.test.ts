@@ -1,10 +1,10 @@
 /**
  * The throwaway PostgreSQL cluster: up with Temporal's schema, stopped and started on the same
- * port and data, and gone (processes and folder) after a teardown and after a SIGKILL of the
- * process that started it. Needs PostgreSQL (Debian's postgresql-15); about 40 s on two cores.
+ * port and data, and gone (processes and folder) after a teardown, after a failed start of the
+ * server on it and after a SIGKILL of the process that started it. Needs PostgreSQL (Debian's postgresql-15); about 40 s on two cores.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,16 +13,17 @@ import { describe, expect, it } from 'vitest';
 import { isAlive } from '../chaos/testing/chaos-runs.ts';
 import { childPids, findEmbeddedServerPid } from '../load/index.ts';
 import { sleep } from '../shared/sleep.ts';
-import { findPostgresBinDir, startEnvironment, startPostgres } from './index.ts';
+import { findPostgresBinDir, queryPostgres, startEnvironment, startPostgres } from './index.ts';
 
 const CHILD = fileURLToPath(new URL('./testing/postgres-in-child.ts', import.meta.url));
 const TSX_LOADER = createRequire(import.meta.url).resolve('tsx');
 
-/** psql's one-value answer, as the cluster's superuser, on loopback. */
-function query(address: string, database: string, sql: string): string {
-  const [host, port] = address.split(':') as [string, string];
-  const psql = join(findPostgresBinDir(), 'psql');
-  return execFileSync(psql, ['-h', host, '-p', port, '-U', 'temporal', '-d', database, '-Atc', sql], { encoding: 'utf8' }).trim();
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return '';
+  }
 }
 
 function accepts(address: string): boolean {
@@ -72,11 +73,11 @@ describe('the throwaway PostgreSQL cluster', () => {
       const owner = execFileSync('ps', ['-o', 'user=', '-p', String(firstPostmaster)], { encoding: 'utf8' }).trim();
       expect(owner).toBe(process.getuid?.() === 0 ? 'postgres' : execFileSync('id', ['-un'], { encoding: 'utf8' }).trim());
       // The machine's own cluster is not it: ours lives in the temporary folder.
-      expect(query(cluster.address, 'postgres', 'show data_directory')).toBe(join(dir, 'data'));
+      expect(await queryPostgres(cluster.address, 'postgres', 'show data_directory')).toBe(join(dir, 'data'));
       for (const db of ['temporal', 'temporal_visibility']) {
-        expect(Number(query(cluster.address, db, 'select count(*) from schema_update_history'))).toBeGreaterThan(5);
+        expect(Number(await queryPostgres(cluster.address, db, 'select count(*) from schema_update_history'))).toBeGreaterThan(5);
       }
-      expect(query(cluster.address, 'temporal', "select to_regclass('history_node')")).toBe('history_node');
+      expect(await queryPostgres(cluster.address, 'temporal', "select to_regclass('history_node')")).toBe('history_node');
 
       await cluster.stop();
       expect(isAlive(firstPostmaster)).toBe(false);
@@ -86,7 +87,7 @@ describe('the throwaway PostgreSQL cluster', () => {
       watched = watch([supervisorPid, cluster.postmasterPid]);
       expect(cluster.postmasterPid).not.toBe(firstPostmaster);
       expect(accepts(cluster.address)).toBe(true);
-      expect(query(cluster.address, 'temporal', "select to_regclass('history_node')")).toBe('history_node');
+      expect(await queryPostgres(cluster.address, 'temporal', "select to_regclass('history_node')")).toBe('history_node');
     } finally {
       await cluster.teardown();
     }
@@ -107,6 +108,24 @@ describe('the throwaway PostgreSQL cluster', () => {
     expect(env.description).toContain(`on PostgreSQL at ${postgres?.address}`);
     await env.teardown();
     expect(await gone(watched, postgres?.dir as string)).toEqual({ alive: [], dirLeft: false });
+  });
+
+  it('goes down when the server on it fails to start', async () => {
+    // The supervisor makes its folder in TMPDIR as it was at the spawn: a folder of this test's own.
+    const temp = mkdtempSync(join(tmpdir(), 'longrun-failed-start-'));
+    chmodSync(temp, 0o755);
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = temp;
+    const supervisors = () => childPids(process.pid).filter((pid) => / postgres --bin-dir /.test(commandLine(pid)));
+    try {
+      // A log level the server refuses: it exits at once, three attempts over.
+      const starting = startEnvironment({ persistence: 'postgres', logLevel: 'loud' as 'info' });
+      await expect(starting).rejects.toThrow(/the Temporal server .* did not start \(3 attempts\)/);
+    } finally {
+      process.env.TMPDIR = saved;
+    }
+    expect(supervisors()).toEqual([]);
+    expect(readdirSync(temp)).toEqual([]);
   });
 
   it('goes down with the process that started it when that process is SIGKILLed', async () => {

@@ -5,11 +5,13 @@
  * refuses root), migrates Temporal's schema with the server module's SQL tool, and removes it all
  * when told, when its stdin closes or when longrun dies. Never the machine's own cluster.
  */
-import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { type ChildProcessByStdio, execFile, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { promisify } from 'node:util';
+import { throwIfInterrupted } from '../shared/interrupted.ts';
 import { resolveTemporalBinary } from './temporal-binary.ts';
 
 export class PostgresError extends Error {
@@ -64,7 +66,10 @@ type Supervisor = ChildProcessByStdio<Writable, Readable, Readable>;
 /** `ready postgres=127.0.0.1:PORT pid=PID dir=DIR`, the supervisor's answer to a start. */
 const READY = /^ready postgres=(\S+) pid=(\d+) dir=(\S+)$/;
 
-export async function startPostgres(): Promise<PostgresCluster> {
+/** `signal` aborts the start (initdb, the schema): the supervisor removes what it made, then this throws InterruptedError. */
+export async function startPostgres(signal?: AbortSignal): Promise<PostgresCluster> {
+  const during = 'starting PostgreSQL (initdb, the schema)';
+  throwIfInterrupted(signal, during);
   const binDir = findPostgresBinDir();
   const binary = await resolveTemporalBinary();
   const child: Supervisor = spawn(binary.path, ['postgres', '--bin-dir', binDir], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -87,10 +92,18 @@ export async function startPostgres(): Promise<PostgresCluster> {
     if (!match) throw new PostgresError(`the PostgreSQL supervisor said ${JSON.stringify(line)}, not ready`);
     return { address: match[1] as string, pid: Number(match[2]), dir: match[3] as string };
   };
-  const first = await ready().catch((error: unknown) => {
-    child.kill('SIGTERM');
-    throw error;
-  });
+  const interrupt = () => child.kill('SIGTERM');
+  signal?.addEventListener('abort', interrupt, { once: true });
+  const first = await ready()
+    .catch(async (error: unknown) => {
+      child.kill('SIGTERM');
+      if (!signal?.aborted) throw error;
+      // Gone only once the supervisor has stopped PostgreSQL and removed the folder.
+      await exited;
+      throwIfInterrupted(signal, during);
+      throw error;
+    })
+    .finally(() => signal?.removeEventListener('abort', interrupt));
   const cluster: PostgresCluster = {
     address: first.address,
     dir: first.dir,
@@ -111,4 +124,12 @@ export async function startPostgres(): Promise<PostgresCluster> {
     },
   };
   return cluster;
+}
+
+/** psql's unaligned answer to `sql`, as the cluster's superuser over loopback TCP. */
+export async function queryPostgres(address: string, database: string, sql: string): Promise<string> {
+  const [host, port] = address.split(':') as [string, string];
+  const psql = join(findPostgresBinDir(), 'psql');
+  const { stdout } = await promisify(execFile)(psql, ['-h', host, '-p', port, '-U', 'temporal', '-d', database, '-Atc', sql]);
+  return stdout.trim();
 }

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { throwIfInterrupted } from '../shared/interrupted.ts';
 import { type DynamicConfig, dynamicConfigArgs, PRODUCTION_DYNAMIC_CONFIG } from './dynamic-config.ts';
 import { type ClusterSettings, clusterSettingsFromEnv, describeCluster } from './existing-cluster.ts';
 import { type PostgresCluster, startPostgres } from './postgres-cluster.ts';
@@ -35,11 +36,15 @@ export interface EnvironmentOptions {
   persistence?: Persistence;
   /** A running cluster to use instead of starting one (a restart of the server keeps its data). */
   postgres?: PostgresCluster;
+  /** host:port the server reaches `postgres` through (a Toxiproxy proxy in front of it); default its own address. */
+  postgresVia?: string;
   /** The embedded server's gRPC and HTTP ports (default: free ones); a restart reuses them. */
   port?: number;
   httpPort?: number;
   /** An existing cluster; default: from TEMPORAL_ADDRESS, else the embedded server. */
   cluster?: ClusterSettings;
+  /** Aborts a start under way: PostgreSQL's at once, the server's before another attempt (InterruptedError). */
+  signal?: AbortSignal;
   /** The embedded server's log level (default: LONGRUN_SERVER_LOG_LEVEL, else 'never'). */
   logLevel?: 'debug' | 'info' | 'warn' | 'error' | 'never';
 }
@@ -80,12 +85,11 @@ export async function freeLoopbackPort(): Promise<number> {
 
 export async function startEnvironment(options: EnvironmentOptions = {}): Promise<Environment> {
   const cluster = options.cluster ?? clusterSettingsFromEnv();
-  installRuntime();
   if (cluster) return connectToCluster(cluster);
   const persistence = options.persistence ?? (options.database === 'file' ? 'sqlite-file' : 'sqlite-memory');
   if (options.dbFilename || options.postgres || persistence === 'sqlite-memory') return startEmbedded(options);
   if (persistence === 'postgres') {
-    const postgres = await startPostgres();
+    const postgres = await startPostgres(options.signal);
     return startOn({ ...options, postgres }, () => postgres.teardown());
   }
   const dir = mkdtempSync(join(tmpdir(), 'longrun-db-'));
@@ -130,7 +134,13 @@ async function withClient(testEnv: TestWorkflowEnvironment, namespace: string) {
   };
 }
 
+/**
+ * The SDK runtime goes in only right before the first native object: once installed, it keeps
+ * the process alive until its last one closes, so a start that fails or is interrupted before
+ * (PostgreSQL's) would leave longrun printing its error and never exiting.
+ */
 async function connectToCluster(cluster: ClusterSettings): Promise<Environment> {
+  installRuntime();
   let testEnv: TestWorkflowEnvironment;
   try {
     testEnv = await TestWorkflowEnvironment.createFromExistingServer({
@@ -156,6 +166,7 @@ const START_ATTEMPTS = 3;
 
 async function startEmbedded(options: EnvironmentOptions): Promise<Environment> {
   const binary = await resolveTemporalBinary();
+  installRuntime(); // as in connectToCluster
   const dynamicConfig = {
     ...PRODUCTION_DYNAMIC_CONFIG,
     ...options.dynamicConfig,
@@ -179,7 +190,7 @@ async function startEmbedded(options: EnvironmentOptions): Promise<Environment> 
           extraArgs: [
             '--http-port',
             String(httpPort),
-            ...(options.postgres ? ['--postgres', options.postgres.address] : []),
+            ...(options.postgres ? ['--postgres', options.postgresVia ?? options.postgres.address] : []),
             ...dynamicConfigArgs(dynamicConfig),
           ],
         },
@@ -187,6 +198,7 @@ async function startEmbedded(options: EnvironmentOptions): Promise<Environment> 
     } catch (error) {
       // The SDK gives the server a fixed 5 s to answer; on a loaded machine (or when a free
       // port was taken between our pick and the server's bind) a fresh start usually succeeds.
+      throwIfInterrupted(options.signal, 'starting the Temporal server');
       if (attempt >= START_ATTEMPTS) {
         throw new EnvironmentError(`the Temporal server ${binary.path} did not start (${attempt} attempts): ${firstLine(error)}`);
       }
@@ -200,7 +212,7 @@ async function startEmbedded(options: EnvironmentOptions): Promise<Environment> 
     namespace: 'default',
     dynamicConfig,
     ...(options.postgres ? { postgres: options.postgres } : {}),
-    description: `embedded Temporal server (${binary.source}: ${binary.path}) at ${testEnv.address}${options.postgres ? ` on PostgreSQL at ${options.postgres.address}` : ''}`,
+    description: `embedded Temporal server (${binary.source}: ${binary.path}) at ${testEnv.address}${options.postgres ? ` on PostgreSQL at ${options.postgres.address}${options.postgresVia ? ` through ${options.postgresVia}` : ''}` : ''}`,
     ...(await withClient(testEnv, 'default')),
   };
 }

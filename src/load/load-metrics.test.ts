@@ -127,9 +127,21 @@ describe('computeLoadMetrics', () => {
     ).toBeUndefined();
   });
 
+  it("gives the database's memory and CPU beside the server's, only from samples that have it", () => {
+    const withDatabase = samples.map((s, i) =>
+      i === 2 ? s : { ...s, database: { pid: 12, rssBytes: 80 * MIB + i * MIB, cpuSeconds: i } },
+    );
+    const metrics = computeLoadMetrics({ startedAt: T0, windowMs: 5000, runs, samples: withDatabase });
+    expect(metrics.database).toMatchObject({ samples: 5, pids: [12], rssBytes: { first: 80 * MIB, last: 85 * MIB, max: 85 * MIB } });
+    expect(metrics.database?.cpuPercent?.mean).toBeCloseTo(100, 9);
+    expect(metrics.server?.rssBytes.max).toBe(50 * MIB);
+    expect(computeLoadMetrics({ startedAt: T0, windowMs: 5000, runs, samples }).database).toBeUndefined();
+  });
+
   it('leaves out what it cannot know: no server, no slope from one sample', () => {
     const metrics = computeLoadMetrics({ startedAt: T0, windowMs: 0, runs: [], samples: [sample(0, [7, MIB, 0])] });
     expect(metrics.server).toBeUndefined();
+    expect(metrics.database).toBeUndefined();
     expect(metrics.worker.rssGrowthMbPerHour).toBeUndefined();
     expect(metrics.worker.cpuPercent).toBeUndefined();
     expect(metrics.overall.turnsPerSecond).toBe(0);

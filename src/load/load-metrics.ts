@@ -1,7 +1,7 @@
 /**
  * Computes what a load or soak run measured (the result model's LoadMetrics): throughput and
  * turn latency (overall, per run and per ramp stage) from the run records, and memory and CPU
- * of the worker and the server over time from the sampler's series.
+ * of the worker, the server and its database over time from the sampler's series.
  */
 import type {
   LatencyPercentiles,
@@ -43,10 +43,16 @@ export function computeLoadMetrics(input: LoadMetricsInput): LoadMetrics {
     warmupMs,
   );
   if (!worker) throw new Error('computeLoadMetrics: samples is empty; the sampler takes one at start and one at stop');
-  const server = processMetrics(
-    input.samples.flatMap((s) => (s.server ? [{ atMs: s.atMs, usage: s.server }] : [])),
-    warmupMs,
-  );
+  const seriesOf = (part: 'server' | 'database') =>
+    processMetrics(
+      input.samples.flatMap((s) => {
+        const usage = s[part];
+        return usage ? [{ atMs: s.atMs, usage }] : [];
+      }),
+      warmupMs,
+    );
+  const server = seriesOf('server');
+  const database = seriesOf('database');
   return {
     windowMs: input.windowMs,
     warmupMs,
@@ -62,6 +68,7 @@ export function computeLoadMetrics(input: LoadMetricsInput): LoadMetrics {
     runs,
     worker,
     ...(server ? { server } : {}),
+    ...(database ? { database } : {}),
     ...(input.ramp ? { stages: stageLoads(input.ramp, input.runs, runs, input.samples) } : {}),
     samples: [...input.samples],
   };

@@ -1,7 +1,11 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fixtureRun } from '../result/testing/index.ts';
 import { MetricsSampler } from './metrics-sampler.ts';
+import { parsePssBytes } from './process-tree-usage.ts';
+import { readProcessUsage } from './process-usage.ts';
+import { childPids } from './server-process.ts';
 
 describe('MetricsSampler', () => {
   it('samples this process from start to stop and counts the runs it is given', () => {
@@ -19,6 +23,7 @@ describe('MetricsSampler', () => {
     ]);
     expect(metrics.samples.every((s) => s.worker.pid === process.pid && s.server === undefined)).toBe(true);
     expect(metrics.server).toBeUndefined();
+    expect(metrics.database).toBeUndefined();
     expect(metrics.overall).toMatchObject({ runs: 1, turns: 12 });
     expect(metrics.runs.map((r) => r.workflowId)).toEqual([run.workflowId]);
   });
@@ -40,6 +45,28 @@ describe('MetricsSampler', () => {
       expect(metrics.worker.pids).toEqual([child.pid]);
     } finally {
       child.kill();
+    }
+  });
+
+  it('samples the database as its process and its children together', async () => {
+    // A stand-in for PostgreSQL: a parent with two children, as the postmaster and its backends.
+    const parent = spawn('sh', ['-c', 'sleep 30 & sleep 30 & wait'], { stdio: 'ignore' });
+    try {
+      const pid = parent.pid as number;
+      while (childPids(pid).length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+      const sampler = new MetricsSampler({ databasePid: () => pid });
+      sampler.start();
+      const metrics = sampler.stop();
+      const pss = (p: number) => parsePssBytes(readFileSync(`/proc/${p}/smaps_rollup`, 'utf8'));
+      expect(metrics.database?.pids).toEqual([pid]);
+      expect(metrics.samples.every((s) => s.database?.pid === pid)).toBe(true);
+      // More than the parent alone (the children are in it), less than their RSS summed (the
+      // libraries they share count once).
+      expect(metrics.database?.rssBytes.max).toBeGreaterThan(pss(pid) + 4096);
+      const rss = [pid, ...childPids(pid)].reduce((n, p) => n + (readProcessUsage(p)?.rssBytes ?? 0), 0);
+      expect(metrics.database?.rssBytes.max).toBeLessThan(rss);
+    } finally {
+      parent.kill();
     }
   });
 

@@ -1,12 +1,13 @@
 /**
  * Samples memory and CPU of the kernel workers' process (this one, or the workflow worker
- * process when chaos runs the workers apart) and of the Temporal server every `everyMs` while
+ * process when chaos runs the workers apart), of the Temporal server and of its PostgreSQL every `everyMs` while
  * runs are in flight, collects the finished runs' records, and computes
  * the load metrics when stopped. The runner calls start(), addRun() per finished run, stop().
  */
 import type { LoadCounters, LoadMetrics, ProcessUsage, ResourceSample, RunRecord } from '../result/index.ts';
 import type { Ramp } from '../scenario/soak-schema.ts';
 import { computeLoadMetrics } from './load-metrics.ts';
+import { readProcessTreeUsage } from './process-tree-usage.ts';
 import { ownUsage, readProcessUsage } from './process-usage.ts';
 
 export interface MetricsSamplerOptions {
@@ -17,6 +18,8 @@ export interface MetricsSamplerOptions {
    * its old pid may already belong to someone else. Absent: the server is not sampled.
    */
   serverPid?: () => number | undefined;
+  /** Finds PostgreSQL's postmaster (a restart-database makes another), sampled with all its processes. Absent: not sampled. */
+  databasePid?: () => number | undefined;
   /**
    * Finds the kernel workers' process when they run apart from this one (chaos: killed and
    * replaced, so asked at every sample); absent: the workers are this process. A sample where
@@ -80,11 +83,14 @@ export class MetricsSampler {
     const worker = this.readWorker();
     if (!worker) return;
     const server = this.readServer();
+    const databasePid = this.options.databasePid?.();
+    const database = databasePid !== undefined ? readProcessTreeUsage(databasePid) : undefined;
     const counters = this.options.counters?.();
     this.samples.push({
       atMs: Date.now() - this.startedAt,
       worker,
       ...(server ? { server } : {}),
+      ...(database ? { database } : {}),
       ...(counters ? { counters: { runsStarted: counters.runsStarted, runsDone: counters.runsDone, turns: counters.turns } } : {}),
     });
   }

@@ -12,6 +12,8 @@ export interface ProcStat {
   command: string;
   parentPid: number;
   cpuSeconds: number;
+  /** CPU time of the children it has waited for (and theirs), seconds: the time of processes gone. */
+  reapedChildrenCpuSeconds: number;
   /** When the process started, in clock ticks after boot: with the pid, the process's identity. */
   startTicks: number;
 }
@@ -22,7 +24,7 @@ export function parseProcStat(text: string): ProcStat {
   const close = text.lastIndexOf(')');
   if (open < 0 || close < open) throw new Error(`/proc stat: no (command) in ${JSON.stringify(text.slice(0, 80))}`);
   // Fields after the command, numbered from 3 (state) as in proc(5): ppid is 4, utime 14, stime 15,
-  // starttime 22.
+  // cutime 16, cstime 17, starttime 22.
   const fields = text
     .slice(close + 2)
     .trim()
@@ -36,6 +38,7 @@ export function parseProcStat(text: string): ProcStat {
     command: text.slice(open + 1, close),
     parentPid: field(4),
     cpuSeconds: (field(14) + field(15)) / CLOCK_TICKS_PER_SECOND,
+    reapedChildrenCpuSeconds: (field(16) + field(17)) / CLOCK_TICKS_PER_SECOND,
     startTicks: field(22),
   };
 }
@@ -49,6 +52,11 @@ export function parseVmRssBytes(status: string): number {
 
 /** Usage of another process, or undefined when it has exited (or is a zombie with no memory). */
 export function readProcessUsage(pid: number): ProcessUsage | undefined {
+  return readProcess(pid)?.usage;
+}
+
+/** The usage, and the CPU time of the children it has reaped. */
+export function readProcess(pid: number): { usage: ProcessUsage; reapedChildrenCpuSeconds: number } | undefined {
   let stat: string;
   let status: string;
   try {
@@ -58,7 +66,11 @@ export function readProcessUsage(pid: number): ProcessUsage | undefined {
     return undefined;
   }
   if (!/^VmRSS:/m.test(status)) return undefined;
-  return { pid, rssBytes: parseVmRssBytes(status), cpuSeconds: parseProcStat(stat).cpuSeconds };
+  const parsed = parseProcStat(stat);
+  return {
+    usage: { pid, rssBytes: parseVmRssBytes(status), cpuSeconds: parsed.cpuSeconds },
+    reapedChildrenCpuSeconds: parsed.reapedChildrenCpuSeconds,
+  };
 }
 
 /** Usage of this process: every thread, so the worker's native (Rust core) threads count too. */

@@ -65,6 +65,21 @@ describe('renderText', () => {
     expect(withLoad(unknownSpan).find((line) => line.startsWith('  worker: '))).not.toContain('growth');
   });
 
+  it("puts the database's memory (PSS) beside the server's RSS, only when there is one (server.persistence postgres)", () => {
+    const metrics = (max: number): ProcessMetrics => ({ samples: 2, pids: [9], rssBytes: { first: max / 2, last: max, max } });
+    const lines = (database?: ProcessMetrics) => {
+      const load = {
+        overall: { turnsPerSecond: 1, runsPerSecond: 0.1, historyBytesPerSecond: 1e4 },
+        worker: metrics(1e8),
+        server: metrics(3e8),
+      };
+      const text = renderText({ ...fixtureSummary([]), load: { ...load, ...(database ? { database } : {}) } as unknown as LoadMetrics });
+      return text.split('\n').filter((line) => /^ {2}(server|database): /.test(line));
+    };
+    expect(lines(metrics(2e8))).toEqual(['  server: RSS 150 MB -> 300 MB (max 300 MB)', '  database: PSS 100 MB -> 200 MB (max 200 MB)']);
+    expect(lines()).toEqual(['  server: RSS 150 MB -> 300 MB (max 300 MB)']);
+  });
+
   it('says when no run was judged', () => {
     expect(renderText(fixtureSummary([]))).toContain('runs: none judged');
   });

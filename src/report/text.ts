@@ -85,13 +85,14 @@ export function renderText(summary: Summary, reportDir?: string): string {
  */
 export const MIN_RSS_GROWTH_SPAN_MS = 5 * 60_000;
 
-function processLine(name: string, metrics: ProcessMetrics | undefined): string[] {
+/** `memory`: what rssBytes holds; the database's is its processes' PSS summed (process-tree-usage.ts). */
+function processLine(name: string, metrics: ProcessMetrics | undefined, memory: 'RSS' | 'PSS' = 'RSS'): string[] {
   if (!metrics) return [];
   const meaningful = metrics.rssGrowthMbPerHour !== undefined && (metrics.rssGrowthSpanMs ?? 0) >= MIN_RSS_GROWTH_SPAN_MS;
   const growth = meaningful ? `, growth ${metrics.rssGrowthMbPerHour?.toFixed(1)} MiB/h` : '';
   const cpu = metrics.cpuPercent ? `, CPU ${Math.round(metrics.cpuPercent.mean)}% of a core` : '';
   return [
-    `  ${name}: RSS ${formatBytes(metrics.rssBytes.first)} -> ${formatBytes(metrics.rssBytes.last)} (max ${formatBytes(metrics.rssBytes.max)})${growth}${cpu}`,
+    `  ${name}: ${memory} ${formatBytes(metrics.rssBytes.first)} -> ${formatBytes(metrics.rssBytes.last)} (max ${formatBytes(metrics.rssBytes.max)})${growth}${cpu}`,
   ];
 }
 
@@ -102,6 +103,7 @@ function loadBlock(load: LoadMetrics | undefined): string[] {
     `load: ${overall.turnsPerSecond.toFixed(2)} turns/s, ${overall.runsPerSecond.toFixed(3)} runs/s, history ${formatBytes(overall.historyBytesPerSecond)}/s`,
     ...processLine('worker', load.worker),
     ...processLine('server', load.server),
+    ...processLine('database', load.database, 'PSS'),
   ];
 }
 

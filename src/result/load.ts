@@ -1,6 +1,7 @@
 /**
  * What a load or soak run measured (`summary.load`): throughput and turn latency overall, per
- * run and per ramp stage, and memory and CPU of the worker and the server over time. The
+ * run and per ramp stage, and memory and CPU of the worker, the server and (on PostgreSQL) the
+ * database over time. The
  * schema is the definition; the types are inferred from it. src/load computes it.
  */
 import { z } from 'zod';
@@ -39,6 +40,12 @@ export const resourceSampleSchema = z.object({
   worker: processUsageSchema,
   /** Absent when no server process was found at this sample (an existing cluster, a restart). */
   server: processUsageSchema.optional(),
+  /**
+   * The server's PostgreSQL (server.persistence postgres): the postmaster (its pid) and every
+   * process it started, CPU summed, and as rssBytes their proportional set sizes summed (the
+   * shared buffers count once). Absent on SQLite and while PostgreSQL is down.
+   */
+  database: processUsageSchema.optional(),
   counters: loadCountersSchema.optional(),
 });
 export type ResourceSample = z.infer<typeof resourceSampleSchema>;
@@ -107,6 +114,8 @@ export const loadMetricsSchema = z.object({
   runs: z.array(runLoadSchema),
   worker: processMetricsSchema,
   server: processMetricsSchema.optional(),
+  /** The server's PostgreSQL, all its processes together (server.persistence postgres only; memory as PSS, see database above). */
+  database: processMetricsSchema.optional(),
   /** One entry per ramp stage, when the runs were started on a ramp. */
   stages: z.array(stageLoadSchema).optional(),
   samples: z.array(resourceSampleSchema),

@@ -39,26 +39,28 @@ export function startHarness(
   chaos: ChaosPlan | undefined,
   binaries: readonly BinaryId[],
   queuePrefix: string,
-  options: { environment?: Environment; onChaosEvent?: (event: ChaosEvent) => void },
+  options: { environment?: Environment; onChaosEvent?: (event: ChaosEvent) => void; signal?: AbortSignal },
 ): Promise<RunHarness> {
   const environment = options.environment ? { environment: options.environment } : {};
+  const signal = options.signal ? { signal: options.signal } : {};
   if (chaos && chaos.steps.length > 0) {
     return startChaosHarness(scenario, chaos, queuePrefix, {
       ...environment,
+      ...signal,
       ...(options.onChaosEvent ? { onEvent: options.onChaosEvent } : {}),
     });
   }
-  return startInProcessHarness(scenario, binaries, queuePrefix, { ...environment, forceReplay: chaos?.forceReplay ?? false });
+  return startInProcessHarness(scenario, binaries, queuePrefix, { ...environment, ...signal, forceReplay: chaos?.forceReplay ?? false });
 }
 
 async function startInProcessHarness(
   scenario: Scenario,
   binaries: readonly BinaryId[],
   queuePrefix: string,
-  options: { environment?: Environment; forceReplay?: boolean } = {},
+  options: { environment?: Environment; forceReplay?: boolean; signal?: AbortSignal } = {},
 ): Promise<RunHarness> {
   const { environment } = options;
-  const env = environment ?? (await startEnvironment(scenario.server));
+  const env = environment ?? (await startEnvironment({ ...scenario.server, ...(options.signal ? { signal: options.signal } : {}) }));
   const mocks = startInProcessMocks(mockOptionsOf(scenario));
   const closeMocksAndEnv = async () => {
     mocks.close();

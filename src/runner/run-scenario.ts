@@ -15,6 +15,7 @@ import { MetricsSampler, serverPidFinder, soakVerdict } from '../load/index.ts';
 import type { ExpectationRecord, LoadMetrics, RunRecord, Summary } from '../result/index.ts';
 import type { Ramp } from '../scenario/index.ts';
 import { durationMs, type Scenario } from '../scenario/scenario-schema.ts';
+import { throwIfInterrupted } from '../shared/interrupted.ts';
 import { evaluateChaosRuns } from './expectations.ts';
 import { externalSetup, startExternalHarness } from './external-harness.ts';
 import { foreignReplayPlan } from './foreign-replay.ts';
@@ -70,6 +71,11 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     external && foreign
       ? await startExternalHarness(scenario, external, foreign, queuePrefix, options)
       : await startHarness(scenario, chaos, kernelBinaries, queuePrefix, options);
+  // An abort before any run started leaves nothing to judge: all of it goes, and the caller hears so.
+  if (options.signal?.aborted) {
+    await harness.close(false);
+    throwIfInterrupted(options.signal, 'starting the server and the workers');
+  }
   const { env, mocks, workers } = harness;
   const limits = resolveLimits(scenario, env.dynamicConfig);
   const tally = new RunTally();
@@ -145,11 +151,12 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   });
 }
 
-/** Memory, CPU and throughput of the server and the workers while the runs go on. */
+/** Memory, CPU and throughput of the server (and its PostgreSQL) and the workers while the runs go on. */
 function startSampler(scenario: Scenario, harness: RunHarness, tally: RunTally, ramp: Ramp | undefined): MetricsSampler {
   const serverPid = serverPidFinder(harness.env);
   const sampler = new MetricsSampler({
     ...(serverPid ? { serverPid } : {}),
+    ...(harness.env.postgres ? { databasePid: () => harness.env.postgres?.postmasterPid } : {}),
     ...(harness.workerPid ? { workerPid: harness.workerPid } : {}),
     counters: () => tally.counters(),
     ...(ramp ? { ramp } : {}),

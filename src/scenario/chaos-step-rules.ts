@@ -7,8 +7,11 @@
 export const CHAOS_ACTIONS = ['kill-worker', 'upgrade-worker', 'restart-server', 'network', 'force-replay', 'restart-database'] as const;
 export type ChaosAction = (typeof CHAOS_ACTIONS)[number];
 
-/** Links Toxiproxy can stand on: the workers' gRPC to the Temporal frontend, the activities' HTTP to the model. */
-export const NETWORK_LINKS = ['worker-temporal', 'activities-model'] as const;
+/**
+ * Links Toxiproxy can stand on: the workers' gRPC to the Temporal frontend, the activities' HTTP
+ * to the model, the embedded server's SQL to its PostgreSQL (server.persistence postgres).
+ */
+export const NETWORK_LINKS = ['worker-temporal', 'activities-model', 'temporal-postgres'] as const;
 export const NETWORK_FAULTS = ['latency', 'bandwidth', 'timeout', 'reset_peer', 'down'] as const;
 export type NetworkFault = (typeof NETWORK_FAULTS)[number];
 

@@ -154,7 +154,9 @@ const chaosStepSchema = z
     link: z
       .enum(NETWORK_LINKS)
       .optional()
-      .describe('network: worker-temporal (gRPC to the frontend) or activities-model (HTTP to the model)'),
+      .describe(
+        'network: worker-temporal (gRPC to the frontend), activities-model (HTTP to the model) or temporal-postgres (the server to its PostgreSQL, server.persistence postgres)',
+      ),
     fault: z
       .enum(NETWORK_FAULTS)
       .optional()

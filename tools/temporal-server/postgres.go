@@ -8,10 +8,12 @@ package main
 //
 // It then reads commands on stdin: `stop` (a fast shutdown, the data kept; answers `stopped`) and
 // `start` (the same folder and port again; answers `ready ...`). End of stdin, SIGTERM, SIGINT or
-// the death of its parent stop PostgreSQL and remove the folder, so no cluster outlives longrun.
+// the death of its parent stop PostgreSQL and remove the folder, so no cluster outlives longrun:
+// also in the middle of the start, whose initdb and schema tool are then killed, group and all.
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -46,6 +48,8 @@ type pgCluster struct {
 	account *syscall.Credential
 	process *exec.Cmd
 	exited  chan struct{}
+	// Done once this supervisor is told to stop: the start's steps give up.
+	stopped context.Context
 }
 
 func runPostgres(args []string) error {
@@ -59,11 +63,15 @@ func runPostgres(args []string) error {
 	}
 	// Out of longrun's process group, so a terminal's Ctrl-C leaves the database to longrun's teardown.
 	_ = syscall.Setpgid(0, 0)
+	// A write to a longrun that is gone must fail, not end this process before it removes the cluster.
+	signal.Ignore(syscall.SIGPIPE)
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGINT, syscall.SIGTERM)
 	go exitWithParent(stop)
+	stopped, cancel := context.WithCancel(context.Background())
+	go func() { <-stop; cancel() }()
 
-	c := &pgCluster{binDir: *binDir}
+	c := &pgCluster{binDir: *binDir, stopped: stopped}
 	defer c.remove()
 	timings := ""
 	for _, step := range []struct {
@@ -72,6 +80,9 @@ func runPostgres(args []string) error {
 	}{{"initdb", c.create}, {"start", c.start}, {"schema", c.setupSchema}} {
 		began := time.Now()
 		if err := step.run(); err != nil {
+			if stopped.Err() != nil {
+				return fmt.Errorf("stopped during %s: the cluster is removed", step.name)
+			}
 			return err
 		}
 		timings += fmt.Sprintf(" %s=%dms", step.name, time.Since(began).Milliseconds())
@@ -90,7 +101,7 @@ func runPostgres(args []string) error {
 	}()
 	for {
 		select {
-		case <-stop:
+		case <-stopped.Done():
 			return nil
 		case <-c.exited:
 			return errors.New("postgres exited by itself")
@@ -148,7 +159,7 @@ func (c *pgCluster) create() error {
 			return err
 		}
 	}
-	initdb := c.command("initdb", "-D", c.dataDir(), "-U", postgresUser, "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync")
+	initdb := asGroup(c.command(c.stopped, "initdb", "-D", c.dataDir(), "-U", postgresUser, "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync"))
 	if out, err := initdb.CombinedOutput(); err != nil {
 		return fmt.Errorf("initdb: %v: %s", err, out)
 	}
@@ -165,7 +176,7 @@ func (c *pgCluster) start() error {
 		return err
 	}
 	defer log.Close()
-	c.process = c.command("postgres", "-D", c.dataDir(), "-p", strconv.Itoa(c.port),
+	c.process = c.command(context.Background(), "postgres", "-D", c.dataDir(), "-p", strconv.Itoa(c.port),
 		"-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="+c.dir, "-c", "max_connections=200")
 	c.process.Stdout, c.process.Stderr = log, log
 	if err := c.process.Start(); err != nil {
@@ -183,6 +194,8 @@ func (c *pgCluster) start() error {
 		case <-c.exited:
 			out, _ := os.ReadFile(filepath.Join(c.dir, "postgres.log"))
 			return fmt.Errorf("postgres exited while starting: %s", out)
+		case <-c.stopped.Done():
+			return c.stopped.Err()
 		case <-time.After(50 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
@@ -198,7 +211,7 @@ func (c *pgCluster) setupSchema() error {
 	if err != nil {
 		return err
 	}
-	tool := exec.Command(self, "postgres-schema", "--address", c.address())
+	tool := asGroup(exec.CommandContext(c.stopped, self, "postgres-schema", "--address", c.address()))
 	if out, err := tool.CombinedOutput(); err != nil {
 		return fmt.Errorf("setting up Temporal's schema: %v: %s", err, out)
 	}
@@ -228,8 +241,21 @@ func (c *pgCluster) remove() {
 	}
 }
 
-func (c *pgCluster) command(program string, args ...string) *exec.Cmd {
-	cmd := exec.Command(filepath.Join(c.binDir, program), args...)
+// asGroup makes a step's command, when the supervisor is stopped (a CommandContext on c.stopped),
+// end with every process it started: it leads a process group of its own, killed as a whole
+// (initdb runs postgres in single-user mode under a shell).
+func asGroup(cmd *exec.Cmd) *exec.Cmd {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	return cmd
+}
+
+// command runs one of PostgreSQL's programs; ctx ends it (context.Background: only a shutdown does).
+func (c *pgCluster) command(ctx context.Context, program string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, filepath.Join(c.binDir, program), args...)
 	cmd.Dir = c.dir
 	if c.account != nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.account}

@@ -2,7 +2,7 @@
  * `longrun run`, `soak` and `repro`: one scenario end to end, with progress while runs are in
  * flight, a report folder, and an exit code that says whether every expectation held. Ctrl-C or
  * SIGTERM stops the runs and still writes a (partial) report; a second one exits at once
- * (stop-on-signals.ts).
+ * (stop-on-signals.ts); during start-up, one ends it (exit 130) once what it started is gone.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -75,8 +75,12 @@ async function runAndReport(nameOrPath: string, flags: ReportFlags, duration?: n
   const kept = flags.ui ? await environmentForUi(scenario) : undefined;
   const startedAt = new Date();
   const dir = reportDirFor(scenario.name, startedAt, flags['report-dir']);
-  const stop = stopOnSignals((signal) =>
-    process.stderr.write(`\nlongrun: ${signal}: stopping the runs and writing a partial report (again to quit at once)\n`),
+  // Before the first progress nothing runs yet: a signal then ends the start-up, and its one line
+  // comes from main (InterruptedError, exit 130) once everything started is gone.
+  let running = false;
+  const stop = stopOnSignals(
+    (signal) =>
+      running && process.stderr.write(`\nlongrun: ${signal}: stopping the runs and writing a partial report (again to quit at once)\n`),
   );
   let summary: Summary;
   try {
@@ -86,6 +90,7 @@ async function runAndReport(nameOrPath: string, flags: ReportFlags, duration?: n
       scenarioFile: file,
       ...(duration !== undefined ? { durationMs: duration } : {}),
       onProgress: (progress) => {
+        running = true;
         metrics?.update(progress);
         process.stderr.write(`${renderProgress(progress)}\n`);
       },

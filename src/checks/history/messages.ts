@@ -48,15 +48,19 @@ export class MessageInterner {
 
   summarizeRequest(request: unknown): RequestSummary {
     if (!isRecord(request)) throw new Error('request is not an object');
-    const messages = this.summarizeAll(request.messages);
-    const messagesBytes = jsonArrayBytes(messages.map((m) => m.bytes));
-    return {
-      // The request around an empty list, plus the list's bytes: the request is not serialized whole again.
-      bytes: Buffer.byteLength(JSON.stringify({ ...request, messages: [] })) - 2 + messagesBytes,
-      messagesBytes,
-      messages,
-    };
+    return requestSummary(request, this.summarizeAll(request.messages));
   }
+}
+
+/** A request from its summarized messages; `request.messages` is not read. */
+export function requestSummary(request: Record<string, unknown>, messages: MessageSummary[]): RequestSummary {
+  const messagesBytes = jsonArrayBytes(messages.map((m) => m.bytes));
+  return {
+    // The request around an empty list, plus the list's bytes: the request is not serialized whole again.
+    bytes: Buffer.byteLength(JSON.stringify({ ...request, messages: [] })) - 2 + messagesBytes,
+    messagesBytes,
+    messages,
+  };
 }
 
 function describe(message: unknown, hash: string, json: string): MessageSummary {

@@ -73,9 +73,9 @@ export class ContractReader {
       this.earlierText = data.decodeAfter(this.earlierText, this.scratch(data.byteLength()));
       return this.earlierText.bytes;
     });
-    const cut = bytes && cutArray(bytes, [...callModelRequest.path, 'messages'], earlier?.array);
-    if (!cut) return undefined;
     try {
+      const cut = bytes && cutArray(bytes, [...callModelRequest.path, 'messages'], earlier?.array);
+      if (!cut) return undefined;
       const args = payloads.map((payload, index) => (index === callModelRequest.arg ? JSON.parse(cut.rest) : decodePayload(payload)));
       const request = pick(args, callModelRequest);
       const messages = this.cutMessages(cut, earlier?.messages ?? []);

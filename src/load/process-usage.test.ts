@@ -6,12 +6,24 @@ const STAT = '4242 (temporal-server) S 4200 4242 4200 0 -1 4194560 11730 0 0 0 1
 
 describe('parseProcStat', () => {
   it('reads the command, the parent, user + system CPU time in seconds (its own and that of its reaped children) and the start time', () => {
-    expect(parseProcStat(STAT)).toEqual({ command: 'temporal-server', parentPid: 4200, cpuSeconds: 22.46, reapedChildrenCpuSeconds: 0, startTicks: 24406 });
+    expect(parseProcStat(STAT)).toEqual({
+      command: 'temporal-server',
+      parentPid: 4200,
+      cpuSeconds: 22.46,
+      reapedChildrenCpuSeconds: 0,
+      startTicks: 24406,
+    });
   });
 
   it('keeps a command with spaces and parentheses whole', () => {
     const odd = STAT.replace('(temporal-server)', '(a) b (c))');
-    expect(parseProcStat(odd)).toEqual({ command: 'a) b (c)', parentPid: 4200, cpuSeconds: 22.46, reapedChildrenCpuSeconds: 0, startTicks: 24406 });
+    expect(parseProcStat(odd)).toEqual({
+      command: 'a) b (c)',
+      parentPid: 4200,
+      cpuSeconds: 22.46,
+      reapedChildrenCpuSeconds: 0,
+      startTicks: 24406,
+    });
   });
 
   it('rejects what is not a stat line, saying so', () => {

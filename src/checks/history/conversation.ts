@@ -41,6 +41,14 @@ export function jsonArrayBytes(itemBytes: readonly number[]): number {
 
 const TEXT_PARTS = new Set(['input_text', 'output_text', 'text', 'refusal']);
 
+/**
+ * The bytes of a request with a `messages` list, from its messages' bytes: the request around an
+ * empty list, plus the list's bytes, so that the request is not serialized whole again.
+ */
+export function chatRequestBytes(request: Json, messageBytes: readonly number[]): number {
+  return Buffer.byteLength(JSON.stringify({ ...request, messages: [] })) - 2 + jsonArrayBytes(messageBytes);
+}
+
 /** Reads a request's conversation; throws a one-line reason when it holds neither form. */
 export function conversationOf(request: unknown): NeutralConversation {
   if (!isRecord(request)) throw new Error('request is not an object');
@@ -51,9 +59,10 @@ export function conversationOf(request: unknown): NeutralConversation {
       const source = JSON.stringify(message);
       return { message, bytes: Buffer.byteLength(source), source };
     });
-    // The request around an empty list, plus the list's bytes: the request is not serialized whole again.
-    const envelope = Buffer.byteLength(JSON.stringify({ ...request, messages: [] })) - 2;
-    const requestBytes = envelope + jsonArrayBytes(listed.map((m) => m.bytes));
+    const requestBytes = chatRequestBytes(
+      request,
+      listed.map((m) => m.bytes),
+    );
     if (!isAnthropic(request, listed)) return { format: 'chat-completions', messages: listed, requestBytes };
     const system = anthropicSystem(request.system);
     return { format: 'anthropic-messages', messages: [...system, ...listed.flatMap(anthropicMessages)], requestBytes };
@@ -99,7 +108,8 @@ export function answerOf(answer: unknown): NeutralMessage {
 
 const ANTHROPIC_BLOCKS = new Set(['tool_use', 'tool_result', 'thinking', 'redacted_thinking']);
 
-function hasBlocks(message: Json): boolean {
+/** Content blocks of Anthropic's form (a tool call or result): not a Chat Completions message. */
+export function hasBlocks(message: Json): boolean {
   return Array.isArray(message.content) && message.content.some((b) => isRecord(b) && ANTHROPIC_BLOCKS.has(String(b.type)));
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Base64Text } from './base64-text.ts';
 import { HistoryFileShapeError, streamHistoryEvents } from './event-stream.ts';
 
 let dir: string;
@@ -13,9 +14,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function collect(path: string, chunkBytes: number): Promise<unknown[]> {
+async function collect(path: string, chunkBytes: number, cutDataBytes?: number): Promise<unknown[]> {
   const events: unknown[] = [];
-  for await (const event of streamHistoryEvents(path, chunkBytes)) events.push(event);
+  for await (const event of streamHistoryEvents(path, chunkBytes, cutDataBytes)) events.push(event);
   return events;
 }
 
@@ -75,5 +76,39 @@ describe('streaming the events of a history file', () => {
     await writeFile(path, text);
     const at = Buffer.byteLength(text.slice(0, text.indexOf('"eventType"')));
     await expect(collect(path, 8)).rejects.toThrow(new RegExp(`^event #1 is not valid JSON \\(.+\\) \\(byte ${at}\\)$`));
+  });
+
+  it('cuts long data strings out as base64 text, wherever chunks split, and leaves every other string alone', async () => {
+    const path = join(dir, 'payloads.json');
+    const long = Buffer.alloc(900, 7).toString('base64');
+    const event = {
+      eventId: '1',
+      attributes: { input: { payloads: [{ metadata: { encoding: 'anNvbg==' }, data: long }] }, note: long },
+      short: { data: 'QUJD' },
+      escaped: { data: `${long.slice(0, 600)}\\/${long.slice(600)}` },
+      wide: { data: `é${long}` },
+      list: ['data', long],
+    };
+    await writeFile(path, JSON.stringify({ events: [event, { eventId: '2', data: long }] }));
+    for (const chunk of [1, 13, 512, 1 << 20]) {
+      const [first, second] = (await collect(path, chunk, 1024)) as [typeof event, { data: unknown }];
+      const cut = first.attributes.input.payloads[0]?.data as unknown as Base64Text;
+      expect(cut).toBeInstanceOf(Base64Text);
+      expect(cut.ascii.toString()).toBe(long);
+      expect(cut.byteLength()).toBe(900);
+      expect(second.data).toBeInstanceOf(Base64Text);
+      expect({ ...first, attributes: { ...first.attributes, input: undefined } }).toEqual({
+        ...event,
+        attributes: { ...event.attributes, input: undefined },
+      });
+    }
+  });
+
+  it('names a malformed event with cut strings as the whole text does', async () => {
+    const path = join(dir, 'broken-cut.json');
+    const text = `{"events": [{"eventId": "1", "data": "${'QUJD'.repeat(400)}" "eventType": 1}]}`;
+    await writeFile(path, text);
+    const at = Buffer.byteLength(text.slice(0, text.indexOf('"eventType"')));
+    await expect(collect(path, 64, 1024)).rejects.toThrow(new RegExp(`^event #1 is not valid JSON \\(.+\\) \\(byte ${at}\\)$`));
   });
 });

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../contract/journal-hash.ts';
-import { answerOf, conversationOf, jsonArrayBytes, type NeutralMessage } from './conversation.ts';
+import { answerOf, chatRequestBytes, conversationOf, jsonArrayBytes, type NeutralMessage } from './conversation.ts';
 import type { MessageSummary, RequestSummary } from './model.ts';
 import { isRecord } from './proto-values.ts';
 
@@ -66,6 +66,12 @@ export class MessageInterner {
     const read = answerOf(answer);
     return this.intern(read.message === answer ? this.byJson : this.byItems, read);
   }
+}
+
+/** A Chat Completions request from its summarized messages; `request.messages` is not read. */
+export function chatRequestSummary(request: Record<string, unknown>, messages: MessageSummary[]): RequestSummary {
+  const bytes = messages.map((m) => m.bytes);
+  return { format: 'chat-completions', bytes: chatRequestBytes(request, bytes), messagesBytes: jsonArrayBytes(bytes), messages };
 }
 
 function describe(message: unknown, hash: string, bytes: number): MessageSummary {

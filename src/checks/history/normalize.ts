@@ -299,7 +299,11 @@ export class HistoryNormalizer {
     const role = activityRole(this.mapping, activityType);
     let input: Extract<EventAttributes, { kind: 'activity-scheduled' }>['input'];
     try {
-      input = role === 'other' ? { kind: 'other' } : this.reader.activityInput(role, decodePayloads(a.input));
+      input =
+        role === 'other'
+          ? { kind: 'other' }
+          : ((role === 'call-model' ? this.reader.callModelInput(payloadList(a.input)) : undefined) ??
+            this.reader.activityInput(role, decodePayloads(a.input)));
     } catch (error) {
       input = { kind: 'unreadable', unreadable: `${activityType} input: ${(error as Error).message}` };
     }

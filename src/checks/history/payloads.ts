@@ -85,13 +85,19 @@ function encodingOf(payload: Record<string, unknown>): string | undefined {
   return raw?.toString('utf8');
 }
 
+/** The JSON bytes of a json/plain payload (its data read by `bytesOf`); undefined for anything else. */
+export function jsonPlainBytes(payload: unknown, bytesOf: (data: unknown) => Buffer | undefined = toBuffer): Buffer | undefined {
+  if (!isRecord(payload) || encodingOf(payload) !== 'json/plain') return undefined;
+  return bytesOf(payload.data) ?? Buffer.alloc(0);
+}
+
 /** Decodes a json/plain (or binary/null) payload; throws a one-line reason otherwise. */
 export function decodePayload(payload: unknown): unknown {
   if (!isRecord(payload)) throw new Error('not a payload');
   const encoding = encodingOf(payload);
   if (encoding === 'binary/null') return null;
   if (encoding !== 'json/plain') throw new Error(`payload encoding is ${encoding ?? 'missing'}, not json/plain`);
-  const data = toBuffer(payload.data) ?? Buffer.alloc(0);
+  const data = jsonPlainBytes(payload) as Buffer;
   try {
     return JSON.parse(data.toString('utf8'));
   } catch (error) {

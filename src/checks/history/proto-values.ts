@@ -3,12 +3,26 @@
  * numbers, Uint8Array, Timestamp objects), `JSON.stringify` of them (strings, `{seconds, nanos}`,
  * base64) and proto3 JSON (strings, RFC 3339 times, base64).
  */
-import proto from '@temporalio/proto';
+import { Base64Text } from './base64-text.ts';
+import { CONTINUE_AS_NEW_INITIATORS, EVENT_TYPES, WORKFLOW_TASK_FAILED_CAUSES } from './proto-enums.ts';
 
-const enums = proto.temporal.api.enums.v1;
+/** An enum's constants by number, and the numbers of its prefixed names. */
+interface EnumTable {
+  prefix: string;
+  names: readonly string[];
+  known: ReadonlySet<string>;
+}
+
+function enumTable(prefix: string, names: readonly string[]): EnumTable {
+  return { prefix, names, known: new Set(names.map((name) => `${prefix}${name}`)) };
+}
+
+const EVENT_TYPE = enumTable('EVENT_TYPE_', EVENT_TYPES);
+const WORKFLOW_TASK_FAILED_CAUSE = enumTable('WORKFLOW_TASK_FAILED_CAUSE_', WORKFLOW_TASK_FAILED_CAUSES);
+const CONTINUE_AS_NEW_INITIATOR = enumTable('CONTINUE_AS_NEW_INITIATOR_', CONTINUE_AS_NEW_INITIATORS);
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !(value instanceof Uint8Array);
+  return value !== null && typeof value === 'object' && !(value instanceof Uint8Array) && !(value instanceof Base64Text);
 }
 
 /** int64 as a Long, a decimal string, a number or a bigint; undefined when absent or not an integer. */
@@ -53,29 +67,29 @@ export function toDurationMs(value: unknown): number | undefined {
 
 /** "EVENT_TYPE_ACTIVITY_TASK_SCHEDULED", "ActivityTaskScheduled" or 10 -> "ActivityTaskScheduled". */
 export function eventTypeName(value: unknown): string | undefined {
-  const constant = enumConstant(value, enums.EventType, 'EVENT_TYPE_');
+  const constant = enumConstant(value, EVENT_TYPE);
   return constant === undefined ? undefined : pascalCase(constant);
 }
 
 /** A WorkflowTaskFailedCause as its short constant, e.g. "PAYLOADS_TOO_LARGE". */
 export function workflowTaskFailedCause(value: unknown): string {
-  return enumConstant(value, enums.WorkflowTaskFailedCause, 'WORKFLOW_TASK_FAILED_CAUSE_') ?? 'UNSPECIFIED';
+  return enumConstant(value, WORKFLOW_TASK_FAILED_CAUSE) ?? 'UNSPECIFIED';
 }
 
 /** Who started an execution that continues another: "WORKFLOW" (ContinueAsNew), "RETRY", "CRON_SCHEDULE". */
 export function continueAsNewInitiator(value: unknown): string {
-  return enumConstant(value, enums.ContinueAsNewInitiator, 'CONTINUE_AS_NEW_INITIATOR_') ?? 'UNSPECIFIED';
+  return enumConstant(value, CONTINUE_AS_NEW_INITIATOR) ?? 'UNSPECIFIED';
 }
 
 /** The constant name without its prefix, whatever form the enum value came in; undefined when unknown. */
-function enumConstant(value: unknown, values: Record<string | number, string | number>, prefix: string): string | undefined {
+function enumConstant(value: unknown, { prefix, names, known }: EnumTable): string | undefined {
   let name: unknown = value;
-  if (typeof value === 'number') name = values[value];
+  if (typeof value === 'number') name = Number.isInteger(value) && names[value] !== undefined ? `${prefix}${names[value]}` : undefined;
   // Older tools wrote enums in PascalCase ("WorkflowExecutionStarted").
   else if (typeof value === 'string' && /^[A-Z][a-z][A-Za-z]*$/.test(value)) {
     name = `${prefix}${value.replace(/(?<!^)([A-Z])/g, '_$1').toUpperCase()}`;
   }
-  if (typeof name !== 'string' || typeof values[name] !== 'number') return undefined;
+  if (typeof name !== 'string' || !known.has(name)) return undefined;
   return name.slice(prefix.length);
 }
 
@@ -87,9 +101,10 @@ function pascalCase(constant: string): string {
     .join('');
 }
 
-/** Byte length of a bytes field (Uint8Array, or base64 text) without decoding it. */
+/** Byte length of a bytes field (Uint8Array, base64 text, or a Base64Text the file stream cut out) without decoding it. */
 export function bytesLength(value: unknown): number {
   if (value instanceof Uint8Array) return value.byteLength;
+  if (value instanceof Base64Text) return value.byteLength();
   if (typeof value === 'string') return Buffer.byteLength(value, 'base64');
   return 0;
 }
@@ -98,6 +113,7 @@ export function bytesLength(value: unknown): number {
 export function toBuffer(value: unknown): Buffer | undefined {
   if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
   if (typeof value === 'string') return Buffer.from(value, 'base64');
+  if (value instanceof Base64Text) return value.decode();
   return undefined;
 }
 

@@ -18,8 +18,7 @@ import {
   type RunVerdict,
   readKernelMappingFile,
 } from '../../checks/index.ts';
-import { clusterSettingsFromEnv, startEnvironment } from '../../environment/index.ts';
-import { fetchRunHistories } from '../../runner/history-chain.ts';
+import { clusterSettingsFromEnv } from '../../environment/existing-cluster.ts';
 import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT, verdictExit } from '../exit-code.ts';
 import { booleanFlag, defineCommand, valueFlag, wholeNumber } from '../flags.ts';
@@ -80,6 +79,11 @@ export function historyFiles(paths: readonly string[]): string[] {
 async function fromCluster(workflowId: string, mapping: KernelMapping | undefined) {
   if (!clusterSettingsFromEnv())
     throw new UsageError('--workflow-id needs TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE, TLS or API key as your cluster wants)');
+  // Imported here: the client and the worker's modules take ~1 s to load, and judging files needs neither.
+  const [{ startEnvironment }, { fetchRunHistories }] = await Promise.all([
+    import('../../environment/index.ts'),
+    import('../../runner/history-chain.ts'),
+  ]);
   const env = await startEnvironment();
   try {
     const description = await env.client.workflow.getHandle(workflowId).describe();

@@ -69,4 +69,25 @@ describe('a call_model input read from its bytes', () => {
     expect(reader.callModelInput(payloads('{"request":{"messages":[{"role":"user","content":"x"}]', true))).toBeUndefined();
     expect(reader.callModelInput(payloads('{"request":{"messages":[{"content":"x"}]}}', true))).toBeUndefined();
   });
+
+  it('leaves an Anthropic Messages request to the whole read, which reads it in the neutral form', () => {
+    const anthropic = (request: object) => JSON.stringify({ runId: 'r', turn: 2, request });
+    const system = anthropic({ model: 'claude', system: 'Be careful.', messages: [{ role: 'user', content: 'go' }] });
+    const blocks = anthropic({
+      model: 'claude',
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'shell', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] },
+      ],
+    });
+    for (const json of [system, blocks]) {
+      expect(new ContractReader(DEFAULT_KERNEL_MAPPING).callModelInput(payloads(json, true))).toBeUndefined();
+      const whole = new ContractReader(DEFAULT_KERNEL_MAPPING).activityInput(
+        'call-model',
+        decodePayloads({ payloads: payloads(json, false) }),
+      );
+      expect(whole).toMatchObject({ request: { format: 'anthropic-messages' } });
+    }
+  });
 });

@@ -28,14 +28,13 @@ export function bundleOf(workflowsPath: string): Promise<WorkflowBundle> {
 
 async function buildBundle(workflowsPath: string): Promise<WorkflowBundle> {
   const entry = mutantActivatedEntry(workflowsPath);
-  // A mutant's bundle is made for one test run: it is neither read from the cache nor kept.
-  const cacheable = entry.workflowsPath === workflowsPath;
-  const cached = cacheable ? readCachedBundle(workflowsPath) : undefined;
-  if (cached) return { code: cached };
   try {
+    // Cached with no mutant switched on (a mutant's wrapper holds a placeholder): each process activates its own.
+    const cached = readCachedBundle(entry.workflowsPath);
+    if (cached) return { code: entry.activate(cached) };
     const { code } = await bundleWorkflowCode({ workflowsPath: entry.workflowsPath, logger: silent });
-    if (cacheable) await writeCachedBundle(workflowsPath, code).catch(() => {});
-    return { code };
+    await writeCachedBundle(entry.workflowsPath, code).catch(() => {});
+    return { code: entry.activate(code) };
   } finally {
     entry.dispose();
   }

@@ -81,7 +81,9 @@ export const MUTANTS: readonly Mutant[] = [
   mutant('compaction-fatal', ['compaction.failure-continues'], { faults: { compaction: [{ fault: { kind: 'http-500' } }] } }),
   mutant('card-unchecked', ['compaction.card'], { faults: { compaction: [{ fault: { kind: 'oversized-card', bytes: 12_000 } }] } }),
   // Every compaction answers a card of exactly the card limit: v1 takes it, the control rejects it.
+  // 20 turns: the control fails every compaction past the trigger (~turn 17), each one three attempts.
   mutant('card-limit-exclusive', ['compaction.card'], {
+    shape: { ...TEXT_RUN, overrides: { ...TEXT_RUN.overrides, turns: 20 } },
     faults: { compaction: [{ fault: { kind: 'oversized-card', bytes: CARD_MAX_BYTES } }] },
   }),
   // Stalled runs: longrun stops them at their timeout, and run.liveness names why they stalled.

@@ -48,14 +48,16 @@ export const DETECTION_SCENARIOS: readonly Scenario[] = [
   // The trigger and the ContinueAsNew budget met at their exact byte, 8 groups kept of more that fit.
   builtIn('bounds-small-groups'),
   // The first compaction fails (three 500s: context.compaction_failed, the run goes on); the next
-  // is answered a 12,000-byte card (rejected), then a card of exactly the card limit (accepted).
+  // is answered a card without its Verified section and a 12,000-byte card (both rejected), then a card of
+  // exactly the card limit (accepted, on its third and last attempt).
   detection('compaction-faults', {
     limits: EARLY_TRIGGER,
     shape: SHORT_TEXT_RUN,
     faults: {
       compaction: [
         { fault: { kind: 'http-500' }, when: { calls: [1, 2, 3] } },
-        { fault: { kind: 'oversized-card', bytes: 12_000 }, when: { calls: [4] } },
+        { fault: { kind: 'card-missing-section', section: '## Verified' }, when: { calls: [4] } },
+        { fault: { kind: 'oversized-card', bytes: 12_000 }, when: { calls: [5] } },
         { fault: { kind: 'oversized-card', bytes: CARD_MAX_BYTES } },
       ],
     },

@@ -63,6 +63,18 @@ describe('compaction.card', () => {
     expect(rejectedAt(2000, (card) => card.replace('## Verified', '## Checked')).status).toBe('pass');
   });
 
+  it('fails a good card the activity returned that the workflow journaled as a failed compaction', () => {
+    const thrownAway = resultOf(overTrigger().compact({ outcome: 'rejected' }).turn(), 'compaction.card');
+    expect(thrownAway.evidence).toEqual([
+      expect.stringMatching(
+        /^event \d+: compact_context returned a card of [\d,]+ bytes, within the card max 8,192, with the six sections, but the journal has context\.compaction_failed for turn \d+$/,
+      ),
+    ]);
+    const run = overTrigger();
+    const swapped = validCard(run.dialog).replace('## Verified', '## Checked');
+    expect(resultOf(run.compact({ card: swapped, outcome: 'rejected' }).turn(), 'compaction.card').status).toBe('pass');
+  });
+
   it('fails a card whose sections are missing, out of order or preceded by text', () => {
     const run = overTrigger();
     const swapped = validCard(run.dialog).replace('## Verified', '## Checked');

@@ -60,7 +60,7 @@ export const compactionCard: HistoryInvariant = {
   id: 'compaction.card',
   appliesTo: 'kernel',
   description:
-    'card <= card max (8 KB), the six sections, identifiers from the digest kept verbatim; a card within the max with the six sections is not rejected',
+    'card <= card max (8 KB), the six sections, identifiers from the digest kept verbatim; a card within the max with the six sections is not rejected nor thrown away',
   check(run, ctx) {
     const max = ctx.limits.cardMaxBytes;
     const failures: string[] = [];
@@ -82,9 +82,15 @@ export const compactionCard: HistoryInvariant = {
       const size = Buffer.byteLength(card);
       if (size > max) failures.push(`${where}: compact_context result card ${bytes(size)} bytes > card max ${bytes(max)}`);
       const turn = compaction.input.kind === 'compact-context' ? compaction.input.turn : undefined;
-      const journaled =
-        compacted.some((entry) => cardOf(entry) === card) || failed.some((entry) => turn === undefined || entry.event.turn === turn);
-      if (!journaled) {
+      const accepted = compacted.some((entry) => cardOf(entry) === card);
+      const failedThere = failed.some((entry) => turn === undefined || entry.event.turn === turn);
+      // A good card the workflow then journaled as failed (its rebuild threw, say) was thrown away.
+      if (!accepted && failedThere && size <= max && sectionProblem(card) === null) {
+        failures.push(
+          `${where}: compact_context returned a card of ${bytes(size)} bytes, within the card max ${bytes(max)}, with the six sections, but the journal has context.compaction_failed for turn ${turn}`,
+        );
+      }
+      if (!accepted && !failedThere) {
         failures.push(
           `${where}: compact_context completed but the journal has neither context.compacted with its card nor context.compaction_failed`,
         );

@@ -35,10 +35,14 @@ describe('the compaction card', () => {
     expect(carried.slice(0, 20)).toEqual(identifiers.slice(0, 20));
   });
 
-  it('can be made oversized or short of a section for faults', () => {
+  it('can be made exactly a size at or past the limit, or short of a section, for faults', () => {
     const oversized = writeCard(identifiers, { maxBytes: CARD_MAX_BYTES, oversizeTo: 12_000 });
-    expect(Buffer.byteLength(oversized)).toBeGreaterThanOrEqual(12_000);
+    expect(Buffer.byteLength(oversized)).toBe(12_000);
     expect(headings(oversized)).toEqual([...CARD_SECTIONS]);
+    // Exactly at the limit, to the byte, whatever is left to pad (here 1 to 80 bytes).
+    for (const bytes of [CARD_MAX_BYTES, CARD_MAX_BYTES + 1, 12_001, 12_037]) {
+      expect(Buffer.byteLength(writeCard(identifiers, { maxBytes: CARD_MAX_BYTES, oversizeTo: bytes }))).toBe(bytes);
+    }
     const short = writeCard(identifiers, { maxBytes: CARD_MAX_BYTES, omit: '## Verified' });
     expect(headings(short)).toEqual(CARD_SECTIONS.filter((s) => s !== '## Verified'));
   });

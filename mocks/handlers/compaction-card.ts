@@ -49,7 +49,7 @@ const LEADS: Record<CardSection, string> = {
 
 export interface CardOptions {
   maxBytes: number;
-  /** Pad the card to this many bytes, past maxBytes (the oversized-card fault). */
+  /** Pad the card to exactly this many bytes, at or past maxBytes (the oversized-card fault). */
   oversizeTo?: number;
   /** Leave this section out (the card-missing-section fault). */
   omit?: CardSection;
@@ -73,7 +73,9 @@ export function writeCard(identifiers: readonly Identifier[], options: CardOptio
   if (target !== undefined) {
     const open = bodies.get('## Open questions') as string[];
     for (let i = 1; size < target; i++) {
-      const line = `- Unresolved note ${i}: the digest repeats this point without a conclusion.`;
+      // The last line takes the bytes left (each line costs its length and a newline): exactly `target` bytes.
+      const note = `- Unresolved note ${i}: the digest repeats this point without a conclusion.`;
+      const line = size + note.length + 1 <= target ? note : '-'.repeat(target - size - 1);
       open.push(line);
       size += line.length + 1;
     }

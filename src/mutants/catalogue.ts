@@ -3,6 +3,7 @@
  * it, and the small scenario that exposes it. A mutant is caught when every listed invariant
  * fails on at least one of its runs.
  */
+import { CARD_MAX_BYTES } from '../contract/limits.ts';
 import type { BinaryId } from '../kernel/index.ts';
 import { resolveScenario } from '../scenario/registry.ts';
 import { type Scenario, type ScenarioInput, scenarioSchema } from '../scenario/scenario-schema.ts';
@@ -79,6 +80,12 @@ export const MUTANTS: readonly Mutant[] = [
   mutant('trigger-late', ['compaction.trigger'], {}),
   mutant('compaction-fatal', ['compaction.failure-continues'], { faults: { compaction: [{ fault: { kind: 'http-500' } }] } }),
   mutant('card-unchecked', ['compaction.card'], { faults: { compaction: [{ fault: { kind: 'oversized-card', bytes: 12_000 } }] } }),
+  // Every compaction answers a card of exactly the card limit: v1 takes it, the control rejects it.
+  // 20 turns: the control fails every compaction past the trigger (~turn 17), each one three attempts.
+  mutant('card-limit-exclusive', ['compaction.card'], {
+    shape: { ...TEXT_RUN, overrides: { ...TEXT_RUN.overrides, turns: 20 } },
+    faults: { compaction: [{ fault: { kind: 'oversized-card', bytes: CARD_MAX_BYTES } }] },
+  }),
   // Stalled runs: longrun stops them at their timeout, and run.liveness names why they stalled.
   mutant('compaction-retries-forever', ['run.liveness'], {
     runs: { ...STALLING_RUNS },

@@ -1,13 +1,26 @@
 /**
  * StrykerJS's test command: runs the detection suite on one server and exits 1 when any
- * expectation fails (the mutant is killed), 0 when all hold (it survived).
+ * expectation fails (the mutant is killed), 0 when all hold (it survived). Stryker keeps a
+ * run's output only for a killed mutant; with MUTATION_LOG_DIR set, every run's output is also
+ * written there as `<mutant id>.log` (`dry-run.log` for the unmutated run), so that a survivor's
+ * run can be read after.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startEnvironment } from '../environment/index.ts';
 import { MUTANT_SERVER } from '../mutants/catalogue.ts';
 import { runScenario } from '../runner/run-scenario.ts';
 import { DETECTION_SCENARIOS } from './detection-suite.ts';
 
+const output: string[] = [];
+const say = (line: string) => {
+  output.push(line);
+  console.log(line);
+};
+
+const processStarted = Date.now();
 const env = await startEnvironment({ dynamicConfig: MUTANT_SERVER });
+say(`server started in ${Date.now() - processStarted} ms (${Math.round(process.uptime() * 1000)} ms since the process began)`);
 let killed = false;
 try {
   const started = Date.now();
@@ -15,16 +28,22 @@ try {
   for (const scenario of DETECTION_SCENARIOS) {
     const scenarioStarted = Date.now();
     const summary = await runScenario(scenario, { environment: env });
-    for (const e of summary.expectations) if (!e.met) console.log(`${summary.scenario}: ${e.detail}`);
-    console.log(`${summary.scenario} ${summary.passed ? 'passed' : 'FAILED'} ${Date.now() - scenarioStarted} ms`);
+    for (const e of summary.expectations) if (!e.met) say(`${summary.scenario}: ${e.detail}`);
+    say(`${summary.scenario} ${summary.passed ? 'passed' : 'FAILED'} ${Date.now() - scenarioStarted} ms`);
     if (!summary.passed) {
       killed = true;
       // One failure kills the mutant: the rest would only cost time.
       break;
     }
   }
-  console.log(`${killed ? 'killed' : 'every detection scenario passed'} in ${Date.now() - started} ms`);
+  say(`${killed ? 'killed' : 'every detection scenario passed'} in ${Date.now() - started} ms`);
 } finally {
   await env.teardown();
+}
+const logDir = process.env.MUTATION_LOG_DIR;
+if (logDir) {
+  mkdirSync(logDir, { recursive: true });
+  const mutant = process.env.__STRYKER_ACTIVE_MUTANT__ ?? 'dry-run';
+  writeFileSync(join(logDir, `${mutant}.log`), `${output.join('\n')}\n`);
 }
 process.exit(killed ? 1 : 0);

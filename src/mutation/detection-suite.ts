@@ -1,14 +1,17 @@
 /**
  * The detection suite StrykerJS runs against every mutant of the kernel's decision code: a few
  * short v1 scenarios on one shared server, each reaching a different decision (compaction and
- * rebuild, ContinueAsNew, v0 histories replayed on v1, a failing compaction, an oversized card,
- * the payload guard). A mutant is killed when any expectation fails; all hold on the kernel as
- * written. Limits as in the mutant catalogue (8x down).
+ * rebuild, ContinueAsNew, v0 histories replayed on v1, a failing compaction, cards over and at
+ * their limit, the trigger and the budget at their exact byte, the payload guard). A mutant is
+ * killed when any expectation fails; all hold on the kernel as written. Limits as in the mutant
+ * catalogue (8x down).
  */
+import { CARD_MAX_BYTES } from '../contract/limits.ts';
 import { LIMITS, MUTANT_SERVER, TEXT_RUN } from '../mutants/catalogue.ts';
+import { resolveScenario } from '../scenario/registry.ts';
 import { type Scenario, type ScenarioInput, scenarioSchema } from '../scenario/scenario-schema.ts';
 
-/** A trigger passed at turn ~7, and a few turns past it: each failed compaction costs seconds of retries. */
+/** A trigger passed at turn ~7, and a few turns past it: each failed compaction costs its retries. */
 const EARLY_TRIGGER = { ...LIMITS, compactionTriggerBytes: 60_000 };
 const SHORT_TEXT_RUN = { ...TEXT_RUN, overrides: { ...TEXT_RUN.overrides, turns: 10 } };
 
@@ -29,6 +32,12 @@ function detection(name: string, input: Partial<ScenarioInput>): Scenario {
   });
 }
 
+/** A built-in scenario on the suite's server, every invariant held on v1 (as test/mutants.test.ts runs it). */
+function builtIn(name: string): Scenario {
+  const { scenario } = resolveScenario(name);
+  return { ...scenario, server: { ...scenario.server, dynamicConfig: MUTANT_SERVER }, expect: [{ on: 'v1', hold: 'all' }] };
+}
+
 export const DETECTION_SCENARIOS: readonly Scenario[] = [
   // v1 compacts, rebuilds and continues as new; v0's run crosses the trigger and is replayed on v1.
   detection('compaction', {
@@ -36,15 +45,24 @@ export const DETECTION_SCENARIOS: readonly Scenario[] = [
     limits: { ...LIMITS, continueAsNewBytes: 800_000 },
     shape: { ...TEXT_RUN, overrides: { ...TEXT_RUN.overrides, turns: 26 } },
   }),
-  detection('compaction-failure', {
+  // The trigger and the ContinueAsNew budget met at their exact byte, 8 groups kept of more that fit.
+  builtIn('bounds-small-groups'),
+  // The tail's byte cap at the exact byte, then two groups over the cap kept with a screenshot elided inside them.
+  builtIn('bounds-big-groups'),
+  // The first compaction fails (three 500s: context.compaction_failed, the run goes on); the next
+  // is answered a card without its Verified section and a 12,000-byte card (both rejected), then a card of
+  // exactly the card limit (accepted, on its third and last attempt).
+  detection('compaction-faults', {
     limits: EARLY_TRIGGER,
     shape: SHORT_TEXT_RUN,
-    faults: { compaction: [{ fault: { kind: 'http-500' } }] },
-  }),
-  detection('oversized-card', {
-    limits: EARLY_TRIGGER,
-    shape: SHORT_TEXT_RUN,
-    faults: { compaction: [{ fault: { kind: 'oversized-card', bytes: 12_000 } }] },
+    faults: {
+      compaction: [
+        { fault: { kind: 'http-500' }, when: { calls: [1, 2, 3] } },
+        { fault: { kind: 'card-missing-section', section: '## Verified' }, when: { calls: [4] } },
+        { fault: { kind: 'oversized-card', bytes: 12_000 }, when: { calls: [5] } },
+        { fault: { kind: 'oversized-card', bytes: CARD_MAX_BYTES } },
+      ],
+    },
   }),
   // No compaction: the request grows to the blob limit and the guard elides screenshots and tool outputs.
   // maxTurns below the 36 turns the model would take: the run ends at max-turns, exactly there.

@@ -1,13 +1,28 @@
 /**
  * StrykerJS's JSON report, summed up: the score and every surviving mutant (file:line:column,
- * mutator, the line and its replacement).
+ * its id, mutator, the code it replaces and its replacement). Several mutants of one line can
+ * have the same replacement (`a >= b && c()` -> `true`, and `a >= b` -> `true` inside it): the
+ * replaced code, not the line, tells them apart.
  */
+interface Position {
+  line: number;
+  column: number;
+}
 interface ReportMutant {
   id: string;
   mutatorName: string;
   replacement?: string;
   status: string;
-  location: { start: { line: number; column: number } };
+  location: { start: Position; end?: Position };
+}
+
+/** The source text from `start` to `end` (1-based lines, 1-based columns as Stryker writes them), on one line. */
+function replaced(lines: readonly string[], start: Position, end: Position | undefined): string {
+  if (!end) return lines[start.line - 1]?.trim() ?? '';
+  const text = lines.slice(start.line - 1, end.line).join('\n');
+  const from = start.column - 1;
+  const to = text.length - ((lines[end.line - 1]?.length ?? 0) - (end.column - 1));
+  return text.slice(from, to).replace(/\s+/g, ' ');
 }
 export interface Report {
   files: Record<string, { source: string; mutants: ReportMutant[] }>;
@@ -36,8 +51,8 @@ export function summarize(report: Report): MutationSummary {
       if (DETECTED.has(m.status)) detected++;
       else {
         const { line, column } = m.location.start;
-        const original = lines[line - 1]?.trim() ?? '';
-        survivors.push(`${file}:${line}:${column} ${m.mutatorName} (${m.status}): \`${original}\` -> \`${m.replacement ?? ''}\``);
+        const original = replaced(lines, m.location.start, m.location.end);
+        survivors.push(`${file}:${line}:${column} #${m.id} ${m.mutatorName} (${m.status}): \`${original}\` -> \`${m.replacement ?? ''}\``);
       }
     }
   }

@@ -93,6 +93,8 @@ export interface FailureSummary {
   types: string[];
   /** Activity types named by activity failure infos along the chain. */
   activityTypes: string[];
+  /** The decoded details of the outermost application failure that has any (json/plain payloads only). */
+  details?: unknown[];
 }
 
 export type ActivityOutcome = 'completed' | 'failed' | 'timed-out' | 'canceled';

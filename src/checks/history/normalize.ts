@@ -81,14 +81,28 @@ function summarizeFailure(value: unknown): FailureSummary | undefined {
   const messages: string[] = [];
   const types: string[] = [];
   const activityTypes: string[] = [];
+  let details: unknown[] | undefined;
   for (let failure: unknown = value, depth = 0; isRecord(failure) && depth < 20; failure = failure.cause, depth++) {
     if (typeof failure.message === 'string' && failure.message !== '') messages.push(failure.message);
     const app = failure.applicationFailureInfo;
     if (isRecord(app) && typeof app.type === 'string' && app.type !== '') types.push(app.type);
+    if (isRecord(app) && details === undefined) details = decodedDetails(app.details);
     const activity = failure.activityFailureInfo;
     if (isRecord(activity)) activityTypes.push(nameOf(activity.activityType));
   }
-  return { text: messages.join(' <- ').replace(/\s+/g, ' ').slice(0, 1000), types, activityTypes };
+  const text = messages.join(' <- ').replace(/\s+/g, ' ').slice(0, 1000);
+  return { text, types, activityTypes, ...(details ? { details } : {}) };
+}
+
+/** An application failure's details, decoded; undefined when it has none or one is not json/plain. */
+function decodedDetails(payloads: unknown): unknown[] | undefined {
+  const list = payloadList(payloads);
+  if (list.length === 0) return undefined;
+  try {
+    return list.map(decodePayload);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -43,6 +43,38 @@ describe('compaction.card', () => {
     expect(status(8193)).toBe('fail');
   });
 
+  it('fails a card the kernel rejected although it is within the card max with the six sections, up to the exact byte', () => {
+    const rejectedAt = (bytes: number, edit: (card: string) => string = (card) => card) => {
+      const run = overTrigger();
+      const card = validCard(run.dialog, ' ');
+      return resultOf(
+        run.compact({ card: edit(`${card}${'x'.repeat(bytes - Buffer.byteLength(card))}`), outcome: 'invalid-card' }).turn(),
+        'compaction.card',
+      );
+    };
+    expect(rejectedAt(8192).evidence).toEqual([
+      expect.stringMatching(
+        /^event \d+: compact_context rejected a card of 8,192 bytes, within the card max 8,192, with the six sections$/,
+      ),
+    ]);
+    expect(rejectedAt(2000).status).toBe('fail');
+    // Rightly rejected: one byte over, or a section missing.
+    expect(rejectedAt(8193).status).toBe('pass');
+    expect(rejectedAt(2000, (card) => card.replace('## Verified', '## Checked')).status).toBe('pass');
+  });
+
+  it('fails a good card the activity returned that the workflow journaled as a failed compaction', () => {
+    const thrownAway = resultOf(overTrigger().compact({ outcome: 'rejected' }).turn(), 'compaction.card');
+    expect(thrownAway.evidence).toEqual([
+      expect.stringMatching(
+        /^event \d+: compact_context returned a card of [\d,]+ bytes, within the card max 8,192, with the six sections, but the journal has context\.compaction_failed for turn \d+$/,
+      ),
+    ]);
+    const run = overTrigger();
+    const swapped = validCard(run.dialog).replace('## Verified', '## Checked');
+    expect(resultOf(run.compact({ card: swapped, outcome: 'rejected' }).turn(), 'compaction.card').status).toBe('pass');
+  });
+
   it('fails a card whose sections are missing, out of order or preceded by text', () => {
     const run = overTrigger();
     const swapped = validCard(run.dialog).replace('## Verified', '## Checked');

@@ -1,3 +1,4 @@
+import { FAILURE_TYPE } from '../../contract/failure-types.ts';
 import { extractIdentifiers } from '../../contract/identifiers.ts';
 import { CARD_SECTIONS } from '../../contract/limits.ts';
 import type { ResolvedContext } from '../context.ts';
@@ -44,10 +45,22 @@ function identifierFailure(run: RunView, ctx: ResolvedContext, card: string, sou
   return `keeps ${required.length - missing.length} of ${required.length} required identifiers verbatim (minimum share ${ctx.card.minIdentifierShare}); missing: ${missing.slice(0, 10).join(', ')}`;
 }
 
+/**
+ * The card a compaction rejected as invalid, when its failure carries it (our kernel puts it in
+ * the InvalidCard failure's details; a kernel that does not is not judged on it).
+ */
+function rejectedCard(compaction: Activity): string | undefined {
+  const { failure } = compaction;
+  if (compaction.outcome !== 'failed' || !failure?.types.includes(FAILURE_TYPE.invalidCard)) return undefined;
+  const [card] = failure.details ?? [];
+  return typeof card === 'string' ? card : undefined;
+}
+
 export const compactionCard: HistoryInvariant = {
   id: 'compaction.card',
   appliesTo: 'kernel',
-  description: 'card <= card max (8 KB), the six sections, identifiers from the digest kept verbatim',
+  description:
+    'card <= card max (8 KB), the six sections, identifiers from the digest kept verbatim; a card within the max with the six sections is not rejected nor thrown away',
   check(run, ctx) {
     const max = ctx.limits.cardMaxBytes;
     const failures: string[] = [];
@@ -56,15 +69,28 @@ export const compactionCard: HistoryInvariant = {
     const compacted = journalOf(run, 'context.compacted');
     const failed = journalOf(run, 'context.compaction_failed');
     for (const compaction of compactions) {
-      if (compaction.result?.kind !== 'compact-context') continue;
       const where = run.at(compaction.execution, compaction.closed?.id ?? compaction.scheduled.id);
+      const rejected = rejectedCard(compaction);
+      // Measured here, never through the kernel's own size check: a kernel that rejects good cards never compacts.
+      if (rejected !== undefined && Buffer.byteLength(rejected) <= max && sectionProblem(rejected) === null) {
+        failures.push(
+          `${where}: compact_context rejected a card of ${bytes(Buffer.byteLength(rejected))} bytes, within the card max ${bytes(max)}, with the six sections`,
+        );
+      }
+      if (compaction.result?.kind !== 'compact-context') continue;
       const { card } = compaction.result;
       const size = Buffer.byteLength(card);
       if (size > max) failures.push(`${where}: compact_context result card ${bytes(size)} bytes > card max ${bytes(max)}`);
       const turn = compaction.input.kind === 'compact-context' ? compaction.input.turn : undefined;
-      const journaled =
-        compacted.some((entry) => cardOf(entry) === card) || failed.some((entry) => turn === undefined || entry.event.turn === turn);
-      if (!journaled) {
+      const accepted = compacted.some((entry) => cardOf(entry) === card);
+      const failedThere = failed.some((entry) => turn === undefined || entry.event.turn === turn);
+      // A good card the workflow then journaled as failed (its rebuild threw, say) was thrown away.
+      if (!accepted && failedThere && size <= max && sectionProblem(card) === null) {
+        failures.push(
+          `${where}: compact_context returned a card of ${bytes(size)} bytes, within the card max ${bytes(max)}, with the six sections, but the journal has context.compaction_failed for turn ${turn}`,
+        );
+      }
+      if (!accepted && !failedThere) {
         failures.push(
           `${where}: compact_context completed but the journal has neither context.compacted with its card nor context.compaction_failed`,
         );

@@ -68,8 +68,11 @@ export interface CompactOptions {
   card?: string;
   /** Whole turn groups kept verbatim (default 2). */
   tailGroups?: number;
-  /** What happens: accepted (default), the activity fails or times out, or the kernel rejects the card. */
-  outcome?: 'accepted' | 'failed' | 'timed-out' | 'rejected';
+  /**
+   * What happens: accepted (default), the activity fails or times out, the kernel rejects the
+   * card after the activity returned it, or the activity rejects it (InvalidCard, the card in its details).
+   */
+  outcome?: 'accepted' | 'failed' | 'timed-out' | 'rejected' | 'invalid-card';
   /** Replaces the rebuilt dialog (to break the rebuild contract). */
   rebuild?: (rebuilt: Message[], before: Message[]) => Message[];
   /** Write the journal event (default true). */
@@ -293,6 +296,7 @@ export class AgentRunHistory {
     };
     const scheduled = this.history.activityScheduled(ACTIVITY.compactContext, input);
     if (outcome === 'failed') this.history.activityFailed(scheduled, 'compaction model unavailable');
+    else if (outcome === 'invalid-card') this.history.activityFailed(scheduled, 'card is invalid', 'InvalidCard', [card]);
     else if (outcome === 'timed-out') this.history.activityTimedOut(scheduled);
     else this.history.activityCompleted(scheduled, { card, model: 'title-model' });
     this.history.workflowTask();

@@ -170,10 +170,11 @@ export class HistoryBuilder {
     });
   }
 
-  activityFailed(scheduled: number, message: string, type = 'Error'): number {
+  activityFailed(scheduled: number, message: string, type = 'Error', details?: unknown[]): number {
     const started = this.activityStarted(scheduled);
+    const info = details ? { type, details: jsonPayloads(...details) } : { type };
     return this.event('ActivityTaskFailed', {
-      failure: { message, source: 'TypeScriptSDK', applicationFailureInfo: { type } },
+      failure: { message, source: 'TypeScriptSDK', applicationFailureInfo: info },
       scheduledEventId: String(scheduled),
       startedEventId: String(started),
       identity: IDENTITY,

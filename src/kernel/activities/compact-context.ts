@@ -41,10 +41,12 @@ export async function compactContext(config: ActivitiesConfig, input: CompactCon
   });
   const card = parseChatResponse(body, PEER).message.content?.trim() ?? '';
   const problem = cardProblem(card, input.cardMaxBytes);
+  // The card goes with the failure: the checks judge a rejected card on their own (compaction.card).
   if (problem !== null)
     throw ApplicationFailure.create({
       type: FAILURE_TYPE.invalidCard,
       message: problem,
+      details: [card],
     });
   return { card, model };
 }

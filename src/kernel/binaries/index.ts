@@ -27,6 +27,7 @@ export const BINARY_IDS = [
   'trigger-inclusive',
   'can-at-budget',
   'can-once',
+  'card-limit-exclusive',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
 /** A binary named in a scenario or a result: the one schema, so naming other binaries is one edit. */
@@ -144,6 +145,10 @@ const DESCRIPTIONS: Record<BinaryId, { description: string; broken: boolean; bas
   'can-once': {
     broken: true,
     description: 'only the first execution continues as new: resumed executions send past the budget',
+  },
+  'card-limit-exclusive': {
+    broken: true,
+    description: 'a card of exactly the card limit is rejected as oversized (>= for >): every compaction answered at the limit fails',
   },
 };
 

@@ -37,20 +37,19 @@ export function bundleOf(workflowsPath: string): Promise<WorkflowBundle> {
 
 async function buildBundle(workflowsPath: string): Promise<WorkflowBundle> {
   const entry = mutantActivatedEntry(workflowsPath);
-  // A mutant's bundle is made for one test run: it is neither read from the cache nor kept.
-  const cacheable = entry.workflowsPath === workflowsPath;
-  // The converter is part of what a bundle was built with: a bundle from before it is not served.
-  const cacheKey = `${workflowsPath} with ${PAYLOAD_CONVERTER}`;
-  const cached = cacheable ? readCachedBundle(cacheKey) : undefined;
-  if (cached) return { code: cached };
   try {
+    // Cached with no mutant switched on (a mutant's wrapper holds a placeholder): each process activates its own.
+    // The converter is part of what a bundle was built with: a bundle from before it is not served.
+    const cacheKey = `${entry.workflowsPath} with ${PAYLOAD_CONVERTER}`;
+    const cached = readCachedBundle(cacheKey);
+    if (cached) return { code: entry.activate(cached) };
     const { code } = await bundleWorkflowCode({
       workflowsPath: entry.workflowsPath,
       payloadConverterPath: PAYLOAD_CONVERTER,
       logger: silent,
     });
-    if (cacheable) await writeCachedBundle(cacheKey, code).catch(() => {});
-    return { code };
+    await writeCachedBundle(cacheKey, code).catch(() => {});
+    return { code: entry.activate(code) };
   } finally {
     entry.dispose();
   }

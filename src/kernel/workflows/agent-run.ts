@@ -281,7 +281,7 @@ class AgentRun {
       turn,
       messages: [],
       settings: this.input.settings,
-      cardMaxBytes: this.limits[this.options.cardLimit] * this.options.cardLimitFactor,
+      cardMaxBytes: this.limits[this.options.cardLimit] * this.options.cardLimitFactor - (this.options.rejectsCardAtLimit ? 1 : 0),
     };
     const guarded = this.guard(turn, 'compaction', overheadBytes(input), { elidesAssistantText: true });
     if (guarded.blocked) throw new Error(`the compaction input is ${guarded.blocked.bytesAfter} bytes, over the limit`);

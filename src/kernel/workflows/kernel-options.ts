@@ -43,6 +43,8 @@ export interface KernelOptions {
   continuesAsNewAtBudget: boolean;
   /** Only the run's first execution continues as new (true only in can-once). */
   continuesAsNewOnce: boolean;
+  /** A card exactly at its limit is rejected too (true only in card-limit-exclusive: `>=` for `>`). */
+  rejectsCardAtLimit: boolean;
 }
 
 export const CURRENT_KERNEL: KernelOptions = {
@@ -61,4 +63,5 @@ export const CURRENT_KERNEL: KernelOptions = {
   compactsAtTrigger: false,
   continuesAsNewAtBudget: false,
   continuesAsNewOnce: false,
+  rejectsCardAtLimit: false,
 };

@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Environment, startEnvironment } from '../environment/index.ts';
+import type { BinaryId } from '../kernel/index.ts';
+import { MUTANT_SERVER } from '../mutants/catalogue.ts';
+import { runScenario } from '../runner/run-scenario.ts';
+import type { Scenario } from '../scenario/scenario-schema.ts';
+import { DETECTION_SCENARIOS } from './detection-suite.ts';
+
+const scenario = (name: string) => DETECTION_SCENARIOS.find((s) => s.name === name) as Scenario;
+const on = (s: Scenario, binary: BinaryId): Scenario => ({ ...s, target: { binaries: [binary] }, expect: [{ on: binary, hold: 'all' }] });
+
+/** The suite's card scenario: a failed compaction, a card over the limit, then one exactly at it. */
+describe('detection suite: detect-compaction-faults', () => {
+  let env: Environment;
+  beforeAll(async () => {
+    env = await startEnvironment({ dynamicConfig: MUTANT_SERVER });
+  });
+  afterAll(async () => {
+    await env?.teardown();
+  });
+
+  it('holds every invariant on v1: the first compaction fails, the second takes the card at the limit', { timeout: 120_000 }, async () => {
+    const summary = await runScenario(scenario('detect-compaction-faults'), { environment: env });
+    expect(summary.expectations.filter((e) => !e.met)).toEqual([]);
+    const [run] = summary.runs;
+    expect(run?.compactions.map((c) => c.ok).slice(0, 2)).toEqual([false, true]);
+  });
+
+  it('fails compaction.card alone on card-limit-exclusive, which rejects the card at the limit', { timeout: 120_000 }, async () => {
+    const summary = await runScenario(on(scenario('detect-compaction-faults'), 'card-limit-exclusive'), { environment: env });
+    const failed = new Set(summary.runs.flatMap((r) => r.invariants.filter((i) => i.status === 'fail').map((i) => i.id)));
+    expect([...failed]).toEqual(['compaction.card']);
+  });
+});

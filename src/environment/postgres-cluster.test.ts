@@ -122,7 +122,9 @@ describe('the throwaway PostgreSQL cluster', () => {
       const starting = startEnvironment({ persistence: 'postgres', logLevel: 'loud' as 'info' });
       await expect(starting).rejects.toThrow(/the Temporal server .* did not start \(3 attempts\)/);
     } finally {
-      process.env.TMPDIR = saved;
+      // Assigning undefined would set the string "undefined": the next test's cluster would go there.
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
     }
     expect(supervisors()).toEqual([]);
     expect(readdirSync(temp)).toEqual([]);

@@ -2,7 +2,8 @@
  * longrun's programmatic API, for vitest users and scripts:
  *   const { scenario } = resolveScenario('smoke');
  *   const summary = await runScenario(scenario);
- * It installs no signal handler: pass `signal` to stop a scenario (a partial summary), and call
+ * It installs no signal handler: pass `signal` to stop a scenario (a partial summary; during the
+ * start-up it rejects with an InterruptedError instead, once everything started is gone), and call
  * `killAllChildren()` from your own handler to end its chaos processes at once.
  */
 

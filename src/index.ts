@@ -24,3 +24,4 @@ export { renderText, writeReport } from './report/index.ts';
 export type { RunRecord, Summary } from './result/index.ts';
 export { type Progress, type RunScenarioOptions, runScenario } from './runner/run-scenario.ts';
 export { listScenarios, parseScenario, resolveScenario, type Scenario, type ScenarioInput, scenarioSchema } from './scenario/index.ts';
+export { InterruptedError } from './shared/interrupted.ts';

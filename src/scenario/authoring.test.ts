@@ -20,6 +20,18 @@ describe('newScenario', () => {
     expect(loadScenarioFile(file)).toMatchObject({ name: 'my-check', target: { binaries: ['v1'] }, expect: [{ on: 'v1', hold: 'all' }] });
   });
 
+  it('puts a bare name in scenarios/ of the current directory', () => {
+    const dir = tempDir();
+    const previous = process.cwd();
+    process.chdir(dir);
+    try {
+      expect(newScenario('mine')).toBe(join('scenarios', 'mine.yaml'));
+      expect(loadScenarioFile(join(dir, 'scenarios', 'mine.yaml')).name).toBe('mine');
+    } finally {
+      process.chdir(previous);
+    }
+  });
+
   it('points the schema comment at the schema from wherever the file goes', () => {
     const dir = tempDir();
     const file = newScenario(join(dir, 'deeper', 'elsewhere.yaml'));

@@ -14,7 +14,10 @@ import { scenarioTemplate } from './scenario-template.ts';
 export interface NewScenarioOptions {
   /** Copy this scenario (a built-in name or a path) instead of the template. */
   from?: string;
-  /** Where a bare name goes (default: the built-in scenarios folder). */
+  /**
+   * Where a bare name goes (default: `scenarios/` in the current directory: the built-in folder
+   * in a clone's root, the user's own project where longrun is installed, never node_modules).
+   */
   dir?: string;
 }
 
@@ -24,7 +27,7 @@ export interface NewScenarioOptions {
  */
 export function newScenario(nameOrPath: string, options: NewScenarioOptions = {}): string {
   const isPath = /[/\\]/.test(nameOrPath) || extname(nameOrPath) !== '';
-  const file = isPath ? nameOrPath : join(options.dir ?? SCENARIOS_DIR, `${nameOrPath}.yaml`);
+  const file = isPath ? nameOrPath : join(options.dir ?? 'scenarios', `${nameOrPath}.yaml`);
   const name = scenarioName(file);
   const nameCheck = scenarioSchema.shape.name.safeParse(name);
   if (!nameCheck.success) throw new ScenarioError(`scenario name ${JSON.stringify(name)}: use lower-case letters, digits and dashes`);

@@ -70,6 +70,15 @@ describe('the npm package', () => {
     expect(readdirSync(join(project, 'reports')).some((d) => d.endsWith('-smoke'))).toBe(true);
   }, 300_000);
 
+  it('writes `longrun scenario new` into the project, not into node_modules, and runs it from there', async () => {
+    const made = await sh(['npx', 'longrun', 'scenario', 'new', 'my-incident', '--from', 'smoke'], project);
+    expect(made.code, made.output).toBe(0);
+    expect(existsSync(join(project, 'scenarios/my-incident.yaml'))).toBe(true);
+    expect(existsSync(join(project, 'node_modules/longrun/scenarios/my-incident.yaml')), 'written into the installed package').toBe(false);
+    const valid = await sh(['npx', 'longrun', 'scenario', 'validate', 'scenarios/my-incident.yaml'], project);
+    expect(valid.code, valid.output).toBe(0);
+  });
+
   it('is a library for plain JavaScript: runScenario, and the checks and mocks alone', async () => {
     writeFileSync(
       join(project, 'use.js'),

@@ -5,9 +5,11 @@
  * from (its inline source map lists them) with a hash of each; it is used only while every one
  * of them is unchanged, so an edit to the kernel or an SDK upgrade rebuilds it (the bundler's
  * own package is one of them: a new bundler may bundle the same sources differently).
+ * The cache keeps the most recently used bundles only: every clone, worktree and mutation
+ * sandbox is a key of its own, and without a bound they piled up by the hundred.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isAbsolute, join } from 'node:path';
 import { atomicWriteFile } from '../../shared/atomic-write.ts';
@@ -52,8 +54,31 @@ export function bundleSources(code: string): Sources {
   return found;
 }
 
+/** About 2 MB each: every binary of the catalogue in two or three trees. */
+export const MAX_CACHED_BUNDLES = 100;
+
+function bundlesDir(): string {
+  return cacheDir('workflow-bundles');
+}
+
 function cacheFile(key: string): string {
-  return join(cacheDir('workflow-bundles'), `${sha256(key).slice(0, 16)}.json`);
+  return join(bundlesDir(), `${sha256(key).slice(0, 16)}.json`);
+}
+
+/** Removes the least recently used bundles beyond MAX_CACHED_BUNDLES (a read marks a bundle used). */
+function pruneCache(): void {
+  const dir = bundlesDir();
+  const entries: { file: string; used: number }[] = [];
+  for (const name of readdirSync(dir)) {
+    const file = join(dir, name);
+    try {
+      entries.push({ file, used: statSync(file).mtimeMs });
+    } catch {
+      // removed by another process meanwhile
+    }
+  }
+  entries.sort((a, b) => b.used - a.used);
+  for (const { file } of entries.slice(MAX_CACHED_BUNDLES)) rmSync(file, { force: true });
 }
 
 /** The cached bundle of `key`, if it exists and none of its sources has changed since. */
@@ -65,7 +90,14 @@ export function readCachedBundle(key: string): string | undefined {
     return undefined;
   }
   if (cached.key !== key || cached.sources.length === 0) return undefined;
-  return cached.sources.every(([path, hash]) => fileHash(path) === hash) ? cached.code : undefined;
+  if (!cached.sources.every(([path, hash]) => fileHash(path) === hash)) return undefined;
+  const now = new Date();
+  try {
+    utimesSync(cacheFile(key), now, now);
+  } catch {
+    // pruned by another process meanwhile: the code read is still good
+  }
+  return cached.code;
 }
 
 const BUNDLER_PACKAGE = createRequire(import.meta.url).resolve('@temporalio/worker/package.json');
@@ -79,4 +111,5 @@ export async function writeCachedBundle(key: string, code: string): Promise<void
   const file = cacheFile(key);
   mkdirSync(join(file, '..'), { recursive: true });
   await atomicWriteFile(file, JSON.stringify({ key, sources, code } satisfies CachedBundle));
+  pruneCache();
 }

@@ -30,7 +30,7 @@ export async function runBaseline(env: Environment, plans: readonly RunPlan[], o
   const taskQueue = `bench-baseline-${options.label}`;
   const started = performance.now();
   const worker = await Worker.create({
-    connection: env.testEnv.nativeConnection,
+    connection: env.workerConnection,
     namespace: env.namespace,
     taskQueue,
     workflowBundle,

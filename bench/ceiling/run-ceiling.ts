@@ -40,7 +40,7 @@ async function measureOne(payloadBytes: number, inFlight: number, signal: AbortS
   const { value: done, meter } = await withBenchEnvironment(async ({ env, serverPid }) => {
     const taskQueue = `bench-ceiling-${payloadBytes}-${inFlight}`;
     const worker = await Worker.create({
-      connection: env.testEnv.nativeConnection,
+      connection: env.workerConnection,
       namespace: env.namespace,
       taskQueue,
       workflowBundle,

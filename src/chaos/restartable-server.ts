@@ -45,6 +45,7 @@ export async function startRestartableServer({ signal, ...options }: Restartable
     async teardown() {
       await testEnv?.teardown();
       testEnv = undefined;
+      await first.workerConnection.close();
       await first.client.connection.close();
       removeDir();
     },
@@ -56,7 +57,8 @@ export async function startRestartableServer({ signal, ...options }: Restartable
       testEnv = undefined;
       await sleep(downMs);
       const next = await startEnvironment(settings);
-      // The first client stays in use; this one only proved the server answers.
+      // The first client and worker connection stay in use; these only proved the server answers.
+      await next.workerConnection.close();
       await next.client.connection.close();
       testEnv = next.testEnv;
     },

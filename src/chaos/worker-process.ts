@@ -8,7 +8,7 @@
  *   node --import tsx src/chaos/worker-process.ts '<WorkerProcessConfig as JSON>'
  */
 import { type ActivityInboundCallsInterceptor, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { installRuntime } from '../environment/index.ts';
+import { installRuntime, workerConnectionOptions } from '../environment/index.ts';
 import { createActivities } from '../kernel/index.ts';
 import {
   type ActivityReport,
@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   // The harness is gone: nothing must outlive it.
   process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
   installRuntime();
-  const connection = await NativeConnection.connect({ address: config.address });
+  const connection = await NativeConnection.connect({ address: config.address, ...workerConnectionOptions(config.address) });
   const worker = await Worker.create({
     connection,
     namespace: config.namespace,

@@ -28,3 +28,4 @@ export {
   startEnvironment,
 } from './test-environment.ts';
 export { resolveToxiproxyBinary, ToxiproxyBinaryError } from './toxiproxy-binary.ts';
+export { workerConnectionOptions } from './worker-connection.ts';

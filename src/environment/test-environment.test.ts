@@ -31,7 +31,7 @@ function quietLogger() {
 
 async function withWorker<T>(env: Environment, taskQueue: string, fn: () => Promise<T>): Promise<T> {
   const worker = await Worker.create({
-    connection: env.testEnv.nativeConnection,
+    connection: env.workerConnection,
     namespace: env.namespace,
     taskQueue,
     workflowBundle: bundle,

@@ -10,12 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { NativeConnection } from '@temporalio/worker';
 import { throwIfInterrupted } from '../shared/interrupted.ts';
 import { type DynamicConfig, dynamicConfigArgs, PRODUCTION_DYNAMIC_CONFIG } from './dynamic-config.ts';
 import { type ClusterSettings, clusterSettingsFromEnv, describeCluster } from './existing-cluster.ts';
 import { type PostgresCluster, startPostgres } from './postgres-cluster.ts';
 import { installRuntime } from './runtime.ts';
 import { resolveTemporalBinary } from './temporal-binary.ts';
+import { workerConnectionOptions } from './worker-connection.ts';
 
 export type Persistence = 'sqlite-memory' | 'sqlite-file' | 'postgres';
 
@@ -54,6 +56,8 @@ export interface Environment {
   testEnv: TestWorkflowEnvironment;
   /** A client whose connection takes messages as large as the histories longrun makes. */
   client: Client;
+  /** The connection for workers in this process: without gzip to a server on this machine (worker-connection.ts). */
+  workerConnection: NativeConnection;
   /** gRPC host:port of the frontend. */
   address: string;
   /** Base URL of Temporal's HTTP API (embedded server only). */
@@ -125,9 +129,16 @@ async function historyClient(testEnv: TestWorkflowEnvironment, namespace: string
 
 async function withClient(testEnv: TestWorkflowEnvironment, namespace: string) {
   const client = await historyClient(testEnv, namespace);
+  const workerConnection = await NativeConnection.connect({
+    ...testEnv.connectionOptions,
+    address: testEnv.address,
+    ...workerConnectionOptions(testEnv.address),
+  });
   return {
     client,
+    workerConnection,
     teardown: async () => {
+      await workerConnection.close();
       await client.connection.close();
       await testEnv.teardown();
     },

@@ -4,7 +4,7 @@
  * way to put a binary under someone else's load.
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { clusterSettingsFromEnv, describeCluster, installRuntime } from '../../environment/index.ts';
+import { clusterSettingsFromEnv, describeCluster, installRuntime, workerConnectionOptions } from '../../environment/index.ts';
 import { createActivities } from '../../kernel/index.ts';
 import { workflowBundle } from '../../kernel/workers/workflow-bundles.ts';
 import { COMMAND_LINES } from '../command-lines.ts';
@@ -44,7 +44,11 @@ export const workerCommand = defineCommand({
     installRuntime();
     let connection: NativeConnection;
     try {
-      connection = await NativeConnection.connect({ address: cluster.address, ...cluster.connectionOptions });
+      connection = await NativeConnection.connect({
+        address: cluster.address,
+        ...cluster.connectionOptions,
+        ...workerConnectionOptions(cluster.address),
+      });
     } catch (error) {
       throw new Error(`cannot reach Temporal at ${cluster.address}: ${(error as Error).message.split('\n')[0]}`);
     }

@@ -76,7 +76,7 @@ export async function startTestBed(binaries: readonly BinaryId[]): Promise<TestB
     },
     workerFor(id, taskQueue) {
       return Worker.create({
-        connection: env.testEnv.nativeConnection,
+        connection: env.workerConnection,
         namespace: env.namespace,
         taskQueue,
         workflowBundle: bed.bundle(id),

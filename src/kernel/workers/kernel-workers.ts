@@ -41,7 +41,7 @@ export async function startKernelWorkers(
   const workers = await Promise.all(
     binaries.map(async (binary) =>
       Worker.create({
-        connection: env.testEnv.nativeConnection,
+        connection: env.workerConnection,
         namespace: env.namespace,
         taskQueue: queues.get(binary) as string,
         workflowBundle: await workflowBundle(binary),

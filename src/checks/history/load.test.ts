@@ -196,4 +196,22 @@ describe('another workflow is read, not refused', () => {
       /newest-first\.json: event \d+ follows event \d+ newest first \(events missing or out of order\)$/,
     );
   });
+
+  it('newest first, names a result whose scheduled event is missing, or an event out of place, as the one pass meets them', async () => {
+    const events = [...(sampleRun().histories()[0] as { events: Record<string, unknown>[] }).events].reverse();
+    const scheduled = events.findIndex((e) => String(e.eventType).endsWith('ACTIVITY_TASK_SCHEDULED'));
+    const id = Number(events[scheduled]?.eventId);
+    const path = join(dir, 'newest-first-broken.json');
+    await writeFile(path, JSON.stringify({ events: events.filter((_, i) => i !== scheduled) }));
+    expect((await loadError(() => loadHistoryFile(path))).message).toMatch(
+      new RegExp(`activity result names scheduled event ${id}, which is not in the history$`),
+    );
+    // Its scheduled event moved past an older one: the result is read, the order is refused there.
+    const moved = events.filter((_, i) => i !== scheduled);
+    moved.splice(scheduled + 1, 0, events[scheduled] as Record<string, unknown>);
+    await writeFile(path, JSON.stringify({ events: moved }));
+    expect((await loadError(() => loadHistoryFile(path))).message).toMatch(
+      new RegExp(`event ${id - 1} follows event ${id + 1} newest first \\(events missing or out of order\\)$`),
+    );
+  });
 });

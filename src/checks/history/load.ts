@@ -12,7 +12,7 @@ import { DEFAULT_KERNEL_MAPPING, type KernelMapping } from '../mapping.ts';
 import { HistoryLoadError } from './errors.ts';
 import { HistoryFileShapeError, streamHistoryEvents } from './event-stream.ts';
 import type { LoadedHistory } from './model.ts';
-import { type EventOrder, HistoryNormalizer, rawEventId, scheduledActivityType } from './normalize.ts';
+import { type EventOrder, HistoryNormalizer, rawEventId, resultScheduledEventId, scheduledActivityType } from './normalize.ts';
 import { isRecord } from './proto-values.ts';
 
 /** A history as the SDK returns it, as JSON text or bytes, or as parsed JSON. */
@@ -73,10 +73,90 @@ async function readEvents(path: string, each: (event: unknown) => boolean | unde
   }
 }
 
+/** What the one pass leaves to the three: a file it cannot judge exactly as they do (an error, a result without its scheduled event). */
+class ReadAgain extends Error {}
+
 /**
- * Streams the file once, or three times when its events are newest first: the first two events
- * tell the order, then a pass collects the activity types of the scheduled events, which the
- * results (read before them) need. Memory stays bounded either way.
+ * One pass over a file: its first two events tell the order. Newest first, a result comes before
+ * the event that scheduled it (whose activity type decodes the result): the events from a result
+ * on are held, a few of them, until every result held has its scheduled event, then normalized
+ * in their order. Every event thus meets the normalizer as in the three passes, which judge
+ * whatever this pass does not expect (any error, a scheduled event missing), so that the record
+ * and the error are the same either way.
+ */
+class OnePass {
+  private readonly head: unknown[] = [];
+  private normalizer?: HistoryNormalizer;
+  private descending = false;
+  /** Newest first: the activity type of every scheduled event read so far, which the normalizer reads. */
+  private readonly scheduledTypes = new Map<number, string>();
+  private readonly held: unknown[] = [];
+  /** The scheduled events the held results name, not read yet. */
+  private readonly awaited = new Set<number>();
+
+  constructor(
+    private readonly path: string,
+    private readonly mapping: KernelMapping,
+  ) {}
+
+  add(event: unknown): void {
+    if (this.normalizer) this.next(event);
+    else if (this.head.push(event) === 2) this.start();
+  }
+
+  finish(): LoadedHistory {
+    if (!this.normalizer) this.start();
+    if (this.held.length > 0) throw new ReadAgain();
+    try {
+      return (this.normalizer as HistoryNormalizer).finish();
+    } catch (error) {
+      throw error instanceof HistoryLoadError ? new ReadAgain() : error;
+    }
+  }
+
+  private start(): void {
+    this.descending = newestFirst(rawEventId(this.head[0]), rawEventId(this.head[1]));
+    const order: EventOrder = this.descending ? { order: 'descending', scheduledTypes: this.scheduledTypes } : { order: 'ascending' };
+    this.normalizer = new HistoryNormalizer(this.path, this.mapping, order);
+    for (const event of this.head.splice(0)) this.next(event);
+  }
+
+  private next(event: unknown): void {
+    if (!this.descending) this.normalize(event);
+    else if (this.hold(event)) for (const ready of this.held.splice(0)) this.normalize(ready);
+  }
+
+  /** Newest first: whether the events held (this one last) are ready for the normalizer. */
+  private hold(event: unknown): boolean {
+    const id = rawEventId(event);
+    const last = this.held.length > 0 ? rawEventId(this.held.at(-1)) : undefined;
+    if (id === undefined || (last !== undefined && id !== last - 1)) throw new ReadAgain();
+    const type = scheduledActivityType(event);
+    if (type !== undefined) {
+      this.scheduledTypes.set(id, type);
+      this.awaited.delete(id);
+    }
+    const names = resultScheduledEventId(event);
+    if (names !== undefined && !this.scheduledTypes.has(names)) this.awaited.add(names);
+    this.held.push(event);
+    // Newest first, a scheduled event passed over is not in the file.
+    if (this.awaited.size > 0 && id < Math.min(...this.awaited)) throw new ReadAgain();
+    return this.awaited.size === 0;
+  }
+
+  private normalize(event: unknown): void {
+    try {
+      (this.normalizer as HistoryNormalizer).add(event);
+    } catch (error) {
+      throw error instanceof HistoryLoadError ? new ReadAgain() : error;
+    }
+  }
+}
+
+/**
+ * Streams the file once (OnePass); three times when that pass cannot judge it: the first two
+ * events tell the order, then, newest first, a pass collects the activity types of the scheduled
+ * events, which the results (read before them) need. Memory stays bounded either way.
  */
 export async function loadHistoryFile(path: string, options: Omit<LoadOptions, 'source'> = {}): Promise<LoadedHistory> {
   try {
@@ -84,6 +164,21 @@ export async function loadHistoryFile(path: string, options: Omit<LoadOptions, '
   } catch (error) {
     throw new HistoryLoadError(path, `cannot read the file (${(error as NodeJS.ErrnoException).code})`);
   }
+  const mapping = options.mapping ?? DEFAULT_KERNEL_MAPPING;
+  const pass = new OnePass(path, mapping);
+  try {
+    await readEvents(path, (event) => {
+      pass.add(event);
+      return true;
+    });
+    return pass.finish();
+  } catch (error) {
+    if (!(error instanceof ReadAgain)) throw error;
+  }
+  return loadInThreePasses(path, mapping);
+}
+
+async function loadInThreePasses(path: string, mapping: KernelMapping): Promise<LoadedHistory> {
   const firstIds: (number | undefined)[] = [];
   await readEvents(path, (event) => firstIds.push(rawEventId(event)) < 2);
   let order: EventOrder = { order: 'ascending' };
@@ -96,7 +191,7 @@ export async function loadHistoryFile(path: string, options: Omit<LoadOptions, '
     });
     order = { order: 'descending', scheduledTypes };
   }
-  const normalizer = new HistoryNormalizer(path, options.mapping ?? DEFAULT_KERNEL_MAPPING, order);
+  const normalizer = new HistoryNormalizer(path, mapping, order);
   await readEvents(path, (event) => {
     normalizer.add(event);
     return true;

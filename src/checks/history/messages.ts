@@ -22,8 +22,8 @@ export class MessageInterner {
   /** The same, for messages read from a conversation of items (their JSON is the items'). */
   private readonly byItems = new Map<string, MessageSummary>();
 
-  summarize(message: unknown): MessageSummary {
-    const json = JSON.stringify(message);
+  /** `json`: the message's JSON.stringify, when the caller has it. */
+  summarize(message: unknown, json = JSON.stringify(message)): MessageSummary {
     return this.intern(this.byJson, { message: message as Record<string, unknown>, bytes: Buffer.byteLength(json), source: json });
   }
 

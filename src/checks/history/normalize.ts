@@ -136,11 +136,19 @@ function markerPatch(name: string, details: unknown): { patchId?: string; versio
  * read returns them): then the activity type of each scheduled event must be known beforehand
  * (`scheduledTypes`, by scheduled event id), since a result comes before the event that scheduled it.
  */
-export type EventOrder = { order: 'ascending' } | { order: 'descending'; scheduledTypes: ReadonlyMap<number, string> };
+export type EventOrder = { order: 'ascending' } | { order: 'descending'; scheduledTypes: Map<number, string> };
 
 /** The eventId of a raw event, when it has one. */
 export function rawEventId(raw: unknown): number | undefined {
   return isRecord(raw) ? toInt(raw.eventId) : undefined;
+}
+
+/** The scheduled event a raw activity result (completed, failed, timed out or canceled) names, when it is one. */
+export function resultScheduledEventId(raw: unknown): number | undefined {
+  const type = isRecord(raw) ? eventTypeName(raw.eventType) : undefined;
+  if (type === undefined || ACTIVITY_OUTCOMES[type] === undefined) return undefined;
+  const attributes = (raw as Raw)[attributesKey(type)];
+  return isRecord(attributes) ? (toInt(attributes.scheduledEventId) ?? 0) : undefined;
 }
 
 /** The activity type a raw event schedules, when it is an ActivityTaskScheduled. */
@@ -158,7 +166,7 @@ function startedBy(initiator: unknown): { startedBy?: 'retry' | 'cron' } {
 export class HistoryNormalizer {
   private readonly events: HistoryEvent[] = [];
   private readonly reader: ContractReader;
-  /** Activity type of each scheduled event, to decode its result. */
+  /** Activity type of each scheduled event, to decode its result (newest first: the caller's, which it fills ahead). */
   private readonly scheduledTypes: Map<number, string>;
 
   constructor(
@@ -167,7 +175,7 @@ export class HistoryNormalizer {
     private readonly order: EventOrder = { order: 'ascending' },
   ) {
     this.reader = new ContractReader(mapping);
-    this.scheduledTypes = new Map(order.order === 'descending' ? order.scheduledTypes : []);
+    this.scheduledTypes = order.order === 'descending' ? order.scheduledTypes : new Map();
   }
 
   add(raw: unknown): void {

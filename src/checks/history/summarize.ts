@@ -44,6 +44,13 @@ function optionalInt(args: readonly unknown[], at: PayloadPath): number | undefi
 
 export class ContractReader {
   private readonly interner = new MessageInterner();
+  /**
+   * Chat messages without content blocks by their JSON text, as the next request re-sends them
+   * (the answer, the tool results, every message a request's bytes held): the same text parses
+   * to the same message, whose summary this is, so a request's new message found here is not
+   * parsed. Only what `cutMessages` would accept is put here.
+   */
+  private readonly chatTexts = new Map<string, MessageSummary>();
   /** The last request read from its bytes: its messages' bytes and their summaries. */
   private earlier?: { array: MessageArray; messages: MessageSummary[] };
   /** The last request's payload text from a file and its decoding, most of which the next one repeats. */
@@ -102,9 +109,15 @@ export class ContractReader {
     const messages = earlier.slice(0, shared);
     for (let index = shared; index < array.spans.length; index++) {
       const [start, end] = array.spans[index] as [number, number];
-      const message: unknown = JSON.parse(array.bytes.toString('utf8', start, end));
-      if (!isRecord(message) || typeof message.role !== 'string' || hasBlocks(message)) return undefined;
-      messages.push(this.interner.summarize(message));
+      const text = array.bytes.toString('utf8', start, end);
+      let summary = this.chatTexts.get(text);
+      if (!summary) {
+        const message: unknown = JSON.parse(text);
+        if (!isRecord(message) || typeof message.role !== 'string' || hasBlocks(message)) return undefined;
+        summary = this.interner.summarize(message);
+        this.chatTexts.set(text, summary);
+      }
+      messages.push(summary);
     }
     return messages;
   }
@@ -176,7 +189,10 @@ export class ContractReader {
     const { paths } = this.mapping;
     switch (role) {
       case 'call-model': {
-        return { kind: 'call-model', answer: this.interner.summarizeAnswer(required(results, paths.callModelAnswer)) };
+        const answer = required(results, paths.callModelAnswer);
+        const summary = this.interner.summarizeAnswer(answer);
+        if (isRecord(answer) && answer.role === 'assistant' && !hasBlocks(answer)) this.chatTexts.set(JSON.stringify(answer), summary);
+        return { kind: 'call-model', answer: summary };
       }
       case 'compact-context': {
         const card = required(results, paths.compactCard);
@@ -190,7 +206,10 @@ export class ContractReader {
         }
         // The message the kernel appends for this result (OpenAI tool message).
         const message = { role: 'tool', tool_call_id: result.tool_call_id, content: result.content };
-        return { kind: 'run-tool', message: this.interner.summarize(message) };
+        const json = JSON.stringify(message);
+        const summary = this.interner.summarize(message, json);
+        if (!hasBlocks(message)) this.chatTexts.set(json, summary);
+        return { kind: 'run-tool', message: summary };
       }
       case 'journal-append': {
         const hashes = paths.journalHashes ? pick(results, paths.journalHashes) : undefined;

@@ -85,10 +85,10 @@ export async function measureMonth(options: MonthOptions, log: (line: string) =>
             log(
               `month: ${p.runsDone}/${p.runsTotal ?? '?'} runs, ${p.turns} turns, ${(p.bytes / 1e9).toFixed(2)} GB sent, ${Math.round(p.elapsedMs / 1000)} s`,
             ),
-          onHistories: async (record, histories) => {
+          onHistories: async (record, fetchHistories) => {
             compactionBytes.set(
               record.runId,
-              histories.reduce((n, history) => n + compactionRequestBytes(history, COMPACTION_MODEL), 0),
+              (await fetchHistories()).reduce((n, history) => n + compactionRequestBytes(history, COMPACTION_MODEL), 0),
             );
             await Promise.all(
               record.executions.map((e) =>

@@ -24,8 +24,8 @@ async function run(name: string, options: RunScenarioOptions = {}) {
       events.push(event);
       options.onChaosEvent?.(event);
     },
-    onHistories: (_, runHistories) => {
-      histories.push(...runHistories);
+    onHistories: async (_, runHistories) => {
+      histories.push(...(await runHistories()));
     },
     ...(options.signal ? { signal: options.signal } : {}),
   });

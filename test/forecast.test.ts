@@ -50,7 +50,7 @@ describe('longrun forecast', () => {
       expect: scenario.expect.filter((e) => e.on === 'v0'),
     };
     const histories: temporal.api.history.v1.IHistory[] = [];
-    const summary = await runScenario(v0Only, { onHistories: (_record, h) => void histories.push(...h) });
+    const summary = await runScenario(v0Only, { onHistories: async (_record, h) => void histories.push(...(await h())) });
     expect(summary.runs.map((r) => r.incidents)).toEqual([['tmprl1103']]);
     expect(histories).toHaveLength(1);
     const json = JSON.parse(historyToJSON(histories[0] as temporal.api.history.v1.History)) as Json;
@@ -80,7 +80,7 @@ describe('longrun forecast', () => {
     const { scenario, file } = resolveScenario('agents-sdk-long');
     const one = { ...scenario, runs: { ...scenario.runs, count: 1, concurrency: 1 } };
     const histories: temporal.api.history.v1.IHistory[] = [];
-    const summary = await runScenario(one, { scenarioFile: file, onHistories: (_record, h) => void histories.push(...h) });
+    const summary = await runScenario(one, { scenarioFile: file, onHistories: async (_record, h) => void histories.push(...(await h())) });
     expect(summary.runs.map((r) => r.incidents)).toEqual([['tmprl1103']]);
     const json = JSON.parse(historyToJSON(histories[0] as temporal.api.history.v1.History)) as Json;
     const mappingFile = 'examples/agents-sdk/mapping.json';

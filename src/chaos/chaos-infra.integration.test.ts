@@ -51,7 +51,7 @@ describe('chaos around the workers', () => {
         },
         chaos: [{ action: 'kill-worker', atTurn: 7 }],
       }),
-      { onHistories: (_, histories) => void retriedTurns.push(...retriedModelTurns(histories)) },
+      { onHistories: async (_, histories) => void retriedTurns.push(...retriedModelTurns(await histories())) },
     );
     expectPassed(run);
     // Each faulted turn's model call succeeded on its second attempt, once per run.

@@ -65,8 +65,8 @@ describe('chaos on workers', () => {
       smallScenario('chaos-test-replay', { chaos: [{ action: 'force-replay' }, { action: 'kill-worker', atTurn: 6 }] }),
       {
         environment,
-        onHistories: (_, histories) => {
-          sticky += stickyTasks(histories);
+        onHistories: async (_, histories) => {
+          sticky += stickyTasks(await histories());
         },
       },
     );

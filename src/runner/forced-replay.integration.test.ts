@@ -25,7 +25,7 @@ async function stickyTasksOf(name: string, chaos: ScenarioInput['chaos']) {
     onChaosEvent: () => {
       throw new Error('forced replay alone starts no process');
     },
-    onHistories: (_, found) => void histories.push(...found),
+    onHistories: async (_, found) => void histories.push(...(await found())),
   });
   expect(summary.expectations.filter((e) => !e.met)).toEqual([]);
   return stickyTasks(histories);

@@ -69,5 +69,7 @@ export function foreignReplayPlan(binaries: ReadonlyMap<BinaryName, ForeignBinar
       if (!command) throw new Error(`no replayer for ${target}`);
       return replayWithCommand(target, command, workflowId, histories);
     },
+    // Another SDK's replayer: not known to leave them unread.
+    readsActivityInputs: true,
   };
 }

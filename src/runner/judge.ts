@@ -1,13 +1,14 @@
 /**
- * Judging a run that has ended: every execution of its ContinueAsNew chain fetched, replayed
- * on the replayers of the binaries that must replay it while the checks read its run view, and
- * its record built from the same view.
+ * Judging a run that has ended: every execution of its ContinueAsNew chain fetched page by page
+ * (the checks read each page as it comes, history-chain.ts), replayed on the replayers of the
+ * binaries that must replay it while the checks judge its run view, and its record built from
+ * the same view. Only the checks' reading and the replay copy are kept, never a history whole.
  */
 import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
-import { buildRunView, type CheckContext, checkRunView, type KernelMapping, loadHistory } from '../checks/index.ts';
+import { buildRunView, type CheckContext, checkRunView, type KernelMapping } from '../checks/index.ts';
 import type { RunRecord } from '../result/index.ts';
-import { fetchRunHistories } from './history-chain.ts';
+import { fetchRunForJudging, fetchRunHistories } from './history-chain.ts';
 import type { LaunchedRun } from './launch.ts';
 import { type ReplayPlan, replayVerdict } from './replay.ts';
 import type { RunHarness } from './run-harness.ts';
@@ -26,27 +27,31 @@ export interface JudgeContext {
 
 export interface JudgedRun {
   record: RunRecord;
-  histories: temporal.api.history.v1.IHistory[];
+  /** Fetches the run's histories again, whole (the judging kept only what it reads). */
+  histories(): Promise<temporal.api.history.v1.IHistory[]>;
 }
 
 /** `stoppedBecause`: why longrun stopped the run, when it did (the watch's reason). */
 export async function judgeRun(context: JudgeContext, run: LaunchedRun, stoppedBecause: string | undefined): Promise<JudgedRun> {
   const { workflowId, binary } = run;
-  const fetched = await whileServerDown(() => fetchRunHistories(context.client, workflowId, run.firstRunId), SERVER_DOWN_TOLERANCE_MS);
-  const histories = fetched.map((f) => f.history);
+  const fetchOptions = {
+    loadOptions: (i: number) => ({ source: `${workflowId} execution ${i + 1}`, ...(context.mapping ? { mapping: context.mapping } : {}) }),
+    activityInputs: context.replays.readsActivityInputs,
+  };
+  const fetched = await whileServerDown(
+    () => fetchRunForJudging(context.client, workflowId, run.firstRunId, fetchOptions),
+    SERVER_DOWN_TOLERANCE_MS,
+  );
+  const histories = fetched.map((f) => f.replayable);
   // A run that a newer binary took over is judged as that binary's, with the gate opening where it took over.
   const served = context.servedBy(binary, histories);
   const ranOn = served.at(-1) ?? binary;
   const tookOver = served.length > 1 || ranOn !== binary;
-  // The replay runs on the replayers' threads while this one checks the histories.
+  // The replay runs on the replayers while this one checks the histories.
   const targets = tookOver ? [ranOn] : context.replays.targets(binary);
   const replayed = Promise.all(targets.map((target) => context.replays.replay(target, workflowId, histories)));
   replayed.catch(() => {}); // awaited below; a check that throws first must not leave it unhandled
-  const view = buildRunView(
-    histories.map((history, i) =>
-      loadHistory(history, { source: `${workflowId} execution ${i + 1}`, ...(context.mapping ? { mapping: context.mapping } : {}) }),
-    ),
-  );
+  const view = buildRunView(fetched.map((f) => f.loaded));
   const verdict = checkRunView(view, tookOver ? { ...context.checkContext, gateOpens: 'at-marker' } : context.checkContext);
   const invariants = [...verdict.results, replayVerdict(await replayed)];
   const record = buildRunRecord({
@@ -60,5 +65,11 @@ export async function judgeRun(context: JudgeContext, run: LaunchedRun, stoppedB
     invariants,
     ...(stoppedBecause ? { stoppedBecause } : {}),
   });
-  return { record, histories };
+  return {
+    record,
+    histories: async () => {
+      const whole = await whileServerDown(() => fetchRunHistories(context.client, workflowId, run.firstRunId), SERVER_DOWN_TOLERANCE_MS);
+      return whole.map((f) => f.history);
+    },
+  };
 }

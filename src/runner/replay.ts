@@ -135,6 +135,8 @@ export interface ReplayPlan {
   /** The binaries a run recorded on `recordedOn` must replay on. */
   targets(recordedOn: BinaryName): BinaryName[];
   replay(target: BinaryName, workflowId: string, histories: readonly temporal.api.history.v1.IHistory[]): Promise<ReplayOutcome>;
+  /** Whether the replayer may read the activities' inputs: without, they are left out of the histories it gets (replay-copy.ts). */
+  readsActivityInputs: boolean;
 }
 
 /**
@@ -147,6 +149,7 @@ export function kernelReplayPlan(inPlay: readonly BinaryId[]): ReplayPlan {
   return {
     targets: (recordedOn) => replayTargets(recordedOn as BinaryId, inPlay),
     replay: (target, workflowId, histories) => replayHistories(target as BinaryId, workflowId, histories),
+    readsActivityInputs: false,
   };
 }
 

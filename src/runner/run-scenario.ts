@@ -41,8 +41,11 @@ export interface RunScenarioOptions {
   progressEveryMs?: number;
   /** An environment to use instead of starting one (it is not torn down). */
   environment?: Environment;
-  /** Keeps the raw histories of every run (for saving the failing ones). */
-  onHistories?: (record: RunRecord, histories: temporal.api.history.v1.IHistory[]) => void | Promise<void>;
+  /**
+   * Called with every run judged; `histories` fetches its raw histories from the server (for
+   * saving the failing ones): the judging keeps none whole, a max-size run's are ~170 MB.
+   */
+  onHistories?: (record: RunRecord, histories: () => Promise<temporal.api.history.v1.IHistory[]>) => void | Promise<void>;
   /** Overrides runs.duration (the `soak --duration` flag). */
   durationMs?: number;
   scenarioFile?: string;

@@ -48,10 +48,10 @@ const scenario = scenarioSchema.parse({
 });
 
 const summary = await runScenario(scenario, {
-  onHistories(record, histories: temporal.api.history.v1.IHistory[]) {
+  async onHistories(record, fetchHistories: () => Promise<temporal.api.history.v1.IHistory[]>) {
     const dir = join(CORPUS_DIR, record.binary);
     mkdirSync(dir, { recursive: true });
-    histories.forEach((history, i) => {
+    (await fetchHistories()).forEach((history, i) => {
       const file = join(dir, `${record.runId}-execution-${i + 1}.json.gz`);
       writeFileSync(file, gzipSync(historyToJSON(history as temporal.api.history.v1.History)));
       console.log(`wrote ${file}`);

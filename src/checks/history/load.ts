@@ -61,6 +61,14 @@ export function loadHistory(input: HistoryInput, options: LoadOptions = {}): Loa
   return normalizer.finish();
 }
 
+/**
+ * Loads a history event by event, oldest first (as the API's pages bring them), so that the
+ * caller never holds it whole: `add` each event, then `finish`.
+ */
+export function historyLoader(options: LoadOptions = {}): Pick<HistoryNormalizer, 'add' | 'finish'> {
+  return new HistoryNormalizer(options.source ?? 'history', options.mapping ?? DEFAULT_KERNEL_MAPPING);
+}
+
 /** Reads the file's events through `each`; a file that is not a history becomes a HistoryLoadError. */
 async function readEvents(path: string, each: (event: unknown) => boolean | undefined): Promise<void> {
   try {

@@ -112,8 +112,13 @@ async function runAndReport(nameOrPath: string, flags: ReportFlags, duration?: n
 }
 
 /** The histories of a run that violated an invariant, so the failure can be replayed. */
-async function saveFailingHistories(dir: string, record: RunRecord, histories: temporal.api.history.v1.IHistory[]): Promise<void> {
+async function saveFailingHistories(
+  dir: string,
+  record: RunRecord,
+  fetchHistories: () => Promise<temporal.api.history.v1.IHistory[]>,
+): Promise<void> {
   if (!record.invariants.some((i) => i.status === 'fail')) return;
+  const histories = await fetchHistories();
   const runDir = join(dir, 'histories', record.workflowId);
   mkdirSync(runDir, { recursive: true });
   record.historyFiles = histories.map((_, i) => join('histories', record.workflowId, `execution-${i + 1}.json`));

@@ -86,10 +86,13 @@ export async function measureMonth(options: MonthOptions, log: (line: string) =>
               `month: ${p.runsDone}/${p.runsTotal ?? '?'} runs, ${p.turns} turns, ${(p.bytes / 1e9).toFixed(2)} GB sent, ${Math.round(p.elapsedMs / 1000)} s`,
             ),
           onHistories: async (record, fetchHistories) => {
-            compactionBytes.set(
-              record.runId,
-              (await fetchHistories()).reduce((n, history) => n + compactionRequestBytes(history, COMPACTION_MODEL), 0),
-            );
+            // A second fetch of the histories, so only for the few runs that compacted at all.
+            if (record.compactions.length > 0) {
+              compactionBytes.set(
+                record.runId,
+                (await fetchHistories()).reduce((n, history) => n + compactionRequestBytes(history, COMPACTION_MODEL), 0),
+              );
+            }
             await Promise.all(
               record.executions.map((e) =>
                 env.client.workflowService

@@ -127,6 +127,17 @@ describe('computeLoadMetrics', () => {
     ).toBeUndefined();
   });
 
+  it("leaves out each process's own warm-up: a replacement's start-up is not its growth", () => {
+    // Pid 7 is flat, killed at 4 s; pid 8 climbs 100 MiB in its first 2 s (its caches filling
+    // again), then is flat for 4 s. A warm-up counted from the soak's start would fit pid 8's climb.
+    const rss = [200, 200, 200, 200, 200, 100, 150, 200, 200, 200, 200, 200];
+    const killed = rss.map((mib, s) => sample(s * 1000, [s < 5 ? 7 : 8, mib * MIB, 0]));
+    const worker = computeLoadMetrics({ startedAt: T0, windowMs: 11_000, runs: [], samples: killed, warmupMs: 2000 }).worker;
+    expect(worker.pids).toEqual([7, 8]);
+    expect(worker.rssGrowthMbPerHour).toBe(0);
+    expect(worker.rssGrowthSpanMs).toBe(4000);
+  });
+
   it("gives the database's memory and CPU beside the server's, only from samples that have it", () => {
     const withDatabase = samples.map((s, i) =>
       i === 2 ? s : { ...s, database: { pid: 12, rssBytes: 80 * MIB + i * MIB, cpuSeconds: i } },

@@ -28,7 +28,7 @@ export interface LoadMetricsInput {
   runs: readonly RunRecord[];
   samples: readonly ResourceSample[];
   ramp?: Ramp;
-  /** Leaves the first samples (start-up, JIT, caches filling) out of the RSS slopes; default 0. */
+  /** Leaves each process's first samples (start-up, JIT, caches filling) out of the RSS slopes; default 0. */
   warmupMs?: number;
 }
 
@@ -121,7 +121,11 @@ function processMetrics(readings: readonly Reading[], warmupMs: number): Process
   if (!first || !last) return undefined;
   const runs = stretches(readings);
   const span = (s: Reading[]) => (s.at(-1)?.atMs ?? 0) - (s[0]?.atMs ?? 0);
-  const warm = runs.map((stretch) => stretch.filter((r) => r.atMs >= warmupMs)).filter((stretch) => stretch.length > 0);
+  // Each process warms up from its own first sample: a replacement's start-up (its caches
+  // filling again, by replay) is no more a leak than the first process's.
+  const warm = runs
+    .map((stretch) => stretch.filter((r) => r.atMs >= (stretch[0]?.atMs ?? 0) + warmupMs))
+    .filter((stretch) => stretch.length > 0);
   const longest = warm.reduce<Reading[]>((a, b) => (span(b) > span(a) ? b : a), []);
   const slope = leastSquaresSlope(longest.map((r) => ({ x: r.atMs, y: r.usage.rssBytes })));
   let cpu = 0;

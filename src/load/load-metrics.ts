@@ -38,9 +38,12 @@ export function computeLoadMetrics(input: LoadMetricsInput): LoadMetrics {
   const historyBytes = runs.reduce((n, r) => n + r.historyBytes, 0);
   const seconds = input.windowMs / 1000;
   const warmupMs = input.warmupMs ?? 0;
+  // After the last run's start, runs only finish: the drain frees memory, and a slope over it
+  // would hide growth.
+  const slopeWindow = { warmupMs, untilMs: runs.length > 0 ? Math.max(...runs.map((r) => r.startedAtMs)) : Number.POSITIVE_INFINITY };
   const worker = processMetrics(
     input.samples.map((s) => ({ atMs: s.atMs, usage: s.worker })),
-    warmupMs,
+    slopeWindow,
   );
   if (!worker) throw new Error('computeLoadMetrics: samples is empty; the sampler takes one at start and one at stop');
   const seriesOf = (part: 'server' | 'database') =>
@@ -49,7 +52,7 @@ export function computeLoadMetrics(input: LoadMetricsInput): LoadMetrics {
         const usage = s[part];
         return usage ? [{ atMs: s.atMs, usage }] : [];
       }),
-      warmupMs,
+      slopeWindow,
     );
   const server = seriesOf('server');
   const database = seriesOf('database');
@@ -115,7 +118,7 @@ function stretches(readings: readonly Reading[]): Reading[][] {
   return out;
 }
 
-function processMetrics(readings: readonly Reading[], warmupMs: number): ProcessMetrics | undefined {
+function processMetrics(readings: readonly Reading[], slopeWindow: { warmupMs: number; untilMs: number }): ProcessMetrics | undefined {
   const first = readings[0];
   const last = readings.at(-1);
   if (!first || !last) return undefined;
@@ -124,7 +127,7 @@ function processMetrics(readings: readonly Reading[], warmupMs: number): Process
   // Each process warms up from its own first sample: a replacement's start-up (its caches
   // filling again, by replay) is no more a leak than the first process's.
   const warm = runs
-    .map((stretch) => stretch.filter((r) => r.atMs >= (stretch[0]?.atMs ?? 0) + warmupMs))
+    .map((stretch) => stretch.filter((r) => r.atMs >= (stretch[0]?.atMs ?? 0) + slopeWindow.warmupMs && r.atMs <= slopeWindow.untilMs))
     .filter((stretch) => stretch.length > 0);
   const longest = warm.reduce<Reading[]>((a, b) => (span(b) > span(a) ? b : a), []);
   const slope = leastSquaresSlope(longest.map((r) => ({ x: r.atMs, y: r.usage.rssBytes })));

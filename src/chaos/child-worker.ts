@@ -6,16 +6,32 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { BinaryId } from '../kernel/index.ts';
+import { workflowWorkerHeapMiB } from '../kernel/workers/kernel-workers.ts';
 import { nodeArgsFor, siblingModule } from '../shared/package-paths.ts';
 import { type ExitStatus, exitOf, isRunning, stopChild, tailOf, trackChild } from './child-processes.ts';
 import type { PoolWorker } from './worker-kind.ts';
-import type { ActivityReport, WorkerCommand, WorkerMessage, WorkerProcessConfig } from './worker-messages.ts';
+import type { ActivityReport, WorkerCommand, WorkerMessage, WorkerProcessConfig, WorkerRole } from './worker-messages.ts';
 
 const ENTRY = siblingModule(import.meta.url, './worker-process.ts');
 /** Starting node, tsx and a worker takes a few seconds; a loaded machine, more. */
 const READY_TIMEOUT_MS = 60_000;
 /** A graceful shutdown waits for activities in flight (the worker's grace is 10 s). */
 const STOP_GRACE_MS = 15_000;
+
+/**
+ * glibc's malloc for the SDK's native core (Rust, its threads): two arenas instead of one per
+ * thread, and blocks of 64 KiB and more (payloads) mapped and unmapped on their own, so freed
+ * payload buffers go back to the system instead of fragmenting the arenas. Without it the
+ * worker's memory outside the V8 heaps crept up for as long as runs went through it. A value in
+ * the environment wins.
+ */
+const NATIVE_ALLOCATOR = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '65536' };
+
+/** A workflow worker's heap limit follows its cache size (workflowWorkerHeapMiB); without one, the SDK sizes the cache from the heap. */
+function heapArgsOf(role: WorkerRole): string[] {
+  if (role.runs !== 'workflows' || role.maxCachedWorkflows === undefined) return [];
+  return [`--max-old-space-size=${workflowWorkerHeapMiB(role.maxCachedWorkflows)}`];
+}
 
 export type ActivityListener = (report: ActivityReport, worker: ChildWorker) => void;
 
@@ -40,8 +56,9 @@ export class ChildWorker implements PoolWorker {
   }
 
   static async start(config: WorkerProcessConfig): Promise<ChildWorker> {
-    const child = spawn(process.execPath, [...nodeArgsFor(ENTRY), JSON.stringify(config)], {
+    const child = spawn(process.execPath, [...heapArgsOf(config.role), ...nodeArgsFor(ENTRY), JSON.stringify(config)], {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      env: { ...NATIVE_ALLOCATOR, ...process.env },
     });
     trackChild(child);
     const worker = new ChildWorker(child, config, tailOf(child.stderr));

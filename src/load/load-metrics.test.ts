@@ -77,9 +77,9 @@ describe('computeLoadMetrics', () => {
 
   it('gives RSS growth per hour and CPU share of worker and server', () => {
     const metrics = computeLoadMetrics({ startedAt: T0, windowMs: 5000, runs, samples });
-    // +1 MiB a second is 3600 MiB an hour; 0.5 s of CPU a second is 50 %.
+    // +1 MiB a second is 3600 MiB an hour, up to the last run's start (1 s); 0.5 s of CPU a second is 50 %.
     expect(metrics.worker.rssGrowthMbPerHour).toBeCloseTo(3600, 9);
-    expect(metrics.worker.rssGrowthSpanMs).toBe(5000);
+    expect(metrics.worker.rssGrowthSpanMs).toBe(1000);
     expect(metrics.worker.cpuPercent).toEqual({ mean: 50, max: 50 });
     expect(metrics.worker.rssBytes).toEqual({ first: 100 * MIB, last: 105 * MIB, max: 105 * MIB });
     expect(metrics.server?.rssGrowthMbPerHour).toBe(0);
@@ -125,6 +125,31 @@ describe('computeLoadMetrics', () => {
     expect(
       computeLoadMetrics({ startedAt: T0, windowMs: 5000, runs: [], samples: warming, warmupMs: 5000 }).worker.rssGrowthMbPerHour,
     ).toBeUndefined();
+  });
+
+  it("leaves out each process's own warm-up: a replacement's start-up is not its growth", () => {
+    // Pid 7 is flat, killed at 4 s; pid 8 climbs 100 MiB in its first 2 s (its caches filling
+    // again), then is flat for 4 s. A warm-up counted from the soak's start would fit pid 8's climb.
+    const rss = [200, 200, 200, 200, 200, 100, 150, 200, 200, 200, 200, 200];
+    const killed = rss.map((mib, s) => sample(s * 1000, [s < 5 ? 7 : 8, mib * MIB, 0]));
+    const worker = computeLoadMetrics({ startedAt: T0, windowMs: 11_000, runs: [], samples: killed, warmupMs: 2000 }).worker;
+    expect(worker.pids).toEqual([7, 8]);
+    expect(worker.rssGrowthMbPerHour).toBe(0);
+    expect(worker.rssGrowthSpanMs).toBe(4000);
+  });
+
+  it("ends the slope at the last run's start: the drain after it frees memory and would hide growth", () => {
+    // +10 MiB a second while runs start (the last at 3 s), then the drain gives 40 MiB back.
+    const rss = [100, 110, 120, 130, 110, 90].map((mib) => mib * MIB);
+    const draining = rss.map((bytes, s) => sample(s * 1000, [7, bytes, 0]));
+    const last = run('c', { startMs: 3000, durationMs: 2000, latencies: [100], historyBytes: [1000] });
+    const worker = computeLoadMetrics({ startedAt: T0, windowMs: 5000, runs: [runs[0] as RunRecord, last], samples: draining }).worker;
+    expect(worker.rssGrowthMbPerHour).toBeCloseTo(36_000, 6);
+    expect(worker.rssGrowthSpanMs).toBe(3000);
+    expect(worker.rssBytes.last).toBe(90 * MIB);
+    expect(computeLoadMetrics({ startedAt: T0, windowMs: 5000, runs: [], samples: draining }).worker.rssGrowthMbPerHour).toBeLessThan(
+      10_000,
+    );
   });
 
   it("gives the database's memory and CPU beside the server's, only from samples that have it", () => {

@@ -28,7 +28,7 @@ export interface LoadMetricsInput {
   runs: readonly RunRecord[];
   samples: readonly ResourceSample[];
   ramp?: Ramp;
-  /** Leaves the first samples (start-up, JIT, caches filling) out of the RSS slopes; default 0. */
+  /** Leaves each process's first samples (start-up, JIT, caches filling) out of the RSS slopes; default 0. */
   warmupMs?: number;
 }
 
@@ -38,9 +38,12 @@ export function computeLoadMetrics(input: LoadMetricsInput): LoadMetrics {
   const historyBytes = runs.reduce((n, r) => n + r.historyBytes, 0);
   const seconds = input.windowMs / 1000;
   const warmupMs = input.warmupMs ?? 0;
+  // After the last run's start, runs only finish: the drain frees memory, and a slope over it
+  // would hide growth.
+  const slopeWindow = { warmupMs, untilMs: runs.length > 0 ? Math.max(...runs.map((r) => r.startedAtMs)) : Number.POSITIVE_INFINITY };
   const worker = processMetrics(
     input.samples.map((s) => ({ atMs: s.atMs, usage: s.worker })),
-    warmupMs,
+    slopeWindow,
   );
   if (!worker) throw new Error('computeLoadMetrics: samples is empty; the sampler takes one at start and one at stop');
   const seriesOf = (part: 'server' | 'database') =>
@@ -49,7 +52,7 @@ export function computeLoadMetrics(input: LoadMetricsInput): LoadMetrics {
         const usage = s[part];
         return usage ? [{ atMs: s.atMs, usage }] : [];
       }),
-      warmupMs,
+      slopeWindow,
     );
   const server = seriesOf('server');
   const database = seriesOf('database');
@@ -115,13 +118,17 @@ function stretches(readings: readonly Reading[]): Reading[][] {
   return out;
 }
 
-function processMetrics(readings: readonly Reading[], warmupMs: number): ProcessMetrics | undefined {
+function processMetrics(readings: readonly Reading[], slopeWindow: { warmupMs: number; untilMs: number }): ProcessMetrics | undefined {
   const first = readings[0];
   const last = readings.at(-1);
   if (!first || !last) return undefined;
   const runs = stretches(readings);
   const span = (s: Reading[]) => (s.at(-1)?.atMs ?? 0) - (s[0]?.atMs ?? 0);
-  const warm = runs.map((stretch) => stretch.filter((r) => r.atMs >= warmupMs)).filter((stretch) => stretch.length > 0);
+  // Each process warms up from its own first sample: a replacement's start-up (its caches
+  // filling again, by replay) is no more a leak than the first process's.
+  const warm = runs
+    .map((stretch) => stretch.filter((r) => r.atMs >= (stretch[0]?.atMs ?? 0) + slopeWindow.warmupMs && r.atMs <= slopeWindow.untilMs))
+    .filter((stretch) => stretch.length > 0);
   const longest = warm.reduce<Reading[]>((a, b) => (span(b) > span(a) ? b : a), []);
   const slope = leastSquaresSlope(longest.map((r) => ({ x: r.atMs, y: r.usage.rssBytes })));
   let cpu = 0;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { LoadMetrics, ProcessMetrics } from '../result/index.ts';
+import type { LoadMetrics, ProcessMetrics, ResourceSample } from '../result/index.ts';
+import { durationMs, resolveScenario } from '../scenario/index.ts';
+import { computeLoadMetrics } from './load-metrics.ts';
 import { soakVerdict } from './soak-verdict.ts';
 
 const MIB = 1024 * 1024;
@@ -100,5 +102,37 @@ describe('soakVerdict', () => {
   it('says when the server was restarted', () => {
     const [record] = soakVerdict({ maxRssGrowthMbPerHour: { server: 50 } }, metrics({ server: processMetrics(10, [9, 11]) }));
     expect(record?.detail).toContain('restarted (pids 9, 11), slope over its longest life');
+  });
+
+  it("fails nightly-soak's worker bound on a worker that grows faster, from its samples, kill and warm-ups included", () => {
+    const { scenario } = resolveScenario('nightly-soak');
+    const thresholds = scenario.soak ?? {};
+    const bound = typeof thresholds.maxRssGrowthMbPerHour === 'object' ? thresholds.maxRssGrowthMbPerHour.worker : undefined;
+    if (bound === undefined) throw new Error('nightly-soak states no worker RSS bound');
+    const warmupMs = durationMs(thresholds.warmup ?? 0);
+    const killAtMs = durationMs(scenario.chaos[0]?.after ?? 0);
+    // Ten minutes, a sample a second: the worker killed at the kill, each process climbing 60
+    // MiB while it warms up and then growing at `mibPerHour`; the server flat.
+    const soak = (mibPerHour: number): ResourceSample[] =>
+      Array.from({ length: 601 }, (_, s) => {
+        const atMs = s * 1000;
+        const sinceStart = atMs < killAtMs ? atMs : atMs - killAtMs;
+        const climb = Math.min(sinceStart / warmupMs, 1) * 60;
+        const rss = (200 + climb + (mibPerHour * sinceStart) / 3_600_000) * MIB;
+        return {
+          atMs,
+          worker: { pid: atMs < killAtMs ? 7 : 8, rssBytes: rss, cpuSeconds: s },
+          server: { pid: 9, rssBytes: 150 * MIB, cpuSeconds: s },
+        };
+      });
+    const verdict = (mibPerHour: number) =>
+      soakVerdict(
+        { maxRssGrowthMbPerHour: thresholds.maxRssGrowthMbPerHour },
+        computeLoadMetrics({ startedAt: 0, windowMs: 600_000, runs: [], samples: soak(mibPerHour), warmupMs }),
+      )[0];
+    expect(verdict(bound / 2)).toMatchObject({ description: `worker RSS growth at most ${bound} MiB/h`, met: true });
+    const leak = verdict(bound * 1.5);
+    expect(leak?.met).toBe(false);
+    expect(leak?.detail).toMatch(new RegExp(`^${bound * 1.5} MiB/h over 601 samples`));
   });
 });

@@ -72,7 +72,8 @@ export const processMetricsSchema = z.object({
   rssBytes: z.object({ first: count, last: count, max: count }),
   /**
    * Least-squares slope of RSS over time, MiB per hour, on the longest stretch of one process
-   * (a restart resets memory) after the warm-up; absent with fewer than two such samples.
+   * (a restart resets memory) after its warm-up (from its first sample), up to the last run's
+   * start; absent with fewer than two such samples.
    */
   rssGrowthMbPerHour: z.number().optional(),
   /** How long the samples that slope was fitted on span, ms: a slope over seconds says little. */

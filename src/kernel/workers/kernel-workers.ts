@@ -30,6 +30,23 @@ export function workflowCacheSize(runsInFlight: number): number {
   return Math.max(4, 2 * runsInFlight);
 }
 
+/** A workflow worker's heaps without cached runs (the SDK, the bundle, tsx), and each cached run's share, MiB. */
+const WORKER_BASE_HEAP_MIB = 192;
+const HEAP_MIB_PER_CACHED_RUN = 8;
+
+/**
+ * The V8 old-space limit (`--max-old-space-size`, MiB, for each of the process's isolates) of a
+ * workflow worker process with `cachedWorkflows` in its cache: a cached run holds its conversation
+ * (compacted at the trigger, 1.2 MB in production), a turn's request built from it, its journal's
+ * head and the SDK's state: 8 MiB leaves room for a few copies. V8
+ * lets a heap grow further past its live size before a full collection the larger its limit
+ * (4 GiB by default on a 24 GiB machine): in the nightly soak the workflow thread's heap swung
+ * 32-60 MiB with 25-36 MiB live; at 320 MiB, 26-43.
+ */
+export function workflowWorkerHeapMiB(cachedWorkflows: number): number {
+  return WORKER_BASE_HEAP_MIB + HEAP_MIB_PER_CACHED_RUN * cachedWorkflows;
+}
+
 export async function startKernelWorkers(
   env: Environment,
   binaries: readonly BinaryId[],

@@ -40,10 +40,18 @@ function builtIn(name: string): Scenario {
 
 export const DETECTION_SCENARIOS: readonly Scenario[] = [
   // v1 compacts, rebuilds and continues as new; v0's run crosses the trigger and is replayed on v1.
+  // Its first compaction is answered a card after a preamble twice (rejected), then, on its last
+  // attempt, one whose headings end in spaces (taken: a kernel that rejects it has nothing left).
   detection('compaction', {
     target: { binaries: ['v0', 'v1'] },
     limits: { ...LIMITS, continueAsNewBytes: 800_000 },
     shape: { ...TEXT_RUN, overrides: { ...TEXT_RUN.overrides, turns: 26 } },
+    faults: {
+      compaction: [
+        { fault: { kind: 'card-untidy', style: 'preamble' }, when: { calls: [1, 2] } },
+        { fault: { kind: 'card-untidy', style: 'trailing-spaces' }, when: { calls: [3] } },
+      ],
+    },
   }),
   // The trigger and the ContinueAsNew budget met at their exact byte, 8 groups kept of more that fit.
   builtIn('bounds-small-groups'),

@@ -4,7 +4,7 @@ import { buildRunView, DEFAULT_KERNEL_MAPPING, loadHistory } from '../checks/ind
 import { CARD_SECTIONS } from '../contract/limits.ts';
 import { type Environment, startEnvironment } from '../environment/index.ts';
 import type { BinaryId } from '../kernel/index.ts';
-import { MUTANT_SERVER } from '../mutants/catalogue.ts';
+import { MUTANT_SERVER, MUTANTS } from '../mutants/catalogue.ts';
 import { runScenario } from '../runner/run-scenario.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
 import { DETECTION_SCENARIOS } from './detection-suite.ts';
@@ -51,5 +51,17 @@ describe('detection suite: the card scenarios', () => {
     const summary = await runScenario(on(scenario('detect-compaction-faults'), 'card-limit-exclusive'), { environment: env });
     const failed = new Set(summary.runs.flatMap((r) => r.invariants.filter((i) => i.status === 'fail').map((i) => i.id)));
     expect([...failed]).toEqual(['compaction.card']);
+  });
+
+  it('the catalogue catches compaction-no-settings, whose compactions crash (a TypeError), by compaction.failure-continues', {
+    timeout: 180_000,
+  }, async () => {
+    const control = MUTANTS.find((m) => m.binary === 'compaction-no-settings');
+    const summary = await runScenario(control?.scenario as Scenario, { environment: env });
+    expect(summary.expectations.filter((e) => !e.met)).toEqual([]);
+    const [result] = summary.runs.flatMap((r) => r.invariants.filter((i) => i.id === 'compaction.failure-continues'));
+    expect(result?.evidence).toContainEqual(
+      expect.stringMatching(/compact_context failed for a reason the contract does not name \(TypeError\)/),
+    );
   });
 });

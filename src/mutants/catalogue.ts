@@ -88,6 +88,7 @@ export const MUTANTS: readonly Mutant[] = [
   }),
   // Every compaction crashes in the activity's own code (a TypeError), and the run goes on as after a failing model.
   mutant('compaction-no-settings', ['compaction.failure-continues'], {}),
+  mutant('dropped-counts-kept', ['rebuild.contract'], {}),
   // Stalled runs: longrun stops them at their timeout, and run.liveness names why they stalled.
   mutant('compaction-retries-forever', ['run.liveness'], {
     runs: { ...STALLING_RUNS },

@@ -13,7 +13,7 @@ const scenario = (name: string) => DETECTION_SCENARIOS.find((s) => s.name === na
 const on = (s: Scenario, binary: BinaryId): Scenario => ({ ...s, target: { binaries: [binary] }, expect: [{ on: binary, hold: 'all' }] });
 
 /** The suite's card scenarios: untidy cards; a failed compaction, a card over the limit, then one exactly at it. */
-describe('detection suite: the card scenarios', () => {
+describe('detection suite: the card scenarios, and the controls of its new checks', () => {
   let env: Environment;
   beforeAll(async () => {
     env = await startEnvironment({ dynamicConfig: MUTANT_SERVER });
@@ -53,15 +53,19 @@ describe('detection suite: the card scenarios', () => {
     expect([...failed]).toEqual(['compaction.card']);
   });
 
-  it('the catalogue catches compaction-no-settings, whose compactions crash (a TypeError), by compaction.failure-continues', {
-    timeout: 180_000,
-  }, async () => {
-    const control = MUTANTS.find((m) => m.binary === 'compaction-no-settings');
+  // The controls of the checks the suite's survivors called for, each on its catalogue scenario.
+  it.each([
+    ['dropped-counts-kept', 'rebuild.contract', /context\.compacted says kept \d+, dropped \d+; the rebuild kept/],
+    [
+      'compaction-no-settings',
+      'compaction.failure-continues',
+      /compact_context failed for a reason the contract does not name \(TypeError\)/,
+    ],
+  ] as const)('the catalogue catches %s by %s', { timeout: 180_000 }, async (binary, invariant, evidence) => {
+    const control = MUTANTS.find((m) => m.binary === binary);
     const summary = await runScenario(control?.scenario as Scenario, { environment: env });
     expect(summary.expectations.filter((e) => !e.met)).toEqual([]);
-    const [result] = summary.runs.flatMap((r) => r.invariants.filter((i) => i.id === 'compaction.failure-continues'));
-    expect(result?.evidence).toContainEqual(
-      expect.stringMatching(/compact_context failed for a reason the contract does not name \(TypeError\)/),
-    );
+    const [result] = summary.runs.flatMap((r) => r.invariants.filter((i) => i.id === invariant));
+    expect(result?.evidence).toContainEqual(expect.stringMatching(evidence));
   });
 });

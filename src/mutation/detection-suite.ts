@@ -11,8 +11,12 @@ import { LIMITS, MUTANT_SERVER, TEXT_RUN } from '../mutants/catalogue.ts';
 import { resolveScenario } from '../scenario/registry.ts';
 import { type Scenario, type ScenarioInput, scenarioSchema } from '../scenario/scenario-schema.ts';
 
-/** A trigger passed at turn ~7, and a few turns past it: each failed compaction costs its retries. */
-const EARLY_TRIGGER = { ...LIMITS, compactionTriggerBytes: 60_000 };
+/**
+ * A trigger passed at turn ~7, and a few turns past it: each failed compaction costs its retries.
+ * A tail cap under two groups (~8 KB each, most of it a tool output): the accepted compaction
+ * keeps the 2 groups and elides their tool outputs.
+ */
+const EARLY_TRIGGER = { ...LIMITS, compactionTriggerBytes: 60_000, tailMaxBytes: 12_000 };
 const SHORT_TEXT_RUN = { ...TEXT_RUN, overrides: { ...TEXT_RUN.overrides, turns: 10 } };
 
 function detection(name: string, input: Partial<ScenarioInput>): Scenario {

@@ -78,6 +78,8 @@ export interface CompactOptions {
   rebuild?: (rebuilt: Message[], before: Message[]) => Message[];
   /** Write the journal event (default true). */
   journal?: boolean;
+  /** The journal's `dropped` instead of the groups the rebuild displaced (to break it). */
+  dropped?: number;
 }
 
 export interface ContinueOptions {
@@ -326,7 +328,7 @@ export class AgentRunHistory {
           bytes_after: Buffer.byteLength(JSON.stringify(this.dialog)),
           card,
           kept,
-          dropped: before.filter((m) => m.role === 'assistant').length - kept,
+          dropped: options.dropped ?? before.filter((m) => m.role === 'assistant').length - kept,
         },
         { turn },
       );

@@ -29,6 +29,7 @@ export const BINARY_IDS = [
   'can-once',
   'card-limit-exclusive',
   'compaction-no-settings',
+  'dropped-counts-kept',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
 /** A binary named in a scenario or a result: the one schema, so naming other binaries is one edit. */
@@ -155,6 +156,10 @@ const DESCRIPTIONS: Record<BinaryId, { description: string; broken: boolean; bas
     broken: true,
     description:
       "the compaction input leaves out the run's settings: the activity throws a TypeError on every attempt, and every compaction fails as if its model had",
+  },
+  'dropped-counts-kept': {
+    broken: true,
+    description: "context.compacted's dropped counts every group of the dialog before, the kept ones too",
   },
 };
 

@@ -249,7 +249,7 @@ class AgentRun {
         bytes_after: bytesAfter,
         card,
         kept: rebuilt.kept,
-        dropped: rebuilt.dropped,
+        dropped: this.options.droppedCountsKept ? rebuilt.dropped + rebuilt.kept : rebuilt.dropped,
       };
       this.journal.append('context.compacted', turn, { ...data });
       return true;

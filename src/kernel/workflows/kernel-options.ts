@@ -47,6 +47,8 @@ export interface KernelOptions {
   rejectsCardAtLimit: boolean;
   /** The compaction input carries the run's settings (false only in compaction-no-settings: the activity throws a TypeError). */
   compactionInputHasSettings: boolean;
+  /** context.compacted's `dropped` counts the kept groups too (true only in dropped-counts-kept). */
+  droppedCountsKept: boolean;
 }
 
 export const CURRENT_KERNEL: KernelOptions = {
@@ -67,4 +69,5 @@ export const CURRENT_KERNEL: KernelOptions = {
   continuesAsNewOnce: false,
   rejectsCardAtLimit: false,
   compactionInputHasSettings: true,
+  droppedCountsKept: false,
 };

@@ -28,7 +28,7 @@ function detection(name: string, input: Partial<ScenarioInput>): Scenario {
     target: { binaries: ['v1'] },
     server: { dynamicConfig: MUTANT_SERVER },
     limits: LIMITS,
-    runs: { count: 1, concurrency: 1, timeout: '30s' },
+    runs: { count: 1, concurrency: 1, timeout: '60s' },
     shape: TEXT_RUN,
     ...input,
     // v0's runs are judged too: their replay on v1 is theirs, and a mutant of the shared turn loop can make v0 compact.
@@ -79,7 +79,7 @@ export const DETECTION_SCENARIOS: readonly Scenario[] = [
   // No compaction: the request grows to the blob limit and the guard elides screenshots and tool outputs.
   // maxTurns below the 36 turns the model would take: the run ends at max-turns, exactly there.
   detection('guard', {
-    runs: { count: 1, concurrency: 1, maxTurns: 30, timeout: '30s' },
+    runs: { count: 1, concurrency: 1, maxTurns: 30, timeout: '60s' },
     limits: { ...LIMITS, compactionTriggerBytes: 10_000_000 },
     shape: { screenshots: { share: 0 }, overrides: { turns: 36, bytesPerTurn: 8_000, screenshotEvery: 4, screenshotBytes: 20_000 } },
   }),

@@ -9,6 +9,8 @@ import { BYTES_PER_TOKEN, CARD_SECTIONS } from '../../src/contract/limits.ts';
 import { describeIssue } from '../synthetic/run-shape.ts';
 
 export type CardSection = (typeof CARD_SECTIONS)[number];
+export const CARD_UNTIDY_STYLES = ['preamble', 'trailing-spaces'] as const;
+export type CardUntidyStyle = (typeof CARD_UNTIDY_STYLES)[number];
 
 const ms = z.number().int().min(0);
 const oneBased = z.array(z.number().int().positive());
@@ -71,6 +73,16 @@ const faultSpecSchema = z
         section: z.enum(CARD_SECTIONS).optional().describe('the section left out (default: a seeded pick)'),
       })
       .describe('compaction only: a card without `section`'),
+    z
+      .strictObject({
+        kind: z.literal('card-untidy'),
+        style: z
+          .enum(CARD_UNTIDY_STYLES)
+          .describe(
+            '`preamble`: a line of text before `## Task` (invalid); `trailing-spaces`: headings ending in spaces (valid once lines are trimmed)',
+          ),
+      })
+      .describe('compaction only: a card wrapped as chat models write one, within the card limit'),
   ])
   .describe('what the mock answers instead');
 
@@ -95,7 +107,7 @@ const faultWhenSchema = z
 const faultRuleSchema = z.strictObject({ fault: faultSpecSchema, when: faultWhenSchema.optional() });
 
 const rules = (target: string) => z.array(faultRuleSchema).optional().describe(`rules for the ${target}; the first that applies wins`);
-const CARD_FAULTS: readonly FaultKind[] = ['oversized-card', 'card-missing-section'];
+const CARD_FAULTS: readonly FaultKind[] = ['oversized-card', 'card-missing-section', 'card-untidy'];
 const MODEL_FAULTS: readonly FaultKind[] = ['overloaded', 'context-length-exceeded'];
 
 /** A scenario's `faults`. */

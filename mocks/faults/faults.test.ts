@@ -151,6 +151,25 @@ describe('faults on demand, seen through fetch', () => {
     expect(mocks?.recorder.records().map((r) => r.fault)).toEqual(['oversized-card', 'card-missing-section', null]);
   });
 
+  it('untidy cards as chat models write them: a preamble, headings ending in spaces, within the card limit', async () => {
+    start({
+      compaction: [
+        { fault: { kind: 'card-untidy', style: 'preamble' }, when: { calls: [1] } },
+        { fault: { kind: 'card-untidy', style: 'trailing-spaces' }, when: { calls: [2] } },
+      ],
+    });
+    const card = async () => ((await (await compaction()).json()) as ChatResponse).choices[0]?.message.content ?? '';
+    const headings = (text: string) => text.split('\n').filter((l) => l.startsWith('## '));
+    const preamble = await card();
+    expect(preamble.startsWith('Here is the state card:\n\n## Task\n')).toBe(true);
+    expect(headings(preamble)).toEqual([...CARD_SECTIONS]);
+    expect(Buffer.byteLength(preamble)).toBeLessThanOrEqual(CARD_MAX_BYTES);
+    const spaced = await card();
+    expect(headings(spaced)).toEqual(CARD_SECTIONS.map((s) => `${s}  `));
+    expect(Buffer.byteLength(spaced)).toBeLessThanOrEqual(CARD_MAX_BYTES);
+    expect(mocks?.recorder.records().map((r) => r.fault)).toEqual(['card-untidy', 'card-untidy']);
+  });
+
   it('strikes by turn, by call count and by attempt, per target', async () => {
     start({
       agent: [{ fault: { kind: 'http-500' }, when: { attempts: [1, 2] } }],

@@ -5,7 +5,7 @@
  */
 import { extractIdentifiers as extractContractIdentifiers } from '../../src/contract/identifiers.ts';
 import { CARD_SECTIONS } from '../../src/contract/limits.ts';
-import type { CardSection } from '../faults/fault-profile.ts';
+import type { CardSection, CardUntidyStyle } from '../faults/fault-profile.ts';
 
 type IdentifierKind = 'uuid' | 'hash' | 'path' | 'id' | 'number';
 
@@ -53,13 +53,22 @@ export interface CardOptions {
   oversizeTo?: number;
   /** Leave this section out (the card-missing-section fault). */
   omit?: CardSection;
+  /** Wrap it as chat models do (the card-untidy fault), still within maxBytes. */
+  untidy?: CardUntidyStyle;
 }
+
+/** What a chat model writes before the card when it is asked for the card alone. */
+export const CARD_PREAMBLE = 'Here is the state card:\n\n';
+const HEADING_SPACES = '  ';
 
 export function writeCard(identifiers: readonly Identifier[], options: CardOptions): string {
   const bodies = new Map<CardSection, string[]>(CARD_SECTIONS.map((s) => [s, [LEADS[s]]]));
+  const preamble = options.untidy === 'preamble' ? CARD_PREAMBLE : '';
+  const spaces = options.untidy === 'trailing-spaces' ? HEADING_SPACES : '';
   const render = () =>
+    preamble +
     CARD_SECTIONS.filter((s) => s !== options.omit)
-      .map((s) => `${s}\n${(bodies.get(s) as string[]).join('\n')}`)
+      .map((s) => `${s}${spaces}\n${(bodies.get(s) as string[]).join('\n')}`)
       .join('\n\n');
   let size = Buffer.byteLength(render());
   for (const identifier of identifiers) {

@@ -139,5 +139,6 @@ function card(digest: string, picked: PickedFault | null, cardMaxBytes: number):
       fault?.kind === 'card-missing-section'
         ? (fault.section ?? CARD_SECTIONS[Math.floor((picked?.draw ?? 0) * CARD_SECTIONS.length)])
         : undefined,
+    untidy: fault?.kind === 'card-untidy' ? fault.style : undefined,
   });
 }

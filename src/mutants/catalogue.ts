@@ -86,6 +86,9 @@ export const MUTANTS: readonly Mutant[] = [
     shape: { ...TEXT_RUN, overrides: { ...TEXT_RUN.overrides, turns: 20 } },
     faults: { compaction: [{ fault: { kind: 'oversized-card', bytes: CARD_MAX_BYTES } }] },
   }),
+  // Every compaction crashes in the activity's own code (a TypeError), and the run goes on as after a failing model.
+  mutant('compaction-no-settings', ['compaction.failure-continues'], {}),
+  mutant('dropped-counts-kept', ['rebuild.contract'], {}),
   // Stalled runs: longrun stops them at their timeout, and run.liveness names why they stalled.
   mutant('compaction-retries-forever', ['run.liveness'], {
     runs: { ...STALLING_RUNS },

@@ -18,9 +18,12 @@ const say = (line: string) => {
   console.log(line);
 };
 
-const processStarted = Date.now();
+// Where a mutant's time goes, in its log: the process's start (node and every module), the server's, each scenario's, the teardown's.
+const sinceProcessBegan = () => `${Math.round(process.uptime() * 1000)} ms since the process began`;
+say(`modules loaded: ${sinceProcessBegan()}`);
+const serverStarting = Date.now();
 const env = await startEnvironment({ dynamicConfig: MUTANT_SERVER });
-say(`server started in ${Date.now() - processStarted} ms (${Math.round(process.uptime() * 1000)} ms since the process began)`);
+say(`server started in ${Date.now() - serverStarting} ms (${sinceProcessBegan()})`);
 let killed = false;
 try {
   const started = Date.now();
@@ -38,7 +41,9 @@ try {
   }
   say(`${killed ? 'killed' : 'every detection scenario passed'} in ${Date.now() - started} ms`);
 } finally {
+  const teardown = Date.now();
   await env.teardown();
+  say(`server stopped in ${Date.now() - teardown} ms (${sinceProcessBegan()})`);
 }
 const logDir = process.env.MUTATION_LOG_DIR;
 if (logDir) {

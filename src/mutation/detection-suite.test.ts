@@ -1,7 +1,10 @@
+import type { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRunView, DEFAULT_KERNEL_MAPPING, loadHistory } from '../checks/index.ts';
+import { CARD_SECTIONS } from '../contract/limits.ts';
 import { type Environment, startEnvironment } from '../environment/index.ts';
 import type { BinaryId } from '../kernel/index.ts';
-import { MUTANT_SERVER } from '../mutants/catalogue.ts';
+import { MUTANT_SERVER, MUTANTS } from '../mutants/catalogue.ts';
 import { runScenario } from '../runner/run-scenario.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
 import { DETECTION_SCENARIOS } from './detection-suite.ts';
@@ -9,8 +12,8 @@ import { DETECTION_SCENARIOS } from './detection-suite.ts';
 const scenario = (name: string) => DETECTION_SCENARIOS.find((s) => s.name === name) as Scenario;
 const on = (s: Scenario, binary: BinaryId): Scenario => ({ ...s, target: { binaries: [binary] }, expect: [{ on: binary, hold: 'all' }] });
 
-/** The suite's card scenario: a failed compaction, a card over the limit, then one exactly at it. */
-describe('detection suite: detect-compaction-faults', () => {
+/** The suite's card scenarios: untidy cards; a failed compaction, a card over the limit, then one exactly at it. */
+describe('detection suite: the card scenarios, and the controls of its new checks', () => {
   let env: Environment;
   beforeAll(async () => {
     env = await startEnvironment({ dynamicConfig: MUTANT_SERVER });
@@ -26,9 +29,43 @@ describe('detection suite: detect-compaction-faults', () => {
     expect(run?.compactions.map((c) => c.ok).slice(0, 2)).toEqual([false, true]);
   });
 
+  it('detect-compaction holds on v1: its first card, after a preamble, is rejected twice, then taken with headings ending in spaces', {
+    timeout: 180_000,
+  }, async () => {
+    const histories: temporal.api.history.v1.IHistory[] = [];
+    const summary = await runScenario(scenario('detect-compaction'), {
+      environment: env,
+      onHistories: (record, chain) => {
+        if (record.binary === 'v1') histories.push(...chain);
+      },
+    });
+    expect(summary.expectations.filter((e) => !e.met)).toEqual([]);
+    const view = buildRunView(histories.map((history, i) => loadHistory(history, { source: `execution ${i + 1}` })));
+    const [first] = view.executions.flatMap((e) => e.activities).filter((a) => a.type === DEFAULT_KERNEL_MAPPING.activities.compactContext);
+    expect(first?.attempt).toBe(3);
+    const card = first?.result?.kind === 'compact-context' ? first.result.card : '';
+    expect(card.split('\n').filter((line) => line.startsWith('## '))).toEqual(CARD_SECTIONS.map((s) => `${s}  `));
+  });
+
   it('fails compaction.card alone on card-limit-exclusive, which rejects the card at the limit', { timeout: 120_000 }, async () => {
     const summary = await runScenario(on(scenario('detect-compaction-faults'), 'card-limit-exclusive'), { environment: env });
     const failed = new Set(summary.runs.flatMap((r) => r.invariants.filter((i) => i.status === 'fail').map((i) => i.id)));
     expect([...failed]).toEqual(['compaction.card']);
+  });
+
+  // The controls of the checks the suite's survivors called for, each on its catalogue scenario.
+  it.each([
+    ['dropped-counts-kept', 'rebuild.contract', /context\.compacted says kept \d+, dropped \d+; the rebuild kept/],
+    [
+      'compaction-no-settings',
+      'compaction.failure-continues',
+      /compact_context failed for a reason the contract does not name \(TypeError\)/,
+    ],
+  ] as const)('the catalogue catches %s by %s', { timeout: 180_000 }, async (binary, invariant, evidence) => {
+    const control = MUTANTS.find((m) => m.binary === binary);
+    const summary = await runScenario(control?.scenario as Scenario, { environment: env });
+    expect(summary.expectations.filter((e) => !e.met)).toEqual([]);
+    const [result] = summary.runs.flatMap((r) => r.invariants.filter((i) => i.id === invariant));
+    expect(result?.evidence).toContainEqual(expect.stringMatching(evidence));
   });
 });

@@ -11,8 +11,12 @@ import { LIMITS, MUTANT_SERVER, TEXT_RUN } from '../mutants/catalogue.ts';
 import { resolveScenario } from '../scenario/registry.ts';
 import { type Scenario, type ScenarioInput, scenarioSchema } from '../scenario/scenario-schema.ts';
 
-/** A trigger passed at turn ~7, and a few turns past it: each failed compaction costs its retries. */
-const EARLY_TRIGGER = { ...LIMITS, compactionTriggerBytes: 60_000 };
+/**
+ * A trigger passed at turn ~7, and a few turns past it: each failed compaction costs its retries.
+ * A tail cap under two groups (~8 KB each, most of it a tool output): the accepted compaction
+ * keeps the 2 groups and elides their tool outputs.
+ */
+const EARLY_TRIGGER = { ...LIMITS, compactionTriggerBytes: 60_000, tailMaxBytes: 12_000 };
 const SHORT_TEXT_RUN = { ...TEXT_RUN, overrides: { ...TEXT_RUN.overrides, turns: 10 } };
 
 function detection(name: string, input: Partial<ScenarioInput>): Scenario {
@@ -24,7 +28,7 @@ function detection(name: string, input: Partial<ScenarioInput>): Scenario {
     target: { binaries: ['v1'] },
     server: { dynamicConfig: MUTANT_SERVER },
     limits: LIMITS,
-    runs: { count: 1, concurrency: 1, timeout: '30s' },
+    runs: { count: 1, concurrency: 1, timeout: '60s' },
     shape: TEXT_RUN,
     ...input,
     // v0's runs are judged too: their replay on v1 is theirs, and a mutant of the shared turn loop can make v0 compact.
@@ -40,10 +44,18 @@ function builtIn(name: string): Scenario {
 
 export const DETECTION_SCENARIOS: readonly Scenario[] = [
   // v1 compacts, rebuilds and continues as new; v0's run crosses the trigger and is replayed on v1.
+  // Its first compaction is answered a card after a preamble twice (rejected), then, on its last
+  // attempt, one whose headings end in spaces (taken: a kernel that rejects it has nothing left).
   detection('compaction', {
     target: { binaries: ['v0', 'v1'] },
     limits: { ...LIMITS, continueAsNewBytes: 800_000 },
     shape: { ...TEXT_RUN, overrides: { ...TEXT_RUN.overrides, turns: 26 } },
+    faults: {
+      compaction: [
+        { fault: { kind: 'card-untidy', style: 'preamble' }, when: { calls: [1, 2] } },
+        { fault: { kind: 'card-untidy', style: 'trailing-spaces' }, when: { calls: [3] } },
+      ],
+    },
   }),
   // The trigger and the ContinueAsNew budget met at their exact byte, 8 groups kept of more that fit.
   builtIn('bounds-small-groups'),
@@ -67,7 +79,7 @@ export const DETECTION_SCENARIOS: readonly Scenario[] = [
   // No compaction: the request grows to the blob limit and the guard elides screenshots and tool outputs.
   // maxTurns below the 36 turns the model would take: the run ends at max-turns, exactly there.
   detection('guard', {
-    runs: { count: 1, concurrency: 1, maxTurns: 30, timeout: '30s' },
+    runs: { count: 1, concurrency: 1, maxTurns: 30, timeout: '60s' },
     limits: { ...LIMITS, compactionTriggerBytes: 10_000_000 },
     shape: { screenshots: { share: 0 }, overrides: { turns: 36, bytesPerTurn: 8_000, screenshotEvery: 4, screenshotBytes: 20_000 } },
   }),

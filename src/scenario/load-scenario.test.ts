@@ -80,7 +80,7 @@ describe('parseScenario', () => {
     [
       'a bad fault kind',
       scenario('faults:\n  agent:\n    - fault: {kind: http-999}'),
-      `${FILE}:8:21: faults.agent[0].fault.kind: Invalid discriminator value. Expected 'http-429' | 'http-500' | 'http-503' | 'overloaded' | 'context-length-exceeded' | 'latency' | 'timeout' | 'reset' | 'malformed-json' | 'truncated-stream' | 'oversized-card' | 'card-missing-section', got "http-999"`,
+      `${FILE}:8:21: faults.agent[0].fault.kind: Invalid discriminator value. Expected 'http-429' | 'http-500' | 'http-503' | 'overloaded' | 'context-length-exceeded' | 'latency' | 'timeout' | 'reset' | 'malformed-json' | 'truncated-stream' | 'oversized-card' | 'card-missing-section' | 'card-untidy', got "http-999"`,
     ],
     [
       'a card fault on the agent',

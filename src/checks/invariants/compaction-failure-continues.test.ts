@@ -38,6 +38,17 @@ describe('compaction.failure-continues', () => {
     );
   });
 
+  it('fails when a compaction failed for a reason the contract does not name (the kernel threw a TypeError)', () => {
+    const run = overTrigger().compact({ outcome: 'crashed' }).turn().complete();
+    const result = resultOf(run, 'compaction.failure-continues');
+    expect(result.status).toBe('fail');
+    expect(result.evidence).toContainEqual(
+      expect.stringMatching(
+        /^event \d+: compact_context failed for a reason the contract does not name \(TypeError\): Cannot read properties of undefined/,
+      ),
+    );
+  });
+
   it('is pending, not failed, while the run is still open', () => {
     const run = overTrigger().compact({ outcome: 'failed' });
     const result = resultOf(run, 'compaction.failure-continues');

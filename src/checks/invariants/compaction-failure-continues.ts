@@ -41,7 +41,8 @@ function nextCall(run: RunView, failure: CompactionFailure): { execution: Execut
 export const compactionFailureContinues: HistoryInvariant = {
   id: 'compaction.failure-continues',
   appliesTo: 'kernel',
-  description: 'after context.compaction_failed (or a failed compaction activity) the run goes on',
+  description:
+    'after context.compaction_failed (or a failed compaction activity) the run goes on; a failed compaction names a failure type of the contract',
   check(run) {
     const failures: string[] = [];
     const notes: string[] = [];
@@ -70,9 +71,17 @@ export const compactionFailureContinues: HistoryInvariant = {
         if (activity.outcome !== 'failed' && activity.outcome !== 'timed-out') continue;
         const turn = activity.input.kind === 'compact-context' ? activity.input.turn : undefined;
         const journaled = journalOf(run, 'context.compaction_failed').some((e) => turn === undefined || e.event.turn === turn);
+        const at = run.at(execution, activity.closed?.id ?? activity.scheduled.id);
         if (!journaled) {
+          failures.push(`${at}: compact_context ${activity.outcome} but the journal has no context.compaction_failed for turn ${turn}`);
+        }
+        // The run goes on after any failed compaction, so a crash of the kernel's own code there
+        // (a TypeError in its card check, say) would pass for a model that failed: the failure
+        // must name a reason the contract does.
+        const types = activity.failure?.types ?? [];
+        if (activity.outcome === 'failed' && !types.some((type) => run.mapping.failureTypes.includes(type))) {
           failures.push(
-            `${run.at(execution, activity.closed?.id ?? activity.scheduled.id)}: compact_context ${activity.outcome} but the journal has no context.compaction_failed for turn ${turn}`,
+            `${at}: compact_context failed for a reason the contract does not name (${types.join(', ') || 'no failure type'}): ${activity.failure?.text ?? ''}`,
           );
         }
       }

@@ -19,6 +19,19 @@ function rebuiltAs(rebuild: (rebuilt: Message[], before: Message[]) => Message[]
 }
 
 describe('rebuild.contract', () => {
+  it("fails when context.compacted's dropped is not the groups the rebuild displaced (the dropped-counts-kept control)", () => {
+    const run = overTrigger();
+    const groups = run.request().messages.filter((m) => m.role === 'assistant').length;
+    run.compact({ tailGroups: 3, dropped: groups }).turn();
+    const result = resultOf(run, 'rebuild.contract');
+    expect(result.status).toBe('fail');
+    expect(result.evidence).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`context\\.compacted says kept 3, dropped ${groups}; the rebuild kept 3 turn groups and displaced ${groups - 3}$`),
+      ),
+    );
+  });
+
   it('passes rebuilds of 2 to 8 whole groups and append-only turns between them', () => {
     const run = new AgentRunHistory({ limits: SMALL_LIMITS }).play(12);
     run.compact({ tailGroups: 3 }).play(8).complete();

@@ -69,14 +69,17 @@ export interface CompactOptions {
   /** Whole turn groups kept verbatim (default 2). */
   tailGroups?: number;
   /**
-   * What happens: accepted (default), the activity fails or times out, the kernel rejects the
-   * card after the activity returned it, or the activity rejects it (InvalidCard, the card in its details).
+   * What happens: accepted (default), the activity fails (HttpUnavailable) or times out, the kernel
+   * rejects the card after the activity returned it, the activity rejects it (InvalidCard, the
+   * card in its details), or the activity's own code crashes (a TypeError).
    */
-  outcome?: 'accepted' | 'failed' | 'timed-out' | 'rejected' | 'invalid-card';
+  outcome?: 'accepted' | 'failed' | 'timed-out' | 'rejected' | 'invalid-card' | 'crashed';
   /** Replaces the rebuilt dialog (to break the rebuild contract). */
   rebuild?: (rebuilt: Message[], before: Message[]) => Message[];
   /** Write the journal event (default true). */
   journal?: boolean;
+  /** The journal's `dropped` instead of the groups the rebuild displaced (to break it). */
+  dropped?: number;
 }
 
 export interface ContinueOptions {
@@ -295,7 +298,9 @@ export class AgentRunHistory {
       cardMaxBytes: this.limits.cardMaxBytes,
     };
     const scheduled = this.history.activityScheduled(ACTIVITY.compactContext, input);
-    if (outcome === 'failed') this.history.activityFailed(scheduled, 'compaction model unavailable');
+    if (outcome === 'failed') this.history.activityFailed(scheduled, 'compaction model unavailable', 'HttpUnavailable');
+    else if (outcome === 'crashed')
+      this.history.activityFailed(scheduled, "Cannot read properties of undefined (reading 'compaction')", 'TypeError');
     else if (outcome === 'invalid-card') this.history.activityFailed(scheduled, 'card is invalid', 'InvalidCard', [card]);
     else if (outcome === 'timed-out') this.history.activityTimedOut(scheduled);
     else this.history.activityCompleted(scheduled, { card, model: 'title-model' });
@@ -323,7 +328,7 @@ export class AgentRunHistory {
           bytes_after: Buffer.byteLength(JSON.stringify(this.dialog)),
           card,
           kept,
-          dropped: before.filter((m) => m.role === 'assistant').length - kept,
+          dropped: options.dropped ?? before.filter((m) => m.role === 'assistant').length - kept,
         },
         { turn },
       );

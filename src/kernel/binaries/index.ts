@@ -28,6 +28,8 @@ export const BINARY_IDS = [
   'can-at-budget',
   'can-once',
   'card-limit-exclusive',
+  'compaction-no-settings',
+  'dropped-counts-kept',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
 /** A binary named in a scenario or a result: the one schema, so naming other binaries is one edit. */
@@ -149,6 +151,15 @@ const DESCRIPTIONS: Record<BinaryId, { description: string; broken: boolean; bas
   'card-limit-exclusive': {
     broken: true,
     description: 'a card of exactly the card limit is rejected as oversized (>= for >): every compaction answered at the limit fails',
+  },
+  'compaction-no-settings': {
+    broken: true,
+    description:
+      "the compaction input leaves out the run's settings: the activity throws a TypeError on every attempt, and every compaction fails as if its model had",
+  },
+  'dropped-counts-kept': {
+    broken: true,
+    description: "context.compacted's dropped counts every group of the dialog before, the kept ones too",
   },
 };
 

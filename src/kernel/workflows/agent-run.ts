@@ -249,7 +249,7 @@ class AgentRun {
         bytes_after: bytesAfter,
         card,
         kept: rebuilt.kept,
-        dropped: rebuilt.dropped,
+        dropped: this.options.droppedCountsKept ? rebuilt.dropped + rebuilt.kept : rebuilt.dropped,
       };
       this.journal.append('context.compacted', turn, { ...data });
       return true;
@@ -280,7 +280,7 @@ class AgentRun {
       runId: this.input.runId,
       turn,
       messages: [],
-      settings: this.input.settings,
+      settings: this.options.compactionInputHasSettings ? this.input.settings : (undefined as unknown as CompactContextInput['settings']),
       cardMaxBytes: this.limits[this.options.cardLimit] * this.options.cardLimitFactor - (this.options.rejectsCardAtLimit ? 1 : 0),
     };
     const guarded = this.guard(turn, 'compaction', overheadBytes(input), { elidesAssistantText: true });

@@ -45,6 +45,10 @@ export interface KernelOptions {
   continuesAsNewOnce: boolean;
   /** A card exactly at its limit is rejected too (true only in card-limit-exclusive: `>=` for `>`). */
   rejectsCardAtLimit: boolean;
+  /** The compaction input carries the run's settings (false only in compaction-no-settings: the activity throws a TypeError). */
+  compactionInputHasSettings: boolean;
+  /** context.compacted's `dropped` counts the kept groups too (true only in dropped-counts-kept). */
+  droppedCountsKept: boolean;
 }
 
 export const CURRENT_KERNEL: KernelOptions = {
@@ -64,4 +68,6 @@ export const CURRENT_KERNEL: KernelOptions = {
   continuesAsNewAtBudget: false,
   continuesAsNewOnce: false,
   rejectsCardAtLimit: false,
+  compactionInputHasSettings: true,
+  droppedCountsKept: false,
 };

@@ -35,8 +35,8 @@ describe('detection suite: the card scenarios, and the controls of its new check
     const histories: temporal.api.history.v1.IHistory[] = [];
     const summary = await runScenario(scenario('detect-compaction'), {
       environment: env,
-      onHistories: (record, chain) => {
-        if (record.binary === 'v1') histories.push(...chain);
+      onHistories: async (record, chain) => {
+        if (record.binary === 'v1') histories.push(...(await chain()));
       },
     });
     expect(summary.expectations.filter((e) => !e.met)).toEqual([]);

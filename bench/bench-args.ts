@@ -32,8 +32,8 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
   --only LIST          sections to run, comma-separated: ${SECTIONS.join(', ')}
   --repetitions N      overhead: longrun/baseline pairs; startup: starts per command (default 5)
   --window SECONDS     throughput: stop each configuration after this long (default 60; 0 = run to the end)
-  --month              the production month instead: ${PRODUCTION_MONTH_RUNS} runs at full size (under 30 minutes
-                       on 2 cores)
+  --month              the production month instead: ${PRODUCTION_MONTH_RUNS} runs at full size (about 30 minutes
+                       on 2 cores; the target is 15)
   --runs N             month: runs (default ${PRODUCTION_MONTH_RUNS})
   --concurrency N      month: runs at once (default 4)
   --bytes-per-turn N   month: context bytes per turn of the synthetic runs (default 12,000: the plans'

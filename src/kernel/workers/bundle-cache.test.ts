@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bundleSources, MAX_CACHED_BUNDLES, readCachedBundle, writeCachedBundle } from './bundle-cache.ts';
+import { bundleSources, cacheFile, MAX_CACHED_BUNDLES, readCachedBundle, writeCachedBundle } from './bundle-cache.ts';
 
 /** Code ending in an inline source map that names `sources`, the way the SDK's bundler writes it. */
 function codeFrom(sources: string[], body = 'var x = 1;'): string {
@@ -55,13 +54,12 @@ describe('the workflow bundle cache', () => {
 
   it('keeps the most recently used bundles only, a read counting as a use', async () => {
     const bundles = join(dir, 'cache', 'workflow-bundles');
-    const fileOf = (entry: string) => join(bundles, `${createHash('sha256').update(entry).digest('hex').slice(0, 16)}.json`);
     const entries = Array.from({ length: MAX_CACHED_BUNDLES + 2 }, (_, i) => join(dir, `entry-${i}.ts`));
     for (const [i, entry] of entries.entries()) {
       writeFileSync(entry, `export const n = ${i};`);
       await writeCachedBundle(entry, codeFrom([entry]));
       // Written a minute apart, whatever the file system clock's resolution.
-      utimesSync(fileOf(entry), 60 * (i + 1), 60 * (i + 1));
+      utimesSync(cacheFile(entry), 60 * (i + 1), 60 * (i + 1));
       if (i === MAX_CACHED_BUNDLES - 1) expect(readCachedBundle(entries[0] as string)).toBeDefined();
     }
     expect(readdirSync(bundles)).toHaveLength(MAX_CACHED_BUNDLES);

@@ -61,7 +61,8 @@ function bundlesDir(): string {
   return cacheDir('workflow-bundles');
 }
 
-function cacheFile(key: string): string {
+/** Where the bundle of `key` is kept. */
+export function cacheFile(key: string): string {
   return join(bundlesDir(), `${sha256(key).slice(0, 16)}.json`);
 }
 

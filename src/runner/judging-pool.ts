@@ -3,6 +3,9 @@
  * slot, so the next run starts meanwhile. At most `parallel` runs are judged at once, and a run
  * keeps its slot until its judging starts, so finished but unjudged histories never pile up.
  */
+
+/** Runs judged at once, beside the runs in flight (one per core of a small CI machine). */
+export const JUDGED_AT_ONCE = 2;
 export class JudgingPool {
   readonly #parallel: number;
   #running = 0;

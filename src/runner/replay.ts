@@ -5,8 +5,10 @@
 import type { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import type { InvariantResult } from '../checks/index.ts';
+import { installRuntime } from '../environment/index.ts';
 import { BINARIES, type BinaryId, type BinaryName, CURRENT_BINARY, RELEASES } from '../kernel/index.ts';
 import { workflowBundle } from '../kernel/workers/workflow-bundles.ts';
+import { JUDGED_AT_ONCE } from './judging-pool.ts';
 
 export interface ReplayOutcome {
   binary: BinaryName;
@@ -23,7 +25,7 @@ interface ReplayJob {
 }
 
 /**
- * One long-lived replay worker per binary, fed through an async queue: a replay worker per run
+ * A long-lived replay worker of one binary, fed through an async queue: a replay worker per run
  * costs a VM context, and the SDK never frees its source map consumer's WebAssembly memory
  * (~4.4 MB a worker), which runs out after ~960 replays in one process.
  */
@@ -53,6 +55,11 @@ class Replayer {
     });
   }
 
+  /** Replays asked for and not yet answered. */
+  get pending(): number {
+    return this.jobs.length;
+  }
+
   close(): Promise<void> {
     this.closed = true;
     this.wake?.();
@@ -73,8 +80,13 @@ class Replayer {
   }
 
   private async run(binary: BinaryId): Promise<void> {
+    installRuntime(); // quiet logging where nothing installed it before (`longrun replay`)
     const bundle = await workflowBundle(binary);
-    for await (const result of Worker.runReplayHistories({ workflowBundle: bundle }, this.feed())) {
+    // debugMode off: the workflows replay in a thread of their own, in one reused V8 context. The
+    // SDK's replay default (debugMode on) runs them on this thread, in a new context per workflow,
+    // with promise hooks on every promise of this process, each compiling a function to find its workflow.
+    const options = { workflowBundle: bundle, debugMode: false };
+    for await (const result of Worker.runReplayHistories(options, this.feed())) {
       const job = this.jobs[0];
       if (!job) continue;
       job.execution++;
@@ -87,15 +99,23 @@ class Replayer {
   }
 }
 
-const replayers = new Map<BinaryId, Replayer>();
+const replayers = new Map<BinaryId, Replayer[]>();
 
+/**
+ * An idle replay worker of the binary; else a new one, up to one per run judged at once (so no
+ * judging waits on another's replay); else the least busy.
+ */
 function replayerOf(binary: BinaryId): Replayer {
-  let replayer = replayers.get(binary);
-  if (!replayer) {
-    replayer = new Replayer(binary);
-    replayers.set(binary, replayer);
+  const pool = replayers.get(binary) ?? [];
+  replayers.set(binary, pool);
+  const idle = pool.find((replayer) => replayer.pending === 0);
+  if (idle) return idle;
+  if (pool.length < JUDGED_AT_ONCE) {
+    const replayer = new Replayer(binary);
+    pool.push(replayer);
+    return replayer;
   }
-  return replayer;
+  return pool.reduce((least, replayer) => (replayer.pending < least.pending ? replayer : least));
 }
 
 export async function replayHistories(
@@ -108,7 +128,7 @@ export async function replayHistories(
 
 /** Ends the replay workers (they are made again on the next replay). */
 export async function closeReplayers(): Promise<void> {
-  const open = [...replayers.values()];
+  const open = [...replayers.values()].flat();
   replayers.clear();
   await Promise.all(open.map((r) => r.close()));
 }

@@ -20,7 +20,7 @@ import { evaluateChaosRuns } from './expectations.ts';
 import { externalSetup, startExternalHarness } from './external-harness.ts';
 import { foreignReplayPlan } from './foreign-replay.ts';
 import { judgeRun } from './judge.ts';
-import { JudgingPool } from './judging-pool.ts';
+import { JUDGED_AT_ONCE, JudgingPool } from './judging-pool.ts';
 import { launchRun } from './launch.ts';
 import { checkContextOf, resolveLimits } from './limits.ts';
 import { closeReplayers, kernelReplayPlan } from './replay.ts';
@@ -52,9 +52,6 @@ export interface RunScenarioOptions {
   /** Chaos scenarios: every process started (with its pid) and every strike, as they happen. */
   onChaosEvent?: (event: ChaosEvent) => void;
 }
-
-/** Runs judged at once, beside the runs in flight (one per core of a small CI machine). */
-const JUDGED_AT_ONCE = 2;
 
 export async function runScenario(scenario: Scenario, options: RunScenarioOptions = {}): Promise<Summary> {
   const external = 'external' in scenario.target ? scenario.target.external : undefined;

@@ -11,6 +11,8 @@ export async function runEntry(module) {
   if (existsSync(source)) {
     const { register } = await import('tsx/esm/api');
     register();
+    // And for require(): the SDK requires the activities' payload converter by its path.
+    (await import('tsx/cjs/api')).register();
     await import(source.href);
   } else {
     await import(new URL(`dist/${module}.js`, ROOT).href);

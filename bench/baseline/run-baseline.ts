@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from '@temporalio/worker';
 import type { RunPlan } from '../../mocks/index.ts';
 import type { Environment } from '../../src/environment/index.ts';
-import { bundleOf } from '../../src/kernel/workers/workflow-bundles.ts';
+import { activityDataConverter, bundleOf } from '../../src/kernel/workers/workflow-bundles.ts';
 import { drive } from '../../src/runner/run-driver.ts';
 import { createBaselineActivities, type PreparedRun, prepareRun } from './baseline-activities.ts';
 import type { BaselineInput } from './baseline-types.ts';
@@ -35,6 +35,7 @@ export async function runBaseline(env: Environment, plans: readonly RunPlan[], o
     taskQueue,
     workflowBundle,
     activities: createBaselineActivities(prepared),
+    dataConverter: activityDataConverter(),
   });
   const running = worker.run();
   let turns = 0;

@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Worker } from '@temporalio/worker';
-import { bundleOf } from '../../src/kernel/workers/workflow-bundles.ts';
+import { activityDataConverter, bundleOf } from '../../src/kernel/workers/workflow-bundles.ts';
 import { drive } from '../../src/runner/run-driver.ts';
 import { withBenchEnvironment } from '../bench-environment.ts';
 import { bottleneckOf, type Meter, metered } from '../meter.ts';
@@ -45,6 +45,7 @@ async function measureOne(payloadBytes: number, inFlight: number, signal: AbortS
       taskQueue,
       workflowBundle,
       activities,
+      dataConverter: activityDataConverter(),
       // The SDK's default slots, as the kernel's workers have: with as few slots as workflows in
       // flight, every slot is held by a waiting poll, no activity is dispatched eagerly with its
       // workflow task's completion, and each goes through matching (measured: ~100 ms an activity

@@ -10,6 +10,7 @@
 import { type ActivityInboundCallsInterceptor, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { installRuntime, workerConnectionOptions } from '../environment/index.ts';
 import { createActivities } from '../kernel/index.ts';
+import { activityDataConverter } from '../kernel/workers/workflow-bundles.ts';
 import {
   type ActivityReport,
   type WorkerCommand,
@@ -62,7 +63,11 @@ function reportingActivities(): NonNullable<WorkerOptions['interceptors']>['acti
 
 function roleOptions(role: WorkerRole): Partial<WorkerOptions> {
   if (role.runs === 'activities') {
-    return { activities: createActivities(role.activities), interceptors: { activity: reportingActivities() } };
+    return {
+      activities: createActivities(role.activities),
+      dataConverter: activityDataConverter(),
+      interceptors: { activity: reportingActivities() },
+    };
   }
   return {
     workflowBundle: { codePath: role.bundlePath },

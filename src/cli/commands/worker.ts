@@ -6,7 +6,7 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { clusterSettingsFromEnv, describeCluster, installRuntime, workerConnectionOptions } from '../../environment/index.ts';
 import { createActivities } from '../../kernel/index.ts';
-import { workflowBundle } from '../../kernel/workers/workflow-bundles.ts';
+import { activityDataConverter, workflowBundle } from '../../kernel/workers/workflow-bundles.ts';
 import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT } from '../exit-code.ts';
 import { defineCommand, valueFlag, wholeNumber } from '../flags.ts';
@@ -59,6 +59,7 @@ export const workerCommand = defineCommand({
       taskQueue,
       workflowBundle: await workflowBundle(binary),
       activities: createActivities({ modelBaseUrl: `${mockUrl}/v1`, sandboxBaseUrl: `${mockUrl}/sandbox/v1` }),
+      dataConverter: activityDataConverter(),
       ...(maxCachedWorkflows !== undefined ? { maxCachedWorkflows } : {}),
     });
     const stop = () => worker.shutdown();

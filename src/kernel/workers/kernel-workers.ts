@@ -5,7 +5,7 @@
 import { Worker } from '@temporalio/worker';
 import type { Environment } from '../../environment/index.ts';
 import { type ActivitiesConfig, type BinaryId, createActivities } from '../index.ts';
-import { workflowBundle } from './workflow-bundles.ts';
+import { activityDataConverter, workflowBundle } from './workflow-bundles.ts';
 
 export interface KernelWorkers {
   taskQueue(binary: BinaryId): string;
@@ -63,6 +63,7 @@ export async function startKernelWorkers(
         taskQueue: queues.get(binary) as string,
         workflowBundle: await workflowBundle(binary),
         activities: createActivities(activities),
+        dataConverter: activityDataConverter(),
         ...(options.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
       }),
     ),

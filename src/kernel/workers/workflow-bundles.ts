@@ -3,19 +3,31 @@
  * processes (bundle-cache.ts): bundling takes seconds and every worker and replay of the same
  * binary can share one.
  */
+import { createRequire } from 'node:module';
 import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import { siblingModule } from '../../shared/package-paths.ts';
 import { BINARIES, type BinaryId } from '../index.ts';
 import { readCachedBundle, writeCachedBundle } from './bundle-cache.ts';
 import { mutantActivatedEntry } from './mutant-activation.ts';
 
-/**
- * The sandbox's payload converter (payload-converter.ts: the SDK's bytes through the native UTF-8
- * codec). Only the bundle gets it: a worker's activity side loads a converter by plain `require`,
- * which cannot read TypeScript in a clone or under vitest, and keeps the SDK's default there,
- * which writes and reads the same bytes.
- */
+/** The payload converter of the bundles and the activities (payload-converter.ts: the SDK's bytes through the native UTF-8 codec). */
 const PAYLOAD_CONVERTER = siblingModule(import.meta.url, './payload-converter.ts');
+
+/**
+ * The same converter for a worker's activities (`Worker.create`'s `dataConverter`), where this
+ * process can load it: the SDK loads it with `require`, which reads the package's JavaScript, and
+ * TypeScript where tsx registered it (a clone's `longrun`, `npm run bench`, the worker processes);
+ * under vitest, which does not, the activities keep the SDK's converter (the same bytes, decoded
+ * by a JavaScript UTF-8 codec: ~6% of a month's main thread).
+ */
+export function activityDataConverter(): { payloadConverterPath?: string } {
+  try {
+    createRequire(import.meta.url)(PAYLOAD_CONVERTER);
+    return { payloadConverterPath: PAYLOAD_CONVERTER };
+  } catch {
+    return {};
+  }
+}
 
 const bundles = new Map<string, Promise<WorkflowBundle>>();
 

@@ -66,6 +66,20 @@ describe('isStringified', () => {
     }
   });
 
+  it('says the same wherever the bytes sit in memory, whatever comes four bytes at a time', () => {
+    // Long strings, their special characters anywhere, at every offset from a 4-byte boundary.
+    const long = fc.array(fc.oneof(fc.constantFrom('abcdefgh', 'яж漢', '😀'), fc.constantFrom(...TRICKY, ...MORE)), { maxLength: 30 });
+    fc.assert(
+      fc.property(long, fc.integer({ min: 0, max: 7 }), fc.boolean(), (parts, offset, escaped) => {
+        const s = parts.join('');
+        const json = Buffer.from(escaped ? JSON.stringify(s) : `"${s}"`);
+        const placed = Buffer.concat([Buffer.alloc(offset), json]).subarray(offset);
+        expect(isStringified(placed)).toBe(roundTrips(json));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('refuses every other writing of a string, and anything that is not one', () => {
     const written = fc
       .array(

@@ -36,6 +36,39 @@ function escapedUnit(bytes: Buffer, i: number): number {
   return unit;
 }
 
+function isSpecial(byte: number): boolean {
+  return byte < 0x20 || byte === QUOTE || byte === BACKSLASH;
+}
+
+/** Whether a 4-byte word holds a byte below 0x20 (it borrows into the high bit), or 0x22 or 0x5c (xored with it, the same). */
+function holdsSpecial(word: number): boolean {
+  const quote = word ^ 0x22222222;
+  const backslash = word ^ 0x5c5c5c5c;
+  return ((((word - 0x20202020) & ~word) | ((quote - 0x01010101) & ~quote) | ((backslash - 0x01010101) & ~backslash)) & 0x80808080) !== 0;
+}
+
+/**
+ * Finds, from a position up to `to`, the next byte that needs a look: a control character, a quote
+ * or a backslash. Tool outputs are long and hold few: they are passed four bytes at a time.
+ */
+function specialFinder(bytes: Buffer, to: number): (from: number) => number {
+  // The first position on a 4-byte boundary of the memory, and the words from there.
+  const aligned = (4 - (bytes.byteOffset & 3)) & 3;
+  const words = new Int32Array(bytes.buffer, bytes.byteOffset + aligned, Math.max(0, (to - aligned) >> 2));
+  return (from) => {
+    let i = from;
+    while (i < to && (i < aligned || (i - aligned) & 3)) {
+      if (isSpecial(bytes[i] as number)) return i;
+      i++;
+    }
+    if (i === to) return to;
+    let word = (i - aligned) >> 2;
+    while (word < words.length && !holdsSpecial(words[word] as number)) word++;
+    for (i = Math.max(i, aligned + word * 4); i < to; i++) if (isSpecial(bytes[i] as number)) return i;
+    return to;
+  };
+}
+
 function isLow(unit: number): boolean {
   return unit >= 0xdc00 && unit <= 0xdfff;
 }
@@ -44,10 +77,9 @@ function isLow(unit: number): boolean {
 export function isStringified(bytes: Buffer): boolean {
   const last = bytes.length - 1;
   if (last < 1 || bytes[0] !== QUOTE || bytes[last] !== QUOTE || !isUtf8(bytes)) return false;
-  for (let i = 1; i < last; i++) {
-    const byte = bytes[i] as number;
-    if (byte < 0x20 || byte === QUOTE) return false;
-    if (byte !== BACKSLASH) continue;
+  const nextSpecial = specialFinder(bytes, last);
+  for (let i = nextSpecial(1); i < last; i = nextSpecial(i + 1)) {
+    if (bytes[i] !== BACKSLASH) return false;
     // The closing quote is never escaped.
     if (i + 1 === last) return false;
     if (NAMED.has(bytes[i + 1] as number)) {

@@ -9,8 +9,11 @@ import { answerOf, chatRequestBytes, conversationOf, jsonArrayBytes, type Neutra
 import type { MessageSummary, RequestSummary } from './model.ts';
 import { isRecord } from './proto-values.ts';
 
-export function sha256(text: string | Buffer): string {
-  return createHash('sha256').update(text).digest('hex');
+/** The hex sha256 of the text, or of pieces one after another. */
+export function sha256(...pieces: (string | Buffer)[]): string {
+  const hash = createHash('sha256');
+  for (const piece of pieces) hash.update(piece);
+  return hash.digest('hex');
 }
 
 export { jsonArrayBytes } from './conversation.ts';

@@ -19,7 +19,6 @@ import type { ActivityInput, ActivityResult, JournalEntry, MessageSummary, RunIn
 import { decodePayload, jsonPlainBytes } from './payloads.ts';
 import { isRecord, toBuffer } from './proto-values.ts';
 
-const CLOSE_OBJECT = Buffer.from('}');
 const CONTENT_KEY = Buffer.from('{"content":');
 
 /** The key of a JSON text in `chatTexts`: its UTF-8 bytes, one latin1 character each. */
@@ -176,13 +175,18 @@ export class ContractReader {
       const result = pick(results, toolResult);
       if (!isRecord(result) || typeof result.tool_call_id !== 'string' || result.content !== '') return undefined;
       // As JSON.stringify writes { role, tool_call_id, content }, and as canonicalJson does (keys sorted).
+      // Pieces, never copied into one buffer: hashed one after another, and the key made of their latin1 texts.
       const id = JSON.stringify(result.tool_call_id);
-      const json = Buffer.concat([Buffer.from(`{"role":"tool","tool_call_id":${id},"content":`), cut.value, CLOSE_OBJECT]);
-      const canonical = Buffer.concat([CONTENT_KEY, ...content, Buffer.from(`,"role":"tool","tool_call_id":${id}}`)]);
-      const summary = this.interner.summarizeHashed({ role: 'tool', tool_call_id: result.tool_call_id }, sha256(canonical), json.length);
+      const head = Buffer.from(`{"role":"tool","tool_call_id":${id},"content":`);
+      const hash = sha256(CONTENT_KEY, ...content, Buffer.from(`,"role":"tool","tool_call_id":${id}}`));
+      const summary = this.interner.summarizeHashed(
+        { role: 'tool', tool_call_id: result.tool_call_id },
+        hash,
+        head.length + cut.value.length + 1,
+      );
       // A list of parts is parsed to tell Anthropic's content blocks, which a request's bytes do not read.
       if (cut.value[0] !== OPEN_ARRAY || !hasBlocks({ content: JSON.parse(cut.value.toString('utf8')) })) {
-        this.chatTexts.set(json.toString('latin1'), summary);
+        this.chatTexts.set(`${head.toString('latin1')}${cut.value.toString('latin1')}}`, summary);
       }
       return { kind: 'run-tool', message: summary };
     } catch {

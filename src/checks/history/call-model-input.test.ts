@@ -5,16 +5,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_KERNEL_MAPPING } from '../mapping.ts';
-import { Base64Text } from './base64-text.ts';
+import { jsonTextPayloads as payloads, readOrReason } from '../testing/payload-bytes.ts';
 import { decodePayloads } from './payloads.ts';
 import { ContractReader } from './summarize.ts';
-
-const JSON_PLAIN = Buffer.from('json/plain').toString('base64');
-
-function payloads(json: string, asFile: boolean): unknown[] {
-  const data = Buffer.from(json).toString('base64');
-  return [{ metadata: { encoding: JSON_PLAIN }, data: asFile ? new Base64Text(Buffer.from(data)) : data }];
-}
 
 const text = fc.string({ unit: fc.constantFrom('a', 'é', '"', '\\', '\n', ' ', '{', ']', '😀', 'x'), maxLength: 60 });
 const message = fc.oneof(
@@ -47,12 +40,7 @@ describe('a call_model input read from its bytes', () => {
           messages = restart ? add : [...messages, ...add];
           const request = late ? { model: 'm', metadata: { turn }, messages } : { model: 'm', messages, metadata: { turn } };
           const json = JSON.stringify({ runId: 'r', turn, request }, null, spaced ? 1 : undefined);
-          let expected: unknown;
-          try {
-            expected = whole.activityInput('call-model', decodePayloads({ payloads: payloads(json, false) }));
-          } catch (error) {
-            expected = (error as Error).message;
-          }
+          const expected = readOrReason(() => whole.activityInput('call-model', decodePayloads({ payloads: payloads(json, false) })));
           const read = fast.callModelInput(payloads(json, asFile));
           // An input the whole read refuses is left to it (it names the reason).
           if (typeof expected === 'string') expect(read).toBeUndefined();

@@ -192,8 +192,10 @@ class EventScanner {
     }
     if (this.readingKey) {
       this.readingKey = false;
-      const tail = chunk.subarray(this.keyStart, i);
-      this.afterDataKey = (this.keyCarry ? Buffer.concat([this.keyCarry, tail]) : tail).equals(DATA_KEY);
+      // An event has dozens of keys: most are told from "data" by their length, without a view of their bytes.
+      this.afterDataKey = this.keyCarry
+        ? Buffer.concat([this.keyCarry, chunk.subarray(this.keyStart, i)]).equals(DATA_KEY)
+        : i - this.keyStart === DATA_KEY.length && chunk.compare(DATA_KEY, 0, DATA_KEY.length, this.keyStart, i) === 0;
       this.keyCarry = undefined;
     } else if (this.dataPart >= 0) this.cutData(chunk, i);
   }

@@ -24,8 +24,8 @@ function expect(bytes: Buffer, i: number, byte: number): number {
   return i + 1;
 }
 
-/** The end of the string whose opening quote is at i (one past its closing quote). */
-function skipString(bytes: Buffer, i: number): number {
+/** The end of the string whose opening quote is at i (one past its closing quote); throws when it does not close. */
+export function skipString(bytes: Buffer, i: number): number {
   let at = i + 1;
   for (;;) {
     const quote = bytes.indexOf(QUOTE, at);
@@ -97,7 +97,7 @@ function sharedMessages(bytes: Buffer, start: number, earlier: MessageArray | un
 }
 
 /** The array opening at `start`: its end and its items' spans, the earlier array's shared ones reused. */
-function scanArray(bytes: Buffer, start: number, earlier: MessageArray | undefined): Omit<Found, 'start'> {
+function scanArray(bytes: Buffer, start: number, earlier: MessageArray | undefined): Scanned {
   const shared = sharedMessages(bytes, start, earlier);
   const spans = earlier ? earlier.spans.slice(0, shared) : [];
   let at = start + 1;
@@ -119,14 +119,11 @@ function scanArray(bytes: Buffer, start: number, earlier: MessageArray | undefin
   }
 }
 
-/** Where the object opening at i holds `path` (keys, then the array); fills `found` with the array. */
-function walkObject(
-  bytes: Buffer,
-  i: number,
-  path: readonly string[],
-  earlier: MessageArray | undefined,
-  found: { array?: Found },
-): number {
+/**
+ * Walks the object opening at i down `path` (keys) and hands the value at its end to `atValue`,
+ * which returns where that value ends; returns where the object ends.
+ */
+function walkObject(bytes: Buffer, i: number, path: readonly string[], atValue: (at: number) => number): number {
   let at = skipSpace(bytes, expect(bytes, i, OPEN_OBJECT));
   if (bytes[at] === CLOSE_OBJECT) return at + 1;
   let sawKey = false;
@@ -141,13 +138,10 @@ function walkObject(
       // JSON.parse keeps the last of a repeated key: leave such a payload to it.
       if (sawKey) throw new Unexpected();
       sawKey = true;
-      if (path.length > 1) {
+      if (path.length === 1) end = atValue(at);
+      else {
         if (bytes[at] !== OPEN_OBJECT) throw new Unexpected();
-        end = walkObject(bytes, at, path.slice(1), earlier, found);
-      } else {
-        if (bytes[at] !== OPEN_ARRAY) throw new Unexpected();
-        found.array = { start: at, ...scanArray(bytes, at, earlier) };
-        end = found.array.end;
+        end = walkObject(bytes, at, path.slice(1), atValue);
       }
     }
     at = skipSpace(bytes, end);
@@ -156,8 +150,8 @@ function walkObject(
   }
 }
 
-interface Found {
-  start: number;
+/** An array scanned: where it ends, its items' spans, how many of them the earlier array held. */
+interface Scanned {
   end: number;
   spans: [number, number][];
   shared: number;
@@ -173,24 +167,59 @@ export interface CutArray {
 }
 
 /**
- * Finds the array at `path` (keys from the payload's root object) in the JSON bytes, and the
- * bytes of each of its items; undefined when the JSON is not as expected (the caller parses it
- * whole). `earlier` is the array this scan returned for the previous request, if any.
+ * Where the value at `path` (keys from the payload's root object) starts and ends, `read` finding
+ * its end from its start (throwing Unexpected on what it does not take); undefined when the JSON
+ * is not as expected (the caller parses it whole).
  */
-export function cutArray(bytes: Buffer, path: readonly string[], earlier?: MessageArray): CutArray | undefined {
+function findValue(bytes: Buffer, path: readonly string[], read: (at: number) => number): { start: number; end: number } | undefined {
   if (path.length === 0) return undefined;
-  const found: { array?: Found } = {};
+  let found: { start: number; end: number } | undefined;
   try {
-    const start = skipSpace(bytes, 0);
-    if (skipSpace(bytes, walkObject(bytes, start, path, earlier, found)) !== bytes.length || !found.array) return undefined;
+    const end = walkObject(bytes, skipSpace(bytes, 0), path, (start) => {
+      found = { start, end: read(start) };
+      return found.end;
+    });
+    if (skipSpace(bytes, end) !== bytes.length) return undefined;
   } catch {
     // Unexpected structure, or a key JSON.parse refuses: the whole read names the problem.
     return undefined;
   }
-  const { start, end, spans, shared } = found.array;
+  return found;
+}
+
+/** The JSON without the bytes from start to end, `stand` in their place. */
+function around(bytes: Buffer, { start, end }: { start: number; end: number }, stand: string): string {
+  return `${bytes.toString('utf8', 0, start)}${stand}${bytes.toString('utf8', end)}`;
+}
+
+/**
+ * Finds the array at `path` in the JSON bytes, and the bytes of each of its items; undefined
+ * when the JSON is not as expected. `earlier` is the array this scan returned for the previous
+ * request, if any.
+ */
+export function cutArray(bytes: Buffer, path: readonly string[], earlier?: MessageArray): CutArray | undefined {
+  let array: Scanned | undefined;
+  const found = findValue(bytes, path, (at) => {
+    if (bytes[at] !== OPEN_ARRAY) throw new Unexpected();
+    array = scanArray(bytes, at, earlier);
+    return array.end;
+  });
+  if (!found || !array) return undefined;
   return {
-    rest: `${bytes.toString('utf8', 0, start)}[]${bytes.toString('utf8', end)}`,
-    array: { bytes: bytes.subarray(start, end), spans },
-    shared,
+    rest: around(bytes, found, '[]'),
+    array: { bytes: bytes.subarray(found.start, found.end), spans: array.spans },
+    shared: array.shared,
   };
+}
+
+/** A payload's JSON with one value cut out: the text around it (`""` in its place), and the value's bytes. */
+export interface CutValue {
+  rest: string;
+  value: Buffer;
+}
+
+/** Finds the value at `path` in the JSON bytes; undefined when there is none or the JSON is not as expected. */
+export function cutValue(bytes: Buffer, path: readonly string[]): CutValue | undefined {
+  const found = findValue(bytes, path, (at) => skipValue(bytes, at));
+  return found && { rest: around(bytes, found, '""'), value: bytes.subarray(found.start, found.end) };
 }

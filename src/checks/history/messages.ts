@@ -9,8 +9,11 @@ import { answerOf, chatRequestBytes, conversationOf, jsonArrayBytes, type Neutra
 import type { MessageSummary, RequestSummary } from './model.ts';
 import { isRecord } from './proto-values.ts';
 
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+/** The hex sha256 of the text, or of pieces one after another. */
+export function sha256(...pieces: (string | Buffer)[]): string {
+  const hash = createHash('sha256');
+  for (const piece of pieces) hash.update(piece);
+  return hash.digest('hex');
 }
 
 export { jsonArrayBytes } from './conversation.ts';
@@ -27,12 +30,17 @@ export class MessageInterner {
     return this.intern(this.byJson, { message: message as Record<string, unknown>, bytes: Buffer.byteLength(json), source: json });
   }
 
+  /** A message whose canonical JSON's hash and JSON's bytes the caller has (read from the message's bytes). */
+  summarizeHashed(message: unknown, hash: string, bytes: number): MessageSummary {
+    const summary = this.byHash.get(hash) ?? describe(message, hash, bytes);
+    this.byHash.set(hash, summary);
+    return summary;
+  }
+
   private intern(seen: Map<string, MessageSummary>, read: NeutralMessage): MessageSummary {
     const known = seen.get(read.source);
     if (known) return known;
-    const hash = sha256(canonicalJson(read.message));
-    const summary = this.byHash.get(hash) ?? describe(read.message, hash, read.bytes);
-    this.byHash.set(hash, summary);
+    const summary = this.summarizeHashed(read.message, sha256(canonicalJson(read.message)), read.bytes);
     seen.set(read.source, summary);
     return summary;
   }

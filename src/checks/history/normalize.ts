@@ -324,8 +324,7 @@ export class HistoryNormalizer {
       input =
         role === 'other'
           ? { kind: 'other' }
-          : ((role === 'call-model' ? this.reader.callModelInput(payloadList(a.input)) : undefined) ??
-            this.reader.activityInput(role, decodePayloads(a.input)));
+          : (this.reader.inputFromBytes(role, payloadList(a.input)) ?? this.reader.activityInput(role, decodePayloads(a.input)));
     } catch (error) {
       input = { kind: 'unreadable', unreadable: `${activityType} input: ${(error as Error).message}` };
     }
@@ -348,7 +347,10 @@ export class HistoryNormalizer {
     const role = activityRole(this.mapping, activityType);
     let result: Extract<EventAttributes, { kind: 'activity-closed' }>['result'];
     try {
-      result = role === 'other' ? { kind: 'other' } : this.reader.activityResult(role, decodePayloads(a.result));
+      result =
+        role === 'other'
+          ? { kind: 'other' }
+          : (this.reader.resultFromBytes(role, payloadList(a.result)) ?? this.reader.activityResult(role, decodePayloads(a.result)));
     } catch (error) {
       result = { kind: 'unreadable', unreadable: `${activityType} result: ${(error as Error).message}` };
     }

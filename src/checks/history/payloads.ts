@@ -55,9 +55,12 @@ export function isShorthandPayloads(value: unknown): boolean {
  */
 export function payloadFields(attributes: Record<string, unknown>): PayloadField[] {
   const found: PayloadField[] = [];
-  const walk = (value: unknown, field: string): void => {
+  // Only objects can hold payloads: a scalar (most of an event's values) costs no call and no field name.
+  const walk = (value: object, field: string): void => {
     if (Array.isArray(value)) {
-      for (const [index, item] of value.entries()) walk(item, `${field}[${index}]`);
+      value.forEach((item, index) => {
+        if (typeof item === 'object' && item !== null) walk(item, `${field}[${index}]`);
+      });
       return;
     }
     if (!isRecord(value)) return;
@@ -69,7 +72,10 @@ export function payloadFields(attributes: Record<string, unknown>): PayloadField
       found.push({ field, bytes: payloadSize(value) });
       return;
     }
-    for (const key of Object.keys(value)) walk(value[key], field === '' ? key : `${field}.${key}`);
+    for (const key of Object.keys(value)) {
+      const item = value[key];
+      if (typeof item === 'object' && item !== null) walk(item, field === '' ? key : `${field}.${key}`);
+    }
   };
   walk(attributes, '');
   return found;

@@ -65,10 +65,18 @@ export function toDurationMs(value: unknown): number | undefined {
   return undefined;
 }
 
+/** Every event names its type: the names read so far, by the value that named them. */
+const eventTypeNames = new Map<unknown, string>();
+
 /** "EVENT_TYPE_ACTIVITY_TASK_SCHEDULED", "ActivityTaskScheduled" or 10 -> "ActivityTaskScheduled". */
 export function eventTypeName(value: unknown): string | undefined {
+  const known = eventTypeNames.get(value);
+  if (known !== undefined) return known;
   const constant = enumConstant(value, EVENT_TYPE);
-  return constant === undefined ? undefined : pascalCase(constant);
+  if (constant === undefined) return undefined;
+  const name = pascalCase(constant);
+  eventTypeNames.set(value, name);
+  return name;
 }
 
 /** A WorkflowTaskFailedCause as its short constant, e.g. "PAYLOADS_TOO_LARGE". */

@@ -10,12 +10,21 @@ import type { JournalEvent, KernelLimits } from '../../contract/kernel-api.ts';
 import { DIGEST_MESSAGE_HEAD_BYTES, DIGEST_MESSAGE_TAIL_BYTES } from '../../contract/limits.ts';
 import { describePath, type KernelMapping, type PayloadPath, pick } from '../mapping.ts';
 import { Base64Text, type Decoded } from './base64-text.ts';
+import { canonicalPieces } from './canonical-bytes.ts';
 import { hasBlocks } from './conversation.ts';
-import { type CutArray, cutArray, type MessageArray } from './message-spans.ts';
+import { OPEN_ARRAY } from './json-bytes.ts';
+import { type CutArray, cutArray, cutValue, type MessageArray } from './message-spans.ts';
 import { chatRequestSummary, MessageInterner, messageText, sha256 } from './messages.ts';
 import type { ActivityInput, ActivityResult, JournalEntry, MessageSummary, RunInputSummary } from './model.ts';
 import { decodePayload, jsonPlainBytes } from './payloads.ts';
 import { isRecord, toBuffer } from './proto-values.ts';
+
+const CONTENT_KEY = Buffer.from('{"content":');
+
+/** The key of a JSON text in `chatTexts`: its UTF-8 bytes, one latin1 character each. */
+function bytesKey(json: string): string {
+  return Buffer.from(json).toString('latin1');
+}
 
 /** How many of the most recent tool outputs sent to compaction keep their identifiers. */
 export const RECENT_TOOL_OUTPUTS_KEPT = 8;
@@ -45,10 +54,11 @@ function optionalInt(args: readonly unknown[], at: PayloadPath): number | undefi
 export class ContractReader {
   private readonly interner = new MessageInterner();
   /**
-   * Chat messages without content blocks by their JSON text, as the next request re-sends them
-   * (the answer, the tool results, every message a request's bytes held): the same text parses
-   * to the same message, whose summary this is, so a request's new message found here is not
-   * parsed. Only what `cutMessages` would accept is put here.
+   * Chat messages without content blocks by their JSON's UTF-8 bytes (as a latin1 string, one
+   * character a byte), as the next request re-sends them (the answer, the tool results, every
+   * message a request's bytes held): the same bytes parse to the same message, whose summary this
+   * is, so a request's new message found here is not parsed. Only what `cutMessages` would
+   * accept is put here.
    */
   private readonly chatTexts = new Map<string, MessageSummary>();
   /** The last request read from its bytes: its messages' bytes and their summaries. */
@@ -64,6 +74,17 @@ export class ContractReader {
   private nextBuffer = 0;
 
   constructor(private readonly mapping: KernelMapping) {}
+
+  /** An activity's input read from its payloads' bytes where such a reading exists (below); undefined otherwise. */
+  inputFromBytes(role: ActivityRole, payloads: readonly unknown[]): ActivityInput | undefined {
+    if (role === 'call-model') return this.callModelInput(payloads);
+    return role === 'compact-context' ? this.compactInput(payloads) : undefined;
+  }
+
+  /** An activity's result read from its payloads' bytes where such a reading exists (below); undefined otherwise. */
+  resultFromBytes(role: ActivityRole, payloads: readonly unknown[]): ActivityResult | undefined {
+    return role === 'run-tool' ? this.toolResult(payloads) : undefined;
+  }
 
   /**
    * A call_model input read from its payloads' bytes, the messages the previous request sent
@@ -96,6 +117,37 @@ export class ContractReader {
     }
   }
 
+  /**
+   * A compact_context input read from its payload's bytes as a request is: the messages the last
+   * request sent (the same bytes at the start of the list) taken from it, the others parsed, and
+   * only the most recent tool messages parsed for their identifiers. Undefined when the bytes are
+   * not as expected or anything fails; `activityInput` then reads (or refuses) the input as ever.
+   */
+  compactInput(payloads: readonly unknown[]): ActivityInput | undefined {
+    const { compactMessages, turn } = this.mapping.paths;
+    if (!compactMessages) return undefined;
+    const bytes = jsonPlainBytes(payloads[compactMessages.arg]);
+    try {
+      const cut = bytes && cutArray(bytes, compactMessages.path, this.earlier?.array);
+      const messages = cut && this.cutMessages(cut, this.earlier?.messages ?? []);
+      if (!cut || !messages) return undefined;
+      const args = payloads.map((payload, index) => (index === compactMessages.arg ? JSON.parse(cut.rest) : decodePayload(payload)));
+      const { bytes: array, spans } = cut.array;
+      const toolMessage = (index: number): unknown => {
+        const [start, end] = spans[index] as [number, number];
+        return messages[index]?.role === 'tool' ? JSON.parse(array.toString('utf8', start, end)) : undefined;
+      };
+      return {
+        kind: 'compact-context',
+        turn: optionalInt(args, turn),
+        messages,
+        recentToolIdentifiers: recentToolIdentifiers(messages.length, toolMessage),
+      };
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The buffer the next request decodes into, `length` bytes or more. */
   private scratch(length: number): Buffer {
     const index = this.nextBuffer;
@@ -104,18 +156,56 @@ export class ContractReader {
     return this.buffers[index] as Buffer;
   }
 
+  /**
+   * A run_tool result read from its payload's bytes, when its content is written as
+   * JSON.stringify writes it: the tool message's JSON is then the content's bytes between fixed
+   * ones, and its canonical JSON the same pieces, keys sorted (canonical-bytes.ts); measured and
+   * hashed without making the content JavaScript strings (tool outputs are most of the text a
+   * run's results carry). Undefined when the bytes are not as expected or anything fails;
+   * `activityResult` then reads (or refuses) the result as ever.
+   */
+  toolResult(payloads: readonly unknown[]): ActivityResult | undefined {
+    const { toolResult } = this.mapping.paths;
+    const bytes = jsonPlainBytes(payloads[toolResult.arg]);
+    try {
+      const cut = bytes && cutValue(bytes, [...toolResult.path, 'content']);
+      const content = cut && canonicalPieces(cut.value);
+      if (!cut || !content) return undefined;
+      const results = payloads.map((payload, index) => (index === toolResult.arg ? JSON.parse(cut.rest) : decodePayload(payload)));
+      const result = pick(results, toolResult);
+      if (!isRecord(result) || typeof result.tool_call_id !== 'string' || result.content !== '') return undefined;
+      // As JSON.stringify writes { role, tool_call_id, content }, and as canonicalJson does (keys sorted).
+      // Pieces, never copied into one buffer: hashed one after another, and the key made of their latin1 texts.
+      const id = JSON.stringify(result.tool_call_id);
+      const head = Buffer.from(`{"role":"tool","tool_call_id":${id},"content":`);
+      const hash = sha256(CONTENT_KEY, ...content, Buffer.from(`,"role":"tool","tool_call_id":${id}}`));
+      const summary = this.interner.summarizeHashed(
+        { role: 'tool', tool_call_id: result.tool_call_id },
+        hash,
+        head.length + cut.value.length + 1,
+      );
+      // A list of parts is parsed to tell Anthropic's content blocks, which a request's bytes do not read.
+      if (cut.value[0] !== OPEN_ARRAY || !hasBlocks({ content: JSON.parse(cut.value.toString('utf8')) })) {
+        this.chatTexts.set(`${head.toString('latin1')}${cut.value.toString('latin1')}}`, summary);
+      }
+      return { kind: 'run-tool', message: summary };
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The summaries of the cut-out messages: the shared ones from the earlier request, the others parsed. */
   private cutMessages({ array, shared }: CutArray, earlier: readonly MessageSummary[]): MessageSummary[] | undefined {
     const messages = earlier.slice(0, shared);
     for (let index = shared; index < array.spans.length; index++) {
       const [start, end] = array.spans[index] as [number, number];
-      const text = array.bytes.toString('utf8', start, end);
-      let summary = this.chatTexts.get(text);
+      const key = array.bytes.toString('latin1', start, end);
+      let summary = this.chatTexts.get(key);
       if (!summary) {
-        const message: unknown = JSON.parse(text);
+        const message: unknown = JSON.parse(array.bytes.toString('utf8', start, end));
         if (!isRecord(message) || typeof message.role !== 'string' || hasBlocks(message)) return undefined;
         summary = this.interner.summarize(message);
-        this.chatTexts.set(text, summary);
+        this.chatTexts.set(key, summary);
       }
       messages.push(summary);
     }
@@ -167,7 +257,7 @@ export class ContractReader {
           kind: 'compact-context',
           turn: optionalInt(args, paths.turn),
           messages: raw === undefined ? undefined : this.interner.summarizeAll(raw),
-          recentToolIdentifiers: raw === undefined ? [] : recentToolIdentifiers(raw),
+          recentToolIdentifiers: raw === undefined ? [] : recentToolIdentifiers(raw.length, (index) => raw[index]),
         };
       }
       case 'run-tool': {
@@ -191,7 +281,8 @@ export class ContractReader {
       case 'call-model': {
         const answer = required(results, paths.callModelAnswer);
         const summary = this.interner.summarizeAnswer(answer);
-        if (isRecord(answer) && answer.role === 'assistant' && !hasBlocks(answer)) this.chatTexts.set(JSON.stringify(answer), summary);
+        if (isRecord(answer) && answer.role === 'assistant' && !hasBlocks(answer))
+          this.chatTexts.set(bytesKey(JSON.stringify(answer)), summary);
         return { kind: 'call-model', answer: summary };
       }
       case 'compact-context': {
@@ -208,7 +299,7 @@ export class ContractReader {
         const message = { role: 'tool', tool_call_id: result.tool_call_id, content: result.content };
         const json = JSON.stringify(message);
         const summary = this.interner.summarize(message, json);
-        if (!hasBlocks(message)) this.chatTexts.set(json, summary);
+        if (!hasBlocks(message)) this.chatTexts.set(bytesKey(json), summary);
         return { kind: 'run-tool', message: summary };
       }
       case 'journal-append': {
@@ -235,10 +326,11 @@ function journalEntries(raw: unknown): JournalEntry[] {
   });
 }
 
-function recentToolIdentifiers(messages: readonly unknown[]): string[][] {
+/** Over `count` messages, `messageAt` giving each (or undefined for one that is not a tool message). */
+function recentToolIdentifiers(count: number, messageAt: (index: number) => unknown): string[][] {
   const recent: string[][] = [];
-  for (let i = messages.length - 1; i >= 0 && recent.length < RECENT_TOOL_OUTPUTS_KEPT; i--) {
-    const message = messages[i];
+  for (let i = count - 1; i >= 0 && recent.length < RECENT_TOOL_OUTPUTS_KEPT; i--) {
+    const message = messageAt(i);
     if (isRecord(message) && message.role === 'tool') recent.push(digestVisible(messageText(message)).flatMap(extractIdentifiers));
   }
   return recent;

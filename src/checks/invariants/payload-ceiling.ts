@@ -21,20 +21,23 @@ export const payloadCeiling: HistoryInvariant = {
     const limit = ctx.limits.blobLimitBytes;
     const failures: string[] = [];
     let count = 0;
-    let largest: { where: string; bytes: number } | undefined;
+    // Named only when told: finding an activity's type searches the execution's activities.
+    const where = (execution: Execution, event: HistoryEvent, field: string) =>
+      `${run.at(execution, event.id)}: ${event.type}${activityLabel(execution, event)} ${field}`;
+    let largest: { execution: Execution; event: HistoryEvent; field: string; bytes: number } | undefined;
     for (const execution of run.executions) {
       for (const event of execution.history.events) {
         for (const field of event.payloads) {
           count++;
-          const where = `${run.at(execution, event.id)}: ${event.type}${activityLabel(execution, event)} ${field.field}`;
-          if (!largest || field.bytes > largest.bytes) largest = { where, bytes: field.bytes };
-          if (field.bytes >= limit) failures.push(`${where} ${bytes(field.bytes)} bytes >= limit ${bytes(limit)}`);
+          if (!largest || field.bytes > largest.bytes) largest = { execution, event, field: field.field, bytes: field.bytes };
+          if (field.bytes >= limit)
+            failures.push(`${where(execution, event, field.field)} ${bytes(field.bytes)} bytes >= limit ${bytes(limit)}`);
         }
       }
     }
     const notes = largest
       ? [
-          `${count} payloads; largest ${largest.where} ${bytes(largest.bytes)} bytes (limit ${bytes(limit)}, headroom ${bytes(limit - largest.bytes)})`,
+          `${count} payloads; largest ${where(largest.execution, largest.event, largest.field)} ${bytes(largest.bytes)} bytes (limit ${bytes(limit)}, headroom ${bytes(limit - largest.bytes)})`,
         ]
       : ['no payloads'];
     return judge(this.id, failures, notes, true);

@@ -9,6 +9,7 @@
 import { TAIL_MAX_GROUPS, TAIL_MIN_GROUPS } from '../../contract/limits.ts';
 import { jsonArrayBytes } from '../history/messages.ts';
 import type { MessageSummary, RunInputSummary } from '../history/model.ts';
+import { bytes } from '../verdict.ts';
 import { contiguityViolations } from './contiguity.ts';
 import { dialogBytes, type ExpectedMessage, sameMessage, sameShape } from './dialog.ts';
 
@@ -61,7 +62,7 @@ export function checkRebuild(messages: readonly MessageSummary[], expected: Rebu
     violations.push(`the tail has ${tailGroups} turn groups, not ${TAIL_MIN_GROUPS}-${TAIL_MAX_GROUPS}`);
   }
   if (tailBytes > expected.tailMaxBytes) {
-    violations.push(`the tail is ${tailBytes.toLocaleString('en-US')} bytes > tail max ${expected.tailMaxBytes.toLocaleString('en-US')}`);
+    violations.push(`the tail is ${bytes(tailBytes)} bytes > tail max ${bytes(expected.tailMaxBytes)}`);
   }
   if (expected.before) {
     const kept = expected.before.slice(Math.max(0, expected.before.length - tail.length));

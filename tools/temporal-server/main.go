@@ -276,9 +276,9 @@ func sqlConfig(o *options) (*config.SQL, error) {
 		conf.ConnectAttributes = map[string]string{"mode": "memory", "cache": "shared"}
 		conf.DatabaseName = fmt.Sprintf("longrun-%d", rand.Int64())
 	} else {
-		// A throwaway file: the write-ahead log without fsync survives a crash of the server (the
-		// chaos steps), not of the machine, and writes each page once per commit instead of
-		// journaling it first and syncing both (SQLite's default, rollback journal and full sync).
+		// A throwaway file: a write-ahead log without fsync survives a crash of the server (the
+		// chaos steps), not of the machine, and appends each commit to the log instead of copying
+		// every page it changes to a rollback journal and syncing both (SQLite's default).
 		conf.ConnectAttributes = map[string]string{"mode": "rwc", "journal_mode": "wal", "synchronous": "off"}
 		conf.DatabaseName = o.dbFilename
 	}

@@ -75,6 +75,17 @@ describe('compaction.card', () => {
     expect(resultOf(run.compact({ card: swapped, outcome: 'rejected' }).turn(), 'compaction.card').status).toBe('pass');
   });
 
+  it('fails a good card thrown away even when the next try returns the same card and the journal takes it', () => {
+    const run = overTrigger();
+    const card = validCard(run.dialog);
+    const result = resultOf(run.compact({ card, outcome: 'rejected' }).compact({ card }).turn(), 'compaction.card');
+    expect(result.evidence).toContainEqual(
+      expect.stringMatching(
+        /^event \d+: compact_context returned a card of [\d,]+ bytes, .* but the journal has context\.compaction_failed/,
+      ),
+    );
+  });
+
   it('fails a card whose sections are missing, out of order or preceded by text', () => {
     const run = overTrigger();
     const swapped = validCard(run.dialog).replace('## Verified', '## Checked');

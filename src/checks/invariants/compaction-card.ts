@@ -2,7 +2,7 @@ import { FAILURE_TYPE } from '../../contract/failure-types.ts';
 import { extractIdentifiers } from '../../contract/identifiers.ts';
 import { CARD_SECTIONS } from '../../contract/limits.ts';
 import type { ResolvedContext } from '../context.ts';
-import { cardOf, journalOf } from '../run/compactions.ts';
+import { cardOf, compactedEntryOf, journalOf } from '../run/compactions.ts';
 import type { Activity, RunView } from '../run/run-view.ts';
 import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
 
@@ -82,7 +82,7 @@ export const compactionCard: HistoryInvariant = {
       const size = Buffer.byteLength(card);
       if (size > max) failures.push(`${where}: compact_context result card ${bytes(size)} bytes > card max ${bytes(max)}`);
       const turn = compaction.input.kind === 'compact-context' ? compaction.input.turn : undefined;
-      const accepted = compacted.some((entry) => cardOf(entry) === card);
+      const accepted = compactedEntryOf(run, compaction) !== undefined;
       const failedThere = failed.some((entry) => turn === undefined || entry.event.turn === turn);
       // A good card the workflow then journaled as failed (its rebuild threw, say) was thrown away.
       if (!accepted && failedThere && size <= max && sectionProblem(card) === null) {
@@ -108,7 +108,7 @@ export const compactionCard: HistoryInvariant = {
       if (size > max) problems.push(`${bytes(size)} bytes > card max ${bytes(max)}`);
       const sections = sectionProblem(card);
       if (sections) problems.push(sections);
-      const source = compactions.find((c) => c.result?.kind === 'compact-context' && c.result.card === card);
+      const source = compactions.find((c) => compactedEntryOf(run, c) === entry);
       if (!source) problems.push('is not the result of any compact_context');
       const identifiers = identifierFailure(run, ctx, card, source);
       if (identifiers) problems.push(identifiers);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../contract/messages.ts';
-import { AgentRunHistory, CARD_FRAME, lastGroups, resultOf, SMALL_LIMITS } from '../testing/index.ts';
+import { AgentRunHistory, CARD_FRAME, lastGroups, resultOf, SMALL_LIMITS, validCard } from '../testing/index.ts';
 
 function overTrigger(): AgentRunHistory {
   const run = new AgentRunHistory({ limits: SMALL_LIMITS });
@@ -30,6 +30,16 @@ describe('rebuild.contract', () => {
         new RegExp(`context\\.compacted says kept 3, dropped ${groups}; the rebuild kept 3 turn groups and displaced ${groups - 3}$`),
       ),
     );
+  });
+
+  it('reads the counts of each compaction from its own context.compacted, when two turns compacted to the same card', () => {
+    const run = overTrigger();
+    const card = validCard(run.request().messages);
+    run.compact({ card, tailGroups: 3 }).turn().turn().turn();
+    run.compact({ card, tailGroups: 2 }).turn().complete(); // kept 3 then kept 2: counts of their own
+    const result = resultOf(run, 'rebuild.contract');
+    expect(result.evidence.filter((line) => line.includes('context.compacted says'))).toEqual([]);
+    expect(result.status).toBe('pass');
   });
 
   it('passes rebuilds of 2 to 8 whole groups and append-only turns between them', () => {

@@ -1,4 +1,4 @@
-import { acceptedAt, cardOf, dialogBeforeCompaction, elidedAround, journalOf, turnDialog, turnLabel } from '../run/compactions.ts';
+import { acceptedAt, compactedEntryOf, dialogBeforeCompaction, elidedAround, turnDialog, turnLabel } from '../run/compactions.ts';
 import { contiguityViolations } from '../run/contiguity.ts';
 import { dialogBefore, dialogDifference } from '../run/dialog.ts';
 import { checkRebuild } from '../run/rebuild.ts';
@@ -9,8 +9,8 @@ import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
  * What context.compacted says it kept and dropped against what the rebuild did: kept the tail's
  * groups, dropped the rest of the groups the compaction was sent. Judged when both are numbers.
  */
-function countsProblem(run: RunView, card: string, tailGroups: number, compaction: Activity): string | null {
-  const data = journalOf(run, 'context.compacted').find((entry) => cardOf(entry) === card)?.event.data;
+function countsProblem(run: RunView, tailGroups: number, compaction: Activity): string | null {
+  const data = compactedEntryOf(run, compaction)?.event.data;
   const sent = compaction.input.kind === 'compact-context' ? compaction.input.messages : undefined;
   if (typeof data?.kept !== 'number' || typeof data.dropped !== 'number' || !sent) return null;
   const dropped = sent.filter((m) => m.role === 'assistant').length - tailGroups;
@@ -65,7 +65,7 @@ export const rebuildContract: HistoryInvariant = {
           });
           const after = `first request after the compaction at ${run.at(execution, accepted.compaction.scheduled.id)}`;
           for (const violation of report.violations) failures.push(`${where}, ${after}: ${violation}`);
-          const counts = countsProblem(run, accepted.card, report.tailGroups, accepted.compaction);
+          const counts = countsProblem(run, report.tailGroups, accepted.compaction);
           if (counts) failures.push(`${where}, ${after}: ${counts}`);
           if (report.violations.length === 0) {
             notes.push(`${where}: rebuilt with ${report.tailGroups} turn groups, tail ${bytes(report.tailBytes)} bytes`);

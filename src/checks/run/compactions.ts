@@ -28,11 +28,48 @@ export function cardOf(event: JournaledEvent): string | undefined {
   return typeof card === 'string' ? card : undefined;
 }
 
-/** The card a completed compaction returned, when a `context.compacted` event carries it. */
-export function acceptedCard(run: RunView, compaction: Activity): string | undefined {
+/** Whether `activity` was scheduled before `later` in the run (executions in ContinueAsNew order). */
+function scheduledBefore(activity: Activity, later: Activity): boolean {
+  const [a, b] = [activity.execution.number, later.execution.number];
+  return a < b || (a === b && activity.scheduled.id < later.scheduled.id);
+}
+
+const compactionsByRun = new WeakMap<RunView, Activity[]>();
+
+/** The run's compact_context activities, in the order they were scheduled. */
+function compactionsOf(run: RunView): Activity[] {
+  let compactions = compactionsByRun.get(run);
+  if (!compactions) {
+    const type = run.mapping.activities.compactContext;
+    compactions = run.executions.flatMap((execution) => execution.activities.filter((activity) => activity.type === type));
+    compactionsByRun.set(run, compactions);
+  }
+  return compactions;
+}
+
+/**
+ * The `context.compacted` entry that accepted a completed compaction: the first carrying its card
+ * journaled after it and before the next compaction. Matched by position as well as card: the
+ * same dialog compacts to the same card, so one card can be accepted at several turns, each with
+ * counts of its own, and a card rejected once can be accepted at the next try.
+ */
+export function compactedEntryOf(run: RunView, compaction: Activity): JournaledEvent | undefined {
   if (compaction.result?.kind !== 'compact-context') return undefined;
   const { card } = compaction.result;
-  return journalOf(run, 'context.compacted').some((entry) => cardOf(entry) === card) ? card : undefined;
+  const compactions = compactionsOf(run);
+  const index = compactions.indexOf(compaction);
+  const next = index < 0 ? undefined : compactions[index + 1];
+  return journalOf(run, 'context.compacted').find(
+    (entry) =>
+      cardOf(entry) === card &&
+      scheduledBefore(compaction, entry.activity) &&
+      (next === undefined || scheduledBefore(entry.activity, next)),
+  );
+}
+
+/** The card a completed compaction returned, when a `context.compacted` event after it carries it. */
+export function acceptedCard(run: RunView, compaction: Activity): string | undefined {
+  return compactedEntryOf(run, compaction) && compaction.result?.kind === 'compact-context' ? compaction.result.card : undefined;
 }
 
 /** The accepted compaction among those of one boundary (the last one), with its card. */

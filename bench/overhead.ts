@@ -5,6 +5,7 @@
  * of its own (fresh plans, a cold screenshot cache for longrun), the same for both sides.
  */
 import type { Environment } from '../src/environment/index.ts';
+import { holdReplayers } from '../src/runner/replay.ts';
 import { runScenario } from '../src/runner/run-scenario.ts';
 import { runBaseline } from './baseline/index.ts';
 import { withBenchEnvironment } from './bench-environment.ts';
@@ -39,15 +40,17 @@ export interface OverheadResult {
 }
 
 export async function measureOverhead(options: OverheadOptions): Promise<OverheadResult> {
+  // The replay workers start once, in the warm-up, as in any process that runs scenario after scenario.
+  const releaseReplayers = holdReplayers();
   const samples = await withBenchEnvironment(async ({ env, serverPid }) => {
-    // A pair of small runs first, not counted: bundles, JIT and connections warm up.
+    // A pair of small runs first, not counted: bundles, JIT, connections and replay workers warm up.
     await measurePair(env, serverPid, { ...options, runs: 1, targetTokens: 20_000 }, -1);
     const measured: OverheadSample[] = [];
     for (let repetition = 0; repetition < options.repetitions; repetition++) {
       measured.push(...(await measurePair(env, serverPid, options, repetition)));
     }
     return measured;
-  });
+  }).finally(releaseReplayers);
   const pairs = (measure: (s: OverheadSample) => number) =>
     Array.from({ length: options.repetitions }, (_, repetition) => {
       const side = (variant: OverheadSample['variant']) => samples.find((s) => s.variant === variant && s.repetition === repetition);

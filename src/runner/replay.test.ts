@@ -1,5 +1,28 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { describe, expect, it } from 'vitest';
-import { replayTargets } from './replay.ts';
+import { holdReplayers, replayHistories, replayTargets, replayWorkerCount } from './replay.ts';
+
+const V0_CORPUS = new URL('../../test/corpus/v0/', import.meta.url);
+
+describe('holdReplayers', () => {
+  it('keeps the replay workers until the last hold is released, then closes them', async () => {
+    const file = readdirSync(fileURLToPath(V0_CORPUS)).find((name) => name.endsWith('.json.gz'));
+    const history = historyFromJSON(JSON.parse(gunzipSync(readFileSync(new URL(String(file), V0_CORPUS))).toString('utf8')));
+    const [first, second] = [holdReplayers(), holdReplayers()];
+    expect((await replayHistories('v1', 'held', [history])).errors).toEqual([]);
+    expect(replayWorkerCount()).toBe(1);
+    await first();
+    await first(); // a second release of the same hold counts once
+    expect(replayWorkerCount()).toBe(1);
+    expect((await replayHistories('v1', 'held', [history])).errors).toEqual([]);
+    expect(replayWorkerCount()).toBe(1); // the same worker, idle again, took the second replay
+    await second();
+    expect(replayWorkerCount()).toBe(0);
+  });
+});
 
 describe('replayTargets', () => {
   it("replays a release's histories on itself and every later release in play", () => {

@@ -126,6 +126,30 @@ export async function replayHistories(
   return { binary, errors: await replayerOf(binary).replay(workflowId, histories) };
 }
 
+let holds = 0;
+
+/**
+ * Keeps the replay workers alive until every hold is released; the last release closes them.
+ * Each `runScenario` holds them for its own life, so no replay thread outlives it and keeps the
+ * process up. A process that runs scenario after scenario on the same binaries (the benchmark's
+ * overhead pairs) holds them across all of them: a replay worker's start (a thread, the bundle
+ * evaluated) is paid once, not per scenario.
+ */
+export function holdReplayers(): () => Promise<void> {
+  holds++;
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    if (--holds === 0) await closeReplayers();
+  };
+}
+
+/** The replay workers open in this process. */
+export function replayWorkerCount(): number {
+  return [...replayers.values()].flat().length;
+}
+
 /** Ends the replay workers (they are made again on the next replay). */
 export async function closeReplayers(): Promise<void> {
   const open = [...replayers.values()].flat();

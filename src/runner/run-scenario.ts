@@ -23,7 +23,7 @@ import { judgeRun } from './judge.ts';
 import { JUDGED_AT_ONCE, JudgingPool } from './judging-pool.ts';
 import { launchRun } from './launch.ts';
 import { checkContextOf, resolveLimits } from './limits.ts';
-import { closeReplayers, kernelReplayPlan } from './replay.ts';
+import { holdReplayers, kernelReplayPlan } from './replay.ts';
 import { drive, driveOptionsOf } from './run-driver.ts';
 import { type RunHarness, startHarness } from './run-harness.ts';
 import { type Progress, RunTally } from './run-tally.ts';
@@ -84,6 +84,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   let verdicts: ExpectationRecord[] = [];
   let load: LoadMetrics | undefined;
   let finished = false;
+  const releaseReplayers = holdReplayers();
   try {
     const launchContext = {
       client: env.client,
@@ -132,7 +133,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   } finally {
     // After a failure, the judgings in flight end before the replayers and the server go.
     await judging.drain().catch(() => {});
-    await closeReplayers();
+    await releaseReplayers();
     if (progressTimer) clearInterval(progressTimer);
     if (!finished) failure.abort();
     await harness.close(finished);

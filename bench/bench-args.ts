@@ -25,6 +25,11 @@ export const PRODUCTION_MONTH_RUNS = 1067;
  * makes runs twice as turn-dense (3.88 B).
  */
 export const PRODUCTION_BYTES_PER_TURN = 12_000;
+/**
+ * The month's runs at once: at 4 the runs' round trips left 12% of the 2 cores idle (16 min 54 s
+ * on a quiet machine); at 6, 8% and 14 min 19 s (docs/benchmarks.md, session 9).
+ */
+export const MONTH_CONCURRENCY = 6;
 
 export const BENCH_USAGE = `Usage: npm run bench -- [options]
 
@@ -32,10 +37,10 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
   --only LIST          sections to run, comma-separated: ${SECTIONS.join(', ')}
   --repetitions N      overhead: longrun/baseline pairs; startup: starts per command (default 5)
   --window SECONDS     throughput: stop each configuration after this long (default 60; 0 = run to the end)
-  --month              the production month instead: ${PRODUCTION_MONTH_RUNS} runs at full size (about 30 minutes
-                       on 2 cores; the target is 15)
+  --month              the production month instead: ${PRODUCTION_MONTH_RUNS} runs at full size (about 15 minutes
+                       on 2 cores of a quiet machine; the target is under 15)
   --runs N             month: runs (default ${PRODUCTION_MONTH_RUNS})
-  --concurrency N      month: runs at once (default 4)
+  --concurrency N      month: runs at once (default ${MONTH_CONCURRENCY})
   --bytes-per-turn N   month: context bytes per turn of the synthetic runs (default 12,000: the plans'
                        append-only total matches production's 1.76 B tokens; the mocks' own default,
                        6,000, makes twice the turns and takes about an hour)
@@ -77,7 +82,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
     repetitions: integer(values.repetitions, 'repetitions', 5, 1),
     windowSeconds: integer(values.window, 'window', 60, 0),
     monthRuns: integer(values.runs, 'runs', PRODUCTION_MONTH_RUNS, 1),
-    monthConcurrency: integer(values.concurrency, 'concurrency', 4, 1),
+    monthConcurrency: integer(values.concurrency, 'concurrency', MONTH_CONCURRENCY, 1),
     monthBytesPerTurn: integer(values['bytes-per-turn'], 'bytes-per-turn', PRODUCTION_BYTES_PER_TURN, 1),
     outDir: (values.out as string | undefined) ?? 'reports/bench',
   };

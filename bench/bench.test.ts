@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { planRun, runMessages } from '../mocks/index.ts';
 import { buildAgentRequest } from '../src/kernel/index.ts';
-import { BenchUsageError, PRODUCTION_BYTES_PER_TURN, PRODUCTION_MONTH_RUNS, parseBenchArgs } from './bench-args.ts';
+import { BenchUsageError, MONTH_CONCURRENCY, PRODUCTION_BYTES_PER_TURN, PRODUCTION_MONTH_RUNS, parseBenchArgs } from './bench-args.ts';
 import { type BenchReport, reportTables } from './bench-report.ts';
 import { shareOfCeiling } from './ceiling/run-ceiling.ts';
 import type { Meter } from './meter.ts';
@@ -107,7 +107,7 @@ describe('parseBenchArgs', () => {
     expect(parseBenchArgs(['--month'])).toMatchObject({
       sections: ['month'],
       monthRuns: PRODUCTION_MONTH_RUNS,
-      monthConcurrency: 4,
+      monthConcurrency: MONTH_CONCURRENCY,
       monthBytesPerTurn: PRODUCTION_BYTES_PER_TURN,
     });
     expect(parseBenchArgs(['--month', '--runs', '50', '--concurrency', '2', '--bytes-per-turn', '6000'])).toMatchObject({

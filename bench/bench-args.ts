@@ -27,7 +27,7 @@ export const PRODUCTION_MONTH_RUNS = 1067;
 export const PRODUCTION_BYTES_PER_TURN = 12_000;
 /**
  * The month's runs at once: at 4 the runs' round trips left 12% of the 2 cores idle (16 min 54 s
- * on a quiet machine); at 6, 8% and 14 min 19 s (docs/benchmarks.md, session 9).
+ * on a quiet machine); at 6, 8%, and 14 min 19 s and 15 min 05 s (docs/benchmarks.md, session 9).
  */
 export const MONTH_CONCURRENCY = 6;
 
@@ -37,7 +37,7 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
   --only LIST          sections to run, comma-separated: ${SECTIONS.join(', ')}
   --repetitions N      overhead: longrun/baseline pairs; startup: starts per command (default 5)
   --window SECONDS     throughput: stop each configuration after this long (default 60; 0 = run to the end)
-  --month              the production month instead: ${PRODUCTION_MONTH_RUNS} runs at full size (about 15 minutes
+  --month              the production month instead: ${PRODUCTION_MONTH_RUNS} runs at full size (14-15 minutes
                        on 2 cores of a quiet machine; the target is under 15)
   --runs N             month: runs (default ${PRODUCTION_MONTH_RUNS})
   --concurrency N      month: runs at once (default ${MONTH_CONCURRENCY})

@@ -71,6 +71,15 @@ describe('bounds: every bound bites in a fast scenario', () => {
     expect(lastTwo).toBeGreaterThan(limits.tailMaxBytes);
   });
 
+  // Within the cap (rebuild.contract holds) only with the texts elided: built-in-scenarios.test.ts shows the arithmetic.
+  it('bounds-long-texts on v1: two groups over the cap kept at each compaction, and the tail within the cap', async () => {
+    const run = await runOnV1('bounds-long-texts');
+    expect(run.compactions.map((c) => [c.turn, c.ok, c.kept])).toEqual([
+      [11, true, 2],
+      [20, true, 2],
+    ]);
+  });
+
   it.each(BOUND_MUTANTS.map((m) => [m.binary, m.catches.join(', '), m] as const))(
     '%s is caught by %s alone on its scenario',
     async (_binary, _catches, mutant) => {

@@ -167,6 +167,23 @@ describe('planRun', () => {
     expect(() => planRun({ seed: 1, runId: 'x', shape: { overrides: { callsPerTurn: 0 } } })).toThrow(/^shape\.overrides\.callsPerTurn: /);
   });
 
+  it('makes every tool turn say exactly narrationBytes UTF-8 bytes when overridden, multibyte text included', () => {
+    const shape = { screenshots: { share: 0 }, text: { multibyteShare: 0.5 }, overrides: { turns: 12, bytesPerTurn: 1_000 } };
+    const short = planRun({ seed: SEED, runId: 'talkative', shape });
+    const long = planRun({ seed: SEED, runId: 'talkative', shape: { ...shape, overrides: { ...shape.overrides, narrationBytes: 4_000 } } });
+    const texts = (plan: RunPlan) => plan.turns.slice(0, -1).map((t) => t.message.content as string);
+    expect(texts(long).map((text) => Buffer.byteLength(text))).toEqual(Array(11).fill(4_000));
+    expect(texts(long).some((text) => Buffer.byteLength(text) > text.length)).toBe(true);
+    // The same turns, calls and outputs; each text begins as the short one does.
+    expect(long.turns.map((t) => t.calls)).toEqual(short.turns.map((t) => t.calls));
+    const shortTexts = texts(short);
+    for (const [i, text] of texts(long).entries()) expect(text.startsWith(shortTexts[i] as string)).toBe(true);
+    expect(long.plannedBytes).toBe(planContextBytes(long));
+    expect(
+      planRun({ seed: SEED, runId: 'talkative', shape: { ...shape, overrides: { ...shape.overrides, narrationBytes: 4_000 } } }),
+    ).toEqual(long);
+  });
+
   it('scales every generated size and keeps turns, calls and messages', () => {
     const full = planRun({ seed: SEED, runId: 'run-9', shape: { overrides: { targetTokens: 400_000 } } });
     const small = planRun({ seed: SEED, runId: 'run-9', shape: { scale: 0.01, overrides: { targetTokens: 400_000 } } });

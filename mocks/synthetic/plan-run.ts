@@ -111,7 +111,10 @@ export function planRun(input: PlanRunInput): RunPlan {
   // Texts are seeded per turn, so that rebuilding the turns after re-sizing keeps them.
   const textSeed = rng.fork('text');
   const build = (scale: number) => {
-    plan.turns = calls.map((turnCalls, i) => toolTurn(i + 1, turnCalls, story, scale, new Rng(hash32(textSeed, i + 1)), shape.text));
+    const narration = overrides.narrationBytes === undefined ? undefined : Math.max(1, Math.round(overrides.narrationBytes * scale));
+    plan.turns = calls.map((turnCalls, i) =>
+      toolTurn(i + 1, turnCalls, story, scale, new Rng(hash32(textSeed, i + 1)), shape.text, narration),
+    );
     const answer = finalAnswer(story, scale, new Rng(hash32(textSeed, 'final')), shape.text);
     plan.turns.push({ turn: turnCount, message: { role: 'assistant', content: answer }, calls: [] });
   };
@@ -318,7 +321,15 @@ function wirePerByte(call: DraftCall): number {
   return 1 + escapeRatio(textFormat(call.tool as TextToolName, call.details.format), textMix(call.details));
 }
 
-function toolTurn(turn: number, calls: DraftCall[], story: RunStory, scale: number, rng: Rng, mix: TextMix): PlannedTurn {
+function toolTurn(
+  turn: number,
+  calls: DraftCall[],
+  story: RunStory,
+  scale: number,
+  rng: Rng,
+  mix: TextMix,
+  narrationBytes: number | undefined,
+): PlannedTurn {
   const planned = calls.map((c) => ({
     id: c.id,
     tool: c.tool,
@@ -333,7 +344,7 @@ function toolTurn(turn: number, calls: DraftCall[], story: RunStory, scale: numb
     type: 'function',
     function: { name: c.tool, arguments: JSON.stringify(c.args) },
   }));
-  const text = turnText(story, subjects, scale, rng, mix);
+  const text = turnText(story, subjects, scale, rng, mix, narrationBytes);
   return {
     turn,
     message: { role: 'assistant', content: text, tool_calls: toolCalls },

@@ -4,7 +4,7 @@
  * at the mix's share a rule or sentence is in Russian (the team's language), with the same
  * identifiers.
  */
-import { Multibyte, type TextMix, utf8Prefix } from './multibyte.ts';
+import { fitUtf8, Multibyte, type TextMix, utf8Prefix } from './multibyte.ts';
 import type { Rng } from './random.ts';
 import type { RunStory } from './run-story.ts';
 import { vocabulary } from './vocabulary.ts';
@@ -96,33 +96,38 @@ export interface CallSummary {
   subject: string;
 }
 
-/** What the agent says before its tool calls of one turn. */
-export function turnText(story: RunStory, calls: readonly CallSummary[], scale: number, rng: Rng, mix: TextMix): string {
+/**
+ * What the agent says before its tool calls of one turn: a lead and up to three sentences, or,
+ * given `bytes`, as many sentences as reach exactly that many UTF-8 bytes (an agent that
+ * reasons at length before it acts).
+ */
+export function turnText(story: RunStory, calls: readonly CallSummary[], scale: number, rng: Rng, mix: TextMix, bytes?: number): string {
   const words = vocabulary();
   const multibyte = new Multibyte(rng, mix);
   const first = calls[0];
   const lead = first ? (multibyte.line() ? leadInRussian(first, multibyte) : leadFor(first, rng)) : 'Continuing.';
   const extra = Math.round(rng.int(0, 3) * Math.min(1, scale));
+  const noun = () => rng.pick(words.nouns);
+  const sentence = () =>
+    multibyte.line()
+      ? rng.pick([
+          `Путь ${noun()} в ${rng.pick(story.files)} выглядит подозрительно.`,
+          `Это совпадает с ${story.ticket}: проверка ${noun()} выполняется раньше, чем загружается ${noun()}.`,
+          `Ещё нужно понять, как ${story.service} обрабатывает ${story.orderId}.`,
+          `Тест всё ещё падает, смотрю дальше ${multibyte.emoji()}`,
+        ])
+      : rng.pick([
+          `The ${noun()} path in ${rng.pick(story.files)} looks ${rng.pick(words.adjectives)}.`,
+          `That matches ${story.ticket}; the ${noun()} check runs before the ${noun()} is loaded.`,
+          `I still need to confirm how ${story.service} handles ${story.orderId}.`,
+          `${rng.pick(words.phrases)}`,
+        ]);
   const sentences = [lead];
-  for (let i = 0; i < extra; i++) {
-    const noun = () => rng.pick(words.nouns);
-    sentences.push(
-      multibyte.line()
-        ? rng.pick([
-            `Путь ${noun()} в ${rng.pick(story.files)} выглядит подозрительно.`,
-            `Это совпадает с ${story.ticket}: проверка ${noun()} выполняется раньше, чем загружается ${noun()}.`,
-            `Ещё нужно понять, как ${story.service} обрабатывает ${story.orderId}.`,
-            `Тест всё ещё падает, смотрю дальше ${multibyte.emoji()}`,
-          ])
-        : rng.pick([
-            `The ${noun()} path in ${rng.pick(story.files)} looks ${rng.pick(words.adjectives)}.`,
-            `That matches ${story.ticket}; the ${noun()} check runs before the ${noun()} is loaded.`,
-            `I still need to confirm how ${story.service} handles ${story.orderId}.`,
-            `${rng.pick(words.phrases)}`,
-          ]),
-    );
-  }
-  return sentences.join(' ');
+  for (let i = 0; i < extra; i++) sentences.push(sentence());
+  if (bytes === undefined) return sentences.join(' ');
+  let text = sentences.join(' ');
+  while (Buffer.byteLength(text) < bytes) text += ` ${sentence()}`;
+  return fitUtf8(text, bytes);
 }
 
 function leadFor(call: CallSummary, rng: Rng): string {

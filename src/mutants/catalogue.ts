@@ -65,6 +65,7 @@ export const BOUND_MUTANTS: readonly Mutant[] = [
   onBuiltIn('can-once', ['history.continue-as-new'], 'bounds-small-groups'),
   onBuiltIn('tail-one-group', ['rebuild.contract'], 'bounds-big-groups'),
   onBuiltIn('tail-cap-off-by-one', ['rebuild.contract'], 'bounds-big-groups'),
+  onBuiltIn('tail-keeps-texts', ['rebuild.contract'], 'bounds-long-texts'),
 ];
 
 export const MUTANTS: readonly Mutant[] = [

@@ -61,6 +61,8 @@ export const DETECTION_SCENARIOS: readonly Scenario[] = [
   builtIn('bounds-small-groups'),
   // The tail's byte cap at the exact byte, then two groups over the cap kept with a screenshot elided inside them.
   builtIn('bounds-big-groups'),
+  // Two groups whose assistant texts alone pass the tail cap: the rebuild elides the texts.
+  builtIn('bounds-long-texts'),
   // The first compaction fails (three 500s: context.compaction_failed, the run goes on); the next
   // is answered a card without its Verified section and a 12,000-byte card (both rejected), then a card of
   // exactly the card limit (accepted, on its third and last attempt).

@@ -10,7 +10,15 @@ import { parse } from 'yaml';
 import { planContextBytes, planRun, type RunPlan, resolveShape, runMessages, toolContentWireBytes } from '../../mocks/index.ts';
 import { BYTES_PER_TOKEN } from '../contract/limits.ts';
 import type { Message } from '../contract/messages.ts';
-import { bigItemThresholdBytes, buildAgentRequest, guardTargetBytes, jsonBytes, resolveLimits } from '../kernel/index.ts';
+import {
+  bigItemThresholdBytes,
+  buildAgentRequest,
+  guardTargetBytes,
+  jsonBytes,
+  rebuildMessages,
+  resolveLimits,
+  SPEC_REBUILD,
+} from '../kernel/index.ts';
 import { MODELS } from '../runner/run-scenario.ts';
 import { loadScenarioFile } from './load-scenario.ts';
 import { listScenarios, resolveScenario, SCENARIOS_DIR, scenarioFiles, scenarioName } from './registry.ts';
@@ -18,6 +26,7 @@ import type { Scenario } from './scenario-schema.ts';
 
 const BUILT_IN_NAMES = [
   'bounds-big-groups',
+  'bounds-long-texts',
   'bounds-small-groups',
   'compaction-failure',
   'cross-version-replay',
@@ -31,7 +40,7 @@ const BUILT_IN_NAMES = [
 ];
 
 describe('the built-in scenarios', () => {
-  it('include the nine of the design and the two of the bounds', () => {
+  it('include the nine of the design and the three of the bounds', () => {
     expect(scenarioFiles().map(scenarioName)).toEqual(expect.arrayContaining(BUILT_IN_NAMES));
   });
 
@@ -214,15 +223,19 @@ function exactRun(scenario: Scenario) {
   const messages = runMessages(plan);
   const requests: number[] = [];
   const groups: Message[][] = [];
+  const ends: number[] = [];
   let end = 2;
   for (const turn of plan.turns) {
     const sent = buildAgentRequest({ runId, turn: turn.turn, model: MODELS.agent.model, messages: messages.slice(0, end) });
     requests.push(jsonBytes(sent));
+    ends.push(end);
     groups.push(messages.slice(end, end + 1 + turn.calls.length));
     end += 1 + turn.calls.length;
   }
   const tailBytes = (turn: number, count: number) => jsonBytes(groups.slice(turn - 1 - count, turn - 1).flat());
-  return { plan, requests, tailBytes };
+  /** The dialog of an uncompacted run before `turn`: what its first compaction rebuilds from. */
+  const historyBefore = (turn: number) => messages.slice(0, ends[turn - 1]);
+  return { plan, requests, tailBytes, historyBefore };
 }
 
 describe('the bounds scenarios put their limits on exact bytes of the plan', () => {
@@ -254,6 +267,26 @@ describe('the bounds scenarios put their limits on exact bytes of the plan', () 
     expect(plan.turns[19]?.calls[0]?.tool).toBe('screenshot');
     expect(tailBytes(21, 1)).toBeGreaterThan(limits.tailMaxBytes);
     // The payload guard leaves the screenshots alone: only the rebuild elides inside the tail.
+    expect(largestToolOutput(plan)).toBeLessThan(bigItemThresholdBytes(limits));
+  });
+
+  it('bounds-long-texts: two groups pass the tail max on their texts alone, at the first compaction and as long as the run lasts', () => {
+    const { scenario } = resolveScenario('bounds-long-texts');
+    const limits = resolveLimits(scenario.limits);
+    const { plan, requests, tailBytes, historyBefore } = exactRun(scenario);
+    expect(firstTurnOver(requests, limits.compactionTriggerBytes)).toBe(11);
+    const rebuilt = (turn: number, tailElidable: typeof SPEC_REBUILD.tailElidable) =>
+      rebuildMessages(historyBefore(turn), 'card', limits, { ...SPEC_REBUILD, tailElidable });
+    // Every two groups: over the cap, still over it with their tool outputs elided, within it with their texts elided too.
+    for (let turn = 11; turn <= plan.turns.length; turn++) {
+      expect(tailBytes(turn, 2)).toBeGreaterThan(limits.tailMaxBytes);
+      expect(rebuilt(turn, ['screenshot', 'tool_output']).tailBytes).toBeGreaterThan(limits.tailMaxBytes);
+      const spec = rebuilt(turn, SPEC_REBUILD.tailElidable);
+      expect(spec.kept).toBe(2);
+      expect(spec.tailBytes).toBeLessThanOrEqual(limits.tailMaxBytes);
+      expect(spec.elided.map((item) => item.kind)).toContain('assistant_text');
+    }
+    expect(plan.turns.slice(0, -1).every((turn) => Buffer.byteLength(turn.message.content as string) === 4_000)).toBe(true);
     expect(largestToolOutput(plan)).toBeLessThan(bigItemThresholdBytes(limits));
   });
 });

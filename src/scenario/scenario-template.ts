@@ -47,6 +47,7 @@ shape:
   #   screenshotEvery: 5
   #   screenshotBytes: 200000
   #   callsPerTurn: 20
+  #   narrationBytes: 4000 # each tool turn's assistant text, in UTF-8 bytes
 
 # Faults the mocks inject (mocks/faults/fault-profile.ts), per target: agent, compaction, sandbox.
 faults: {}

@@ -23,6 +23,7 @@ export const BINARY_IDS = [
   'tail-nine-groups',
   'tail-one-group',
   'tail-cap-off-by-one',
+  'tail-keeps-texts',
   'card-tail-limit',
   'trigger-inclusive',
   'can-at-budget',
@@ -131,6 +132,10 @@ const DESCRIPTIONS: Record<BinaryId, { description: string; broken: boolean; bas
   'tail-cap-off-by-one': {
     broken: true,
     description: 'the rebuild counts the tail one byte short: a group that passes the cap by one byte is kept, then elided into',
+  },
+  'tail-keeps-texts': {
+    broken: true,
+    description: 'the rebuild never elides assistant texts in a tail over the cap: two groups whose texts pass the cap stay over it',
   },
   'card-tail-limit': {
     broken: true,

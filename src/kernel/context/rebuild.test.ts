@@ -178,5 +178,28 @@ describe('rebuildMessages', () => {
       expect(broken.kept).toBe(3);
       expect(broken.elided.length).toBeGreaterThan(0);
     });
+
+    it('tailElidable without assistant texts leaves a tail over the cap that the spec brings under it', () => {
+      const talkative = (i: number): Message[] => [
+        {
+          role: 'assistant',
+          content: 'why '.repeat(1_000),
+          tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'shell', arguments: '{}' } }],
+        },
+        { role: 'tool', tool_call_id: `c${i}`, content: 'x'.repeat(500) },
+      ];
+      const messages: Message[] = [{ role: 'system', content: 'sys' }, { role: 'user', content: 'req' }, ...talkative(0), ...talkative(1)];
+      const spec = rebuildMessages(messages, CARD, { tailMaxBytes: 3_000 });
+      expect(spec.kept).toBe(2);
+      expect(spec.tailBytes).toBeLessThanOrEqual(3_000);
+      expect(spec.elided.map((item) => item.kind)).toContain('assistant_text');
+      const broken = rebuildMessages(
+        messages,
+        CARD,
+        { tailMaxBytes: 3_000 },
+        { ...SPEC_REBUILD, tailElidable: ['screenshot', 'tool_output'] },
+      );
+      expect(broken.tailBytes).toBeGreaterThan(3_000);
+    });
   });
 });

@@ -27,6 +27,8 @@ export interface RebuildOptions {
   tailMaxGroups: number;
   /** Bytes the tail's JSON array adds to its messages and commas: 1 (`[` + `]` - 1), 0 in tail-cap-off-by-one. */
   tailArrayBytes: number;
+  /** What may be elided inside a tail over the cap: screenshots, tool outputs and assistant texts; no texts in tail-keeps-texts. */
+  tailElidable: readonly ElidableKind[];
 }
 
 /** The rebuild of the spec; each broken control turns one of these. */
@@ -35,6 +37,7 @@ export const SPEC_REBUILD: RebuildOptions = {
   tailMinGroups: TAIL_MIN_GROUPS,
   tailMaxGroups: TAIL_MAX_GROUPS,
   tailArrayBytes: 1,
+  tailElidable: ['screenshot', 'tool_output', 'assistant_text'],
 };
 
 export interface Rebuilt {
@@ -49,8 +52,6 @@ export interface Rebuilt {
   elided: ElidableItem[];
 }
 
-const TAIL_ELIDABLE = new Set<ElidableKind>(['screenshot', 'tool_output', 'assistant_text']);
-
 export function rebuildMessages(
   history: readonly Message[],
   card: string,
@@ -63,7 +64,7 @@ export function rebuildMessages(
   let tailBytes = jsonBytes(tail);
   let elided: ElidableItem[] = [];
   if (tailBytes > limits.tailMaxBytes) {
-    elided = pickUntilFits(largestFirst(listElidableItems(tail, TAIL_ELIDABLE)), tailBytes, limits.tailMaxBytes).picked;
+    elided = pickUntilFits(largestFirst(listElidableItems(tail, new Set(options.tailElidable))), tailBytes, limits.tailMaxBytes).picked;
     tail = elideItems(tail, elided);
     tailBytes = jsonBytes(tail);
   }

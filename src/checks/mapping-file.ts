@@ -39,6 +39,7 @@ function mappingSchema({ z }: typeof Zod) {
     patchId: name.nullable().optional(),
     gateMarker: z.enum(['core_patch', 'Version']).optional(),
     failureTypes: z.array(name).optional(),
+    payloadGuardFailureType: name.nullable().optional(),
     journalFirstSeq: z.number().int().min(0).optional(),
     limits: z
       .strictObject({

@@ -4,7 +4,7 @@
  * limits. The default describes our kernel (src/contract); another kernel (the Go production
  * kernel) is judged by the same checks through its own mapping.
  */
-import { FAILURE_TYPES } from '../contract/failure-types.ts';
+import { FAILURE_TYPE, FAILURE_TYPES } from '../contract/failure-types.ts';
 import { ACTIVITY, type KernelLimits, WORKFLOW_TYPE } from '../contract/kernel-api.ts';
 import {
   BLOB_LIMIT_BYTES,
@@ -63,6 +63,11 @@ export interface KernelMapping {
   gateMarker: GateMarker;
   /** The failure types a run may end with (the reasons the contract names); any other failure is a liveness violation. */
   failureTypes: readonly string[];
+  /**
+   * The failure type of a run its payload guard ended (no elision brings a payload under the blob
+   * limit); null when the kernel has none. `run.liveness` asks such an end for its reason.
+   */
+  payloadGuardFailureType: string | null;
   /** The seq of a run's first journal event. */
   journalFirstSeq: number;
   /** The kernel's default limits; a check context and the run's own input override them. */
@@ -97,6 +102,7 @@ export const DEFAULT_KERNEL_MAPPING: KernelMapping = {
   patchId: COMPACTION_PATCH_ID,
   gateMarker: 'core_patch',
   failureTypes: FAILURE_TYPES,
+  payloadGuardFailureType: FAILURE_TYPE.payloadGuard,
   // Our kernel starts its journal at seq 1 (src/kernel/workflows/agent-run.ts).
   journalFirstSeq: 1,
   limits: {

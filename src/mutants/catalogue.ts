@@ -90,6 +90,8 @@ export const MUTANTS: readonly Mutant[] = [
   // Every compaction crashes in the activity's own code (a TypeError), and the run goes on as after a failing model.
   mutant('compaction-no-settings', ['compaction.failure-continues'], {}),
   mutant('dropped-counts-kept', ['rebuild.contract'], {}),
+  // The guard's target is 8 KiB at the catalogue's 256 KiB blob limit: the run ends on its payload guard with a small dialog.
+  mutant('guard-target-margin', ['run.liveness'], {}),
   // Stalled runs: longrun stops them at their timeout, and run.liveness names why they stalled.
   mutant('compaction-retries-forever', ['run.liveness'], {
     runs: { ...STALLING_RUNS },

@@ -61,6 +61,7 @@ describe('detection suite: the card scenarios, and the controls of its new check
       'compaction.failure-continues',
       /compact_context failed for a reason the contract does not name \(TypeError\)/,
     ],
+    ['guard-target-margin', 'run.liveness', /failed with PayloadGuard .* but its dialog was [\d,]+ bytes .* under half the blob limit/],
   ] as const)('the catalogue catches %s by %s', { timeout: 180_000 }, async (binary, invariant, evidence) => {
     const control = MUTANTS.find((m) => m.binary === binary);
     const summary = await runScenario(control?.scenario as Scenario, { environment: env });

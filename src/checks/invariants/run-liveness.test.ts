@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ACTIVITY } from '../../contract/kernel-api.ts';
-import { AgentRunHistory, resultOf } from '../testing/index.ts';
+import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
 
 const STOPPED = 'longrun stopped the run after its timeout of 30 s';
 
@@ -9,11 +9,28 @@ describe('run.liveness', () => {
     const done = resultOf(new AgentRunHistory().turn().complete(), 'run.liveness');
     expect(done.status).toBe('pass');
     expect(done.evidence[0]).toMatch(/completed$/);
-    const guarded = new AgentRunHistory().turn();
+    // SMALL_LIMITS' blob limit is 64,000 bytes: a 40,000-byte output is past half of it.
+    const guarded = new AgentRunHistory({ limits: SMALL_LIMITS }).turn({ tools: [40_000] });
     guarded.history.failed('the request of turn 2 cannot be brought under the limit', 'PayloadGuard');
     const result = resultOf(guarded, 'run.liveness');
     expect(result.status).toBe('pass');
     expect(result.evidence[0]).toContain('failed with PayloadGuard, a reason the contract names');
+  });
+
+  it('fails a run its payload guard ended on a dialog under half the blob limit, at the first turn or later', () => {
+    const first = new AgentRunHistory({ limits: SMALL_LIMITS });
+    first.history.workflowTask();
+    const atStart = first.history.failed('the request of turn 1 cannot be brought under the limit', 'PayloadGuard');
+    const start = resultOf(first, 'run.liveness');
+    expect(start.status).toBe('fail');
+    expect(start.evidence[0]).toMatch(
+      new RegExp(
+        `^event ${atStart}: failed with PayloadGuard \\(no payload under the blob limit\\), but its dialog was [0-9,]+ bytes before the guard elided anything, under half the blob limit 64,000$`,
+      ),
+    );
+    const later = new AgentRunHistory({ limits: SMALL_LIMITS }).turn({ tools: [20_000] });
+    later.history.failed('the request of turn 2 cannot be brought under the limit', 'PayloadGuard');
+    expect(resultOf(later, 'run.liveness').evidence[0]).toMatch(/its dialog was 2[0-9],[0-9]{3} bytes before the guard elided anything/);
   });
 
   it('fails a run that failed for a reason the contract does not name', () => {

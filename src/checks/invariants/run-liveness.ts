@@ -3,11 +3,13 @@
  * contract names. A stall is a violation, never "no violation": a run that had to be stopped,
  * timed out or is still open fails, and the evidence says why it stalled (an activity that never
  * closed, a workflow task failing at the end). So do an activity past its attempts or its
- * schedule-to-close, and an execution that continued as new without completing a turn.
+ * schedule-to-close, and an execution that continued as new without completing a turn. A run its
+ * payload guard ended must have had a payload to give up on: not a dialog under half the blob limit.
  */
 import type { HistoryEvent } from '../history/model.ts';
+import { dialogAtEnd, dialogAtStart, dialogBytes } from '../run/dialog.ts';
 import type { Activity, Execution, RunView } from '../run/run-view.ts';
-import { type HistoryInvariant, judge } from '../verdict.ts';
+import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
 import { FORCE_CLOSED } from './wft-no-retry-loop.ts';
 
 /** Empty executions listed one by one before the rest are counted. */
@@ -32,8 +34,25 @@ function retryBound(activity: Activity): string {
   return `${attempts}, ${scheduleToCloseMs > 0 ? `schedule-to-close ${seconds(scheduleToCloseMs)}` : 'no schedule-to-close'}`;
 }
 
+/**
+ * The dialog a run's payload guard gave up on, before it elided anything, in bytes: what the last
+ * execution had when it closed (the next request, or what ContinueAsNew would carry). Null when
+ * the history cannot establish it, or after a compaction (the rebuild is the kernel's own).
+ */
+function guardedDialogBytes(run: RunView, last: Execution): number | null {
+  if (last.trailingCompactions.some((compaction) => compaction.outcome === 'completed')) return null;
+  const dialog = last.turns.length === 0 ? dialogAtStart(run, last) : dialogAtEnd(last);
+  return dialog ? dialogBytes(dialog) : null;
+}
+
+/**
+ * A dialog at or under this share of the blob limit fits, unelided, whatever margin a guard keeps
+ * for the envelope around the messages: a margin is a sliver of the limit, never half of it.
+ */
+const SURELY_FITS_SHARE = 0.5;
+
 /** How the run ended: a failure line when it did not end by itself, else a note. */
-function endOf(run: RunView, last: Execution): { failure?: string; note?: string } {
+function endOf(run: RunView, last: Execution, blobLimitBytes: number): { failure?: string; note?: string } {
   const end = last.end;
   const lastEvent = last.history.events.at(-1) as HistoryEvent;
   if (!end) return { failure: `${run.at(last, lastEvent.id)}: the run has not ended (its last execution is still open)` };
@@ -43,6 +62,12 @@ function endOf(run: RunView, last: Execution): { failure?: string; note?: string
   if (attrs.kind !== 'workflow-closed') return { failure: `${at}: the last execution continued as new, and no execution follows it` };
   if (end.kind === 'failed') {
     const named = attrs.failure?.types.find((type) => run.mapping.failureTypes.includes(type));
+    const guarded = named !== undefined && named === run.mapping.payloadGuardFailureType ? guardedDialogBytes(run, last) : null;
+    if (guarded !== null && guarded <= blobLimitBytes * SURELY_FITS_SHARE) {
+      return {
+        failure: `${at}: failed with ${named} (no payload under the blob limit), but its dialog was ${bytes(guarded)} bytes before the guard elided anything, under half the blob limit ${bytes(blobLimitBytes)}`,
+      };
+    }
     return named
       ? { note: `${at}: failed with ${named}, a reason the contract names` }
       : { failure: `${at}: failed for a reason the contract does not name: ${attrs.failure?.text ?? 'no failure given'}` };
@@ -116,7 +141,7 @@ export const runLiveness: HistoryInvariant = {
   description: 'the run ends by itself within its timeout, completed or failed for a reason the contract names',
   check(run, ctx) {
     const last = run.executions.at(-1) as Execution;
-    const { failure, note } = endOf(run, last);
+    const { failure, note } = endOf(run, last, ctx.limits.blobLimitBytes);
     const failures = failure ? [failure, ...stallCauses(run, last)] : [];
     for (const execution of run.executions) failures.push(...overdueActivities(run, execution));
     failures.push(...emptyExecutions(run));

@@ -55,17 +55,20 @@ function lastCompletedCall(turn: Turn): Activity | undefined {
 /** The dialog at the boundary before `turn`; null when the history cannot establish it. */
 export function dialogBefore(run: RunView, turn: Turn): ExpectedMessage[] | null {
   const { execution } = turn;
-  if (turn.index === 0) {
-    if (execution.input.resume) return execution.input.resume.messages;
-    if (execution.number > 1) return null;
-    return [
-      expectedMessage({ role: 'system', content: run.input.systemPrompt }),
-      expectedMessage({ role: 'user', content: run.input.userRequest }),
-    ];
-  }
+  if (turn.index === 0) return dialogAtStart(run, execution);
   const previous = execution.turns[turn.index - 1] as Turn;
   const call = lastCompletedCall(previous);
   return call ? continuation(call, execution) : null;
+}
+
+/** The dialog an execution starts with: the run's system prompt and user request, or what it resumes. */
+export function dialogAtStart(run: RunView, execution: Execution): ExpectedMessage[] | null {
+  if (execution.input.resume) return execution.input.resume.messages;
+  if (execution.number > 1) return null;
+  return [
+    expectedMessage({ role: 'system', content: run.input.systemPrompt }),
+    expectedMessage({ role: 'user', content: run.input.userRequest }),
+  ];
 }
 
 /** The dialog when the execution ended (after its last turn); null when unknown. */

@@ -31,6 +31,7 @@ export const BINARY_IDS = [
   'card-limit-exclusive',
   'compaction-no-settings',
   'dropped-counts-kept',
+  'guard-target-margin',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
 /** A binary named in a scenario or a result: the one schema, so naming other binaries is one edit. */
@@ -165,6 +166,10 @@ const DESCRIPTIONS: Record<BinaryId, { description: string; broken: boolean; bas
   'dropped-counts-kept': {
     broken: true,
     description: "context.compacted's dropped counts every group of the dialog before, the kept ones too",
+  },
+  'guard-target-margin': {
+    broken: true,
+    description: 'the payload guard brings requests under the envelope margin (1/32 of the blob limit): runs end on requests that fit',
   },
 };
 

@@ -22,7 +22,7 @@ import type { ChatRequest, Message, ToolCall } from '../../contract/messages.ts'
 import { countSizesIn, jsonBytes } from '../context/bytes.ts';
 import { type GuardPolicy, type GuardResult, guardMessages } from '../context/guard.ts';
 import { historyCallsForContinueAsNew } from '../context/history-pressure.ts';
-import { bigItemThresholdBytes, guardTargetBytes } from '../context/limits.ts';
+import { bigItemThresholdBytes, envelopeMarginBytes, guardTargetBytes } from '../context/limits.ts';
 import { rebuildMessages } from '../context/rebuild.ts';
 import { buildAgentRequest, overheadBytes } from '../context/request.ts';
 import { checkRunInput } from '../context/run-input.ts';
@@ -200,7 +200,7 @@ class AgentRun {
     const input = {
       messages: this.messages,
       overheadBytes: overhead,
-      targetBytes: guardTargetBytes(this.limits),
+      targetBytes: this.guardTarget(),
       bigItemBytes: bigItemThresholdBytes(this.limits),
     };
     const countsScreenshots = this.options.guardCountsScreenshots;
@@ -223,7 +223,7 @@ class AgentRun {
       nonRetryable: true,
       message:
         `${what} is ${result.bytesAfter} bytes after eliding ${result.elided.length} items and cannot be brought ` +
-        `under ${guardTargetBytes(this.limits)} bytes (blob limit ${this.limits.blobLimitBytes})`,
+        `under ${this.guardTarget()} bytes (blob limit ${this.limits.blobLimitBytes})`,
     });
   }
 
@@ -363,6 +363,11 @@ class AgentRun {
       (mode === 'always' || patched(HISTORY_PRESSURE_PATCH_ID)) &&
       this.gateOpen()
     );
+  }
+
+  /** The largest request the payload guard lets through (guard-target-margin takes the margin for it). */
+  private guardTarget(): number {
+    return this.options.guardTarget === 'envelope-margin' ? envelopeMarginBytes(this.limits) : guardTargetBytes(this.limits);
   }
 }
 

@@ -17,6 +17,11 @@ export interface KernelOptions {
   rebuild: RebuildOptions;
   /** false: guard-ignores-screenshots. */
   guardCountsScreenshots: boolean;
+  /**
+   * What the payload guard brings a request under: the blob limit less the envelope's margin, or
+   * the margin itself (guard-target-margin, the two helpers mixed up: runs end on small requests).
+   */
+  guardTarget: 'blob-limit' | 'envelope-margin';
   /** Consecutive boundaries over the trigger before compaction starts: 1, or 2 in trigger-late. */
   triggerBoundaries: number;
   /** A failed compaction ends the run (true only in compaction-fatal). */
@@ -56,6 +61,7 @@ export const CURRENT_KERNEL: KernelOptions = {
   drainsBeforeContinueAsNew: true,
   rebuild: SPEC_REBUILD,
   guardCountsScreenshots: true,
+  guardTarget: 'blob-limit',
   triggerBoundaries: 1,
   compactionFailureEndsRun: false,
   compactionAttempts: 'bounded',

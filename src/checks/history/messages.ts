@@ -30,9 +30,12 @@ export class MessageInterner {
     return this.intern(this.byJson, { message: message as Record<string, unknown>, bytes: Buffer.byteLength(json), source: json });
   }
 
-  /** A message whose canonical JSON's hash and JSON's bytes the caller has (read from the message's bytes). */
-  summarizeHashed(message: unknown, hash: string, bytes: number): MessageSummary {
-    const summary = this.byHash.get(hash) ?? describe(message, hash, bytes);
+  /**
+   * A message whose canonical JSON's hash and JSON's bytes the caller has (read from the message's
+   * bytes); `outputItems`: the items of a tool message's content, when `message` leaves it out.
+   */
+  summarizeHashed(message: unknown, hash: string, bytes: number, outputItems?: number): MessageSummary {
+    const summary = this.byHash.get(hash) ?? describe(message, hash, bytes, outputItems);
     this.byHash.set(hash, summary);
     return summary;
   }
@@ -82,7 +85,13 @@ export function chatRequestSummary(request: Record<string, unknown>, messages: M
   return { format: 'chat-completions', bytes: chatRequestBytes(request, bytes), messagesBytes: jsonArrayBytes(bytes), messages };
 }
 
-function describe(message: unknown, hash: string, bytes: number): MessageSummary {
+/**
+ * The room the checks give the placeholder of one elided item: more than the contract's
+ * `{"type":"text","text":"[elided: screenshot, 1,234,567 bytes]"}`, so a guard's floor is never underestimated.
+ */
+export const ELIDED_ITEM_BYTES = 100;
+
+function describe(message: unknown, hash: string, bytes: number, outputItems?: number): MessageSummary {
   const fields = isRecord(message) ? message : {};
   const role = typeof fields.role === 'string' ? fields.role : 'unknown';
   const summary: MessageSummary = { role, bytes, hash };
@@ -90,6 +99,11 @@ function describe(message: unknown, hash: string, bytes: number): MessageSummary
     summary.toolCallIds = fields.tool_calls.map((call) => (isRecord(call) ? String(call.id) : ''));
   }
   if (typeof fields.tool_call_id === 'string') summary.toolCallId = fields.tool_call_id;
+  const items = outputItems ?? (typeof fields.content === 'string' ? 1 : Array.isArray(fields.content) ? fields.content.length : undefined);
+  if (role === 'tool' && items !== undefined) {
+    const bare = Buffer.byteLength(JSON.stringify({ ...fields, content: '' }));
+    summary.elidedBytes = Math.min(bytes, bare + Math.max(1, items) * ELIDED_ITEM_BYTES);
+  }
   if ((role === 'system' || role === 'user') && typeof fields.content === 'string') {
     summary.text = fields.content;
   }

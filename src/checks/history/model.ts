@@ -20,6 +20,11 @@ export interface MessageSummary {
   toolCallId?: string;
   /** Text of a system or user message whose content is a string (prompts and cards). */
   text?: string;
+  /**
+   * A tool message's bytes with its output elided: each text or screenshot a placeholder of
+   * ELIDED_ITEM_BYTES (history/messages.ts). The least a payload guard could leave of it.
+   */
+  elidedBytes?: number;
 }
 
 /** A model request (`call_model` input), summarized. */

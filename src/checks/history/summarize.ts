@@ -12,7 +12,7 @@ import { describePath, type KernelMapping, type PayloadPath, pick } from '../map
 import { Base64Text, type Decoded } from './base64-text.ts';
 import { canonicalPieces } from './canonical-bytes.ts';
 import { hasBlocks } from './conversation.ts';
-import { OPEN_ARRAY } from './json-bytes.ts';
+import { OPEN_ARRAY, QUOTE } from './json-bytes.ts';
 import { type CutArray, cutArray, cutValue, type MessageArray } from './message-spans.ts';
 import { chatRequestSummary, MessageInterner, messageText, sha256 } from './messages.ts';
 import type { ActivityInput, ActivityResult, JournalEntry, MessageSummary, RunInputSummary } from './model.ts';
@@ -179,13 +179,15 @@ export class ContractReader {
       const id = JSON.stringify(result.tool_call_id);
       const head = Buffer.from(`{"role":"tool","tool_call_id":${id},"content":`);
       const hash = sha256(CONTENT_KEY, ...content, Buffer.from(`,"role":"tool","tool_call_id":${id}}`));
+      // A list of parts is parsed to tell Anthropic's content blocks, which a request's bytes do not read.
+      const parts: unknown = cut.value[0] === OPEN_ARRAY ? JSON.parse(cut.value.toString('utf8')) : undefined;
       const summary = this.interner.summarizeHashed(
         { role: 'tool', tool_call_id: result.tool_call_id },
         hash,
         head.length + cut.value.length + 1,
+        Array.isArray(parts) ? parts.length : cut.value[0] === QUOTE ? 1 : undefined,
       );
-      // A list of parts is parsed to tell Anthropic's content blocks, which a request's bytes do not read.
-      if (cut.value[0] !== OPEN_ARRAY || !hasBlocks({ content: JSON.parse(cut.value.toString('utf8')) })) {
+      if (parts === undefined || !hasBlocks({ content: parts })) {
         this.chatTexts.set(`${head.toString('latin1')}${cut.value.toString('latin1')}}`, summary);
       }
       return { kind: 'run-tool', message: summary };

@@ -9,15 +9,15 @@ describe('run.liveness', () => {
     const done = resultOf(new AgentRunHistory().turn().complete(), 'run.liveness');
     expect(done.status).toBe('pass');
     expect(done.evidence[0]).toMatch(/completed$/);
-    // SMALL_LIMITS' blob limit is 64,000 bytes: a 40,000-byte output is past half of it.
-    const guarded = new AgentRunHistory({ limits: SMALL_LIMITS }).turn({ tools: [40_000] });
+    // SMALL_LIMITS' blob limit is 64,000 bytes: a 40,000-byte system prompt is past half of it, and no guard may elide it.
+    const guarded = new AgentRunHistory({ limits: SMALL_LIMITS, systemPrompt: 'rules '.repeat(6_700) }).turn();
     guarded.history.failed('the request of turn 2 cannot be brought under the limit', 'PayloadGuard');
     const result = resultOf(guarded, 'run.liveness');
     expect(result.status).toBe('pass');
     expect(result.evidence[0]).toContain('failed with PayloadGuard, a reason the contract names');
   });
 
-  it('fails a run its payload guard ended on a dialog under half the blob limit, at the first turn or later', () => {
+  it('fails a run its payload guard ended on a dialog that fits under half the blob limit, at the first turn or later', () => {
     const first = new AgentRunHistory({ limits: SMALL_LIMITS });
     first.history.workflowTask();
     const atStart = first.history.failed('the request of turn 1 cannot be brought under the limit', 'PayloadGuard');
@@ -25,12 +25,23 @@ describe('run.liveness', () => {
     expect(start.status).toBe('fail');
     expect(start.evidence[0]).toMatch(
       new RegExp(
-        `^event ${atStart}: failed with PayloadGuard \\(no payload under the blob limit\\), but its dialog was [0-9,]+ bytes before the guard elided anything, under half the blob limit 64,000$`,
+        `^event ${atStart}: failed with PayloadGuard \\(no payload under the blob limit\\), but its dialog of [0-9,]+ bytes is [0-9,]+ with every tool output and screenshot elided, under half the blob limit 64,000$`,
       ),
     );
     const later = new AgentRunHistory({ limits: SMALL_LIMITS }).turn({ tools: [20_000] });
     later.history.failed('the request of turn 2 cannot be brought under the limit', 'PayloadGuard');
-    expect(resultOf(later, 'run.liveness').evidence[0]).toMatch(/its dialog was 2[0-9],[0-9]{3} bytes before the guard elided anything/);
+    expect(resultOf(later, 'run.liveness').evidence[0]).toMatch(/its dialog of 2[0-9],[0-9]{3} bytes is [0-9,]+ with every tool output/);
+  });
+
+  it('fails a run its payload guard ended where eliding its tool outputs and screenshots would have fit', () => {
+    const screenshot = { type: 'image_url', image_url: { url: `data:image/png;base64,${'A'.repeat(30_000)}` } } as const;
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).turn({ tools: [30_000] }).turn({ tools: [[screenshot]] });
+    run.history.failed('the request of turn 3 cannot be brought under the limit', 'PayloadGuard');
+    const result = resultOf(run, 'run.liveness');
+    expect(result.status).toBe('fail');
+    const [, dialog, floor] = /its dialog of ([0-9,]+) bytes is ([0-9,]+) with/.exec(result.evidence[0] ?? '') ?? [];
+    expect(Number(dialog?.replaceAll(',', ''))).toBeGreaterThan(60_000);
+    expect(Number(floor?.replaceAll(',', ''))).toBeLessThan(5_000);
   });
 
   it('fails a run that failed for a reason the contract does not name', () => {

@@ -4,9 +4,11 @@
  * timed out or is still open fails, and the evidence says why it stalled (an activity that never
  * closed, a workflow task failing at the end). So do an activity past its attempts or its
  * schedule-to-close, and an execution that continued as new without completing a turn. A run its
- * payload guard ended must have had a payload to give up on: not a dialog under half the blob limit.
+ * payload guard ended must have had a payload to give up on: not a dialog that eliding its tool
+ * outputs and screenshots brings under half the blob limit.
  */
-import type { HistoryEvent } from '../history/model.ts';
+import { jsonArrayBytes } from '../history/messages.ts';
+import type { HistoryEvent, MessageSummary } from '../history/model.ts';
 import { dialogAtEnd, dialogAtStart, dialogBytes } from '../run/dialog.ts';
 import type { Activity, Execution, RunView } from '../run/run-view.ts';
 import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
@@ -35,19 +37,23 @@ function retryBound(activity: Activity): string {
 }
 
 /**
- * The dialog a run's payload guard gave up on, before it elided anything, in bytes: what the last
- * execution had when it closed (the next request, or what ContinueAsNew would carry). Null when
- * the history cannot establish it, or after a compaction (the rebuild is the kernel's own).
+ * The dialog a run's payload guard gave up on, in bytes: as it stood when the last execution
+ * closed (the next request's messages, or what ContinueAsNew would carry), and the least a guard
+ * could leave of it, every tool output and screenshot elided. Null when the history cannot
+ * establish it, or after a compaction (the rebuild is the kernel's own).
  */
-function guardedDialogBytes(run: RunView, last: Execution): number | null {
+function guardedDialog(run: RunView, last: Execution): { bytes: number; floor: number } | null {
   if (last.trailingCompactions.some((compaction) => compaction.outcome === 'completed')) return null;
   const dialog = last.turns.length === 0 ? dialogAtStart(run, last) : dialogAtEnd(last);
-  return dialog ? dialogBytes(dialog) : null;
+  const size = dialog ? dialogBytes(dialog) : null;
+  if (size === null) return null;
+  const floor = jsonArrayBytes((dialog as MessageSummary[]).map((message) => message.elidedBytes ?? message.bytes));
+  return { bytes: size, floor };
 }
 
 /**
- * A dialog at or under this share of the blob limit fits, unelided, whatever margin a guard keeps
- * for the envelope around the messages: a margin is a sliver of the limit, never half of it.
+ * A dialog at or under this share of the blob limit fits whatever margin a guard keeps for the
+ * envelope around the messages: a margin is a sliver of the limit, never half of it.
  */
 const SURELY_FITS_SHARE = 0.5;
 
@@ -62,10 +68,12 @@ function endOf(run: RunView, last: Execution, blobLimitBytes: number): { failure
   if (attrs.kind !== 'workflow-closed') return { failure: `${at}: the last execution continued as new, and no execution follows it` };
   if (end.kind === 'failed') {
     const named = attrs.failure?.types.find((type) => run.mapping.failureTypes.includes(type));
-    const guarded = named !== undefined && named === run.mapping.payloadGuardFailureType ? guardedDialogBytes(run, last) : null;
-    if (guarded !== null && guarded <= blobLimitBytes * SURELY_FITS_SHARE) {
+    const guarded = named !== undefined && named === run.mapping.payloadGuardFailureType ? guardedDialog(run, last) : null;
+    if (guarded !== null && guarded.floor <= blobLimitBytes * SURELY_FITS_SHARE) {
       return {
-        failure: `${at}: failed with ${named} (no payload under the blob limit), but its dialog was ${bytes(guarded)} bytes before the guard elided anything, under half the blob limit ${bytes(blobLimitBytes)}`,
+        failure:
+          `${at}: failed with ${named} (no payload under the blob limit), but its dialog of ${bytes(guarded.bytes)} bytes is ` +
+          `${bytes(guarded.floor)} with every tool output and screenshot elided, under half the blob limit ${bytes(blobLimitBytes)}`,
       };
     }
     return named

@@ -53,6 +53,21 @@ describe('detection suite: the card scenarios, and the controls of its new check
     expect([...failed]).toEqual(['compaction.card']);
   });
 
+  it('holds every invariant on v1 in the guard scenarios: both kinds elided past the limit, and an honest give-up', {
+    timeout: 180_000,
+  }, async () => {
+    const guard = await runScenario(scenario('detect-guard'), { environment: env });
+    expect(guard.expectations.filter((e) => !e.met)).toEqual([]);
+    expect(guard.runs.map((r) => [r.outcome, r.turns.length, r.executions.length])).toEqual([['completed', 30, 2]]);
+    const givesUp = await runScenario(scenario('detect-guard-gives-up'), { environment: env });
+    expect(givesUp.expectations.filter((e) => !e.met)).toEqual([]);
+    const [run] = givesUp.runs;
+    expect([run?.outcome, run?.turns.length]).toEqual(['failed', 3]);
+    expect(run?.invariants.find((i) => i.id === 'run.liveness')?.evidence[0]).toMatch(
+      /failed with PayloadGuard, a reason the contract names$/,
+    );
+  });
+
   // The controls of the checks the suite's survivors called for, each on its catalogue scenario.
   it.each([
     ['dropped-counts-kept', 'rebuild.contract', /context\.compacted says kept \d+, dropped \d+; the rebuild kept/],

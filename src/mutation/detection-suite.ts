@@ -88,4 +88,18 @@ export const DETECTION_SCENARIOS: readonly Scenario[] = [
     limits: { ...LIMITS, compactionTriggerBytes: 10_000_000, continueAsNewBytes: 3_000_000 },
     shape: { screenshots: { share: 0 }, overrides: { turns: 36, bytesPerTurn: 10_000, screenshotEvery: 4, screenshotBytes: 40_000 } },
   }),
+  // What no request guard may elide passes the blob limit by turn 4: a 200 KB system prompt and 20 KB
+  // assistant texts. The run must end there with PayloadGuard rather than schedule the request (a guard
+  // that lets it through loops on TMPRL1103). No compaction, which could drop the texts.
+  detection('guard-gives-up', {
+    limits: { ...LIMITS, compactionTriggerBytes: 10_000_000 },
+    shape: {
+      systemPromptBytes: [
+        [0, 200_000],
+        [1, 200_000],
+      ],
+      screenshots: { share: 0 },
+      overrides: { targetTokens: 400_000, turns: 8, bytesPerTurn: 1_000, narrationBytes: 20_000 },
+    },
+  }),
 ];

@@ -79,14 +79,19 @@ export const DETECTION_SCENARIOS: readonly Scenario[] = [
     },
   }),
   // No compaction: the request grows past the blob limit and the guard elides screenshots and tool outputs.
-  // Both kinds must go: by turn 30 the tool outputs alone (~300 KB) and the screenshots alone (~370 KB)
+  // Both kinds must go: by turn 30 the tool outputs alone (~460 KB) and the screenshots alone (~370 KB)
   // each pass the 256 KiB limit, so a guard blind to either gives up while eliding could fit (run.liveness).
-  // The 3 MB ContinueAsNew budget, spent at turn 20, counts the requests as the guard left them.
+  // Every 4th turn brings a screenshot (big, elided first) and 16 KB of text (not big): a guard that
+  // counts the screenshot's savings twice sends the text over the limit (TMPRL1103).
+  // The 3 MB ContinueAsNew budget, spent at turn 18, counts the requests as the guard left them.
   // maxTurns below the 36 turns the model would take: the run ends at max-turns, exactly there.
   detection('guard', {
     runs: { count: 1, concurrency: 1, maxTurns: 30, timeout: '60s' },
     limits: { ...LIMITS, compactionTriggerBytes: 10_000_000, continueAsNewBytes: 3_000_000 },
-    shape: { screenshots: { share: 0 }, overrides: { turns: 36, bytesPerTurn: 10_000, screenshotEvery: 4, screenshotBytes: 40_000 } },
+    shape: {
+      screenshots: { share: 0 },
+      overrides: { turns: 36, bytesPerTurn: 16_000, callsPerTurn: 2, screenshotEvery: 4, screenshotBytes: 40_000 },
+    },
   }),
   // What no request guard may elide passes the blob limit by turn 4: a 200 KB system prompt and 20 KB
   // assistant texts. The run must end there with PayloadGuard rather than schedule the request (a guard

@@ -40,6 +40,7 @@ function mappingSchema({ z }: typeof Zod) {
     gateMarker: z.enum(['core_patch', 'Version']).optional(),
     failureTypes: z.array(name).optional(),
     payloadGuardFailureType: name.nullable().optional(),
+    invalidInputFailureType: name.nullable().optional(),
     journalFirstSeq: z.number().int().min(0).optional(),
     limits: z
       .strictObject({

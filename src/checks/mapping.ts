@@ -68,6 +68,8 @@ export interface KernelMapping {
    * limit); null when the kernel has none. `run.liveness` asks such an end for its reason.
    */
   payloadGuardFailureType: string | null;
+  /** The failure type of a run the kernel refused at its input; null when it has none. `run.liveness` asks the input. */
+  invalidInputFailureType: string | null;
   /** The seq of a run's first journal event. */
   journalFirstSeq: number;
   /** The kernel's default limits; a check context and the run's own input override them. */
@@ -103,6 +105,7 @@ export const DEFAULT_KERNEL_MAPPING: KernelMapping = {
   gateMarker: 'core_patch',
   failureTypes: FAILURE_TYPES,
   payloadGuardFailureType: FAILURE_TYPE.payloadGuard,
+  invalidInputFailureType: FAILURE_TYPE.invalidRunInput,
   // Our kernel starts its journal at seq 1 (src/kernel/workflows/agent-run.ts).
   journalFirstSeq: 1,
   limits: {

@@ -47,6 +47,8 @@ export interface RunInputSummary {
   limits: Partial<KernelLimits>;
   /** Hash of everything but `resume`: what must not change across executions. */
   fixedHash: string;
+  /** Why the input is not one every kernel must take (history/run-input-problem.ts); null when it is. */
+  problem: string | null;
   resume?: {
     messages: MessageSummary[];
     counters: RunCounters;

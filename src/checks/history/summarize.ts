@@ -18,6 +18,7 @@ import { chatRequestSummary, MessageInterner, messageText, sha256 } from './mess
 import type { ActivityInput, ActivityResult, JournalEntry, MessageSummary, RunInputSummary } from './model.ts';
 import { decodePayload, jsonPlainBytes } from './payloads.ts';
 import { isRecord, toBuffer } from './proto-values.ts';
+import { runInputProblem } from './run-input-problem.ts';
 
 const CONTENT_KEY = Buffer.from('{"content":');
 
@@ -229,6 +230,7 @@ export class ContractReader {
       maxTurns: typeof input.maxTurns === 'number' ? input.maxTurns : 0,
       limits: isRecord(input.limits) ? (input.limits as Partial<KernelLimits>) : {},
       fixedHash: sha256(canonicalJson(fixed)),
+      problem: runInputProblem(input),
     };
     if (resume !== undefined && resume !== null) {
       if (!isRecord(resume) || !isRecord(resume.counters) || !isRecord(resume.journal)) {

@@ -44,6 +44,19 @@ describe('run.liveness', () => {
     expect(Number(floor?.replaceAll(',', ''))).toBeLessThan(5_000);
   });
 
+  it('fails a run refused at an input every kernel must take, and passes one refused at a bad input', () => {
+    const valid = new AgentRunHistory({ limits: SMALL_LIMITS });
+    valid.history.workflowTask();
+    const refused = valid.history.failed('limits.tailMaxBytes must be a positive integer, got 12000', 'InvalidRunInput');
+    const result = resultOf(valid, 'run.liveness');
+    expect(result.status).toBe('fail');
+    expect(result.evidence[0]).toBe(`event ${refused}: failed with InvalidRunInput, but its input is a RunInput every kernel must take`);
+    const invalid = new AgentRunHistory({ maxTurns: 0 });
+    invalid.history.workflowTask();
+    invalid.history.failed('maxTurns must be an integer >= 1, got 0', 'InvalidRunInput');
+    expect(resultOf(invalid, 'run.liveness').evidence[0]).toMatch(/failed with InvalidRunInput, a reason the contract names$/);
+  });
+
   it('fails a run that failed for a reason the contract does not name', () => {
     const run = new AgentRunHistory().turn();
     const failed = run.history.failed('Cannot read properties of undefined', 'TypeError');

@@ -5,7 +5,8 @@
  * closed, a workflow task failing at the end). So do an activity past its attempts or its
  * schedule-to-close, and an execution that continued as new without completing a turn. A run its
  * payload guard ended must have had a payload to give up on: not a dialog that eliding its tool
- * outputs and screenshots brings under half the blob limit.
+ * outputs and screenshots brings under half the blob limit. A run refused at its input must have
+ * had an input to refuse.
  */
 import { jsonArrayBytes } from '../history/messages.ts';
 import type { HistoryEvent, MessageSummary } from '../history/model.ts';
@@ -69,6 +70,9 @@ function endOf(run: RunView, last: Execution, blobLimitBytes: number): { failure
   if (end.kind === 'failed') {
     const named = attrs.failure?.types.find((type) => run.mapping.failureTypes.includes(type));
     const guarded = named !== undefined && named === run.mapping.payloadGuardFailureType ? guardedDialog(run, last) : null;
+    if (named !== undefined && named === run.mapping.invalidInputFailureType && last.input.problem === null) {
+      return { failure: `${at}: failed with ${named}, but its input is a RunInput every kernel must take` };
+    }
     if (guarded !== null && guarded.floor <= blobLimitBytes * SURELY_FITS_SHARE) {
       return {
         failure:

@@ -141,7 +141,15 @@ function startOf(history: LoadedHistory): Extract<HistoryEvent['attrs'], { kind:
 function foreignInput(history: LoadedHistory): RunInputSummary {
   const start = startOf(history);
   const name = start.workflowId ?? start.firstRunId ?? start.runId ?? history.source;
-  return { runId: name, systemPrompt: '', userRequest: '', maxTurns: 0, limits: {}, fixedHash: '' };
+  return {
+    runId: name,
+    systemPrompt: '',
+    userRequest: '',
+    maxTurns: 0,
+    limits: {},
+    fixedHash: '',
+    problem: 'not a RunInput of the contract',
+  };
 }
 
 function buildExecution(history: LoadedHistory, number: number, input: RunInputSummary): Execution {

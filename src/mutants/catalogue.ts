@@ -92,6 +92,8 @@ export const MUTANTS: readonly Mutant[] = [
   mutant('dropped-counts-kept', ['rebuild.contract'], {}),
   // The guard's target is 8 KiB at the catalogue's 256 KiB blob limit: the run ends on its payload guard with a small dialog.
   mutant('guard-target-margin', ['run.liveness'], {}),
+  // The catalogue scales three limits of five: the control refuses every run at its input.
+  mutant('limits-whole', ['run.liveness'], {}),
   // Stalled runs: longrun stops them at their timeout, and run.liveness names why they stalled.
   mutant('compaction-retries-forever', ['run.liveness'], {
     runs: { ...STALLING_RUNS },

@@ -76,7 +76,8 @@ describe('detection suite: the card scenarios, and the controls of its new check
       'compaction.failure-continues',
       /compact_context failed for a reason the contract does not name \(TypeError\)/,
     ],
-    ['guard-target-margin', 'run.liveness', /failed with PayloadGuard .* but its dialog was [\d,]+ bytes .* under half the blob limit/],
+    ['guard-target-margin', 'run.liveness', /failed with PayloadGuard .* but its dialog of [\d,]+ bytes is [\d,]+ with every tool output/],
+    ['limits-whole', 'run.liveness', /failed with InvalidRunInput, but its input is a RunInput every kernel must take/],
   ] as const)('the catalogue catches %s by %s', { timeout: 180_000 }, async (binary, invariant, evidence) => {
     const control = MUTANTS.find((m) => m.binary === binary);
     const summary = await runScenario(control?.scenario as Scenario, { environment: env });

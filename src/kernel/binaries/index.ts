@@ -32,6 +32,7 @@ export const BINARY_IDS = [
   'compaction-no-settings',
   'dropped-counts-kept',
   'guard-target-margin',
+  'limits-whole',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
 /** A binary named in a scenario or a result: the one schema, so naming other binaries is one edit. */
@@ -166,6 +167,10 @@ const DESCRIPTIONS: Record<BinaryId, { description: string; broken: boolean; bas
   'dropped-counts-kept': {
     broken: true,
     description: "context.compacted's dropped counts every group of the dialog before, the kept ones too",
+  },
+  'limits-whole': {
+    broken: true,
+    description: 'the run input must name every limit: a run that scales only some of them is refused with InvalidRunInput',
   },
   'guard-target-margin': {
     broken: true,

@@ -34,12 +34,12 @@ export type AgentRunWorkflow = (input: RunInput) => Promise<RunResult>;
 
 export function createAgentRun(options: KernelOptions): AgentRunWorkflow {
   countSizesIn(options.sizeUnit);
-  return async (input) => new AgentRun(input, options, checkedLimits(input)).run();
+  return async (input) => new AgentRun(input, options, checkedLimits(input, options.runInputLimits)).run();
 }
 
-function checkedLimits(input: RunInput): KernelLimits {
+function checkedLimits(input: RunInput, limits: KernelOptions['runInputLimits']): KernelLimits {
   try {
-    return checkRunInput(input);
+    return checkRunInput(input, limits);
   } catch (error) {
     throw ApplicationFailure.create({
       type: FAILURE_TYPE.invalidRunInput,

@@ -54,6 +54,8 @@ export interface KernelOptions {
   compactionInputHasSettings: boolean;
   /** context.compacted's `dropped` counts the kept groups too (true only in dropped-counts-kept). */
   droppedCountsKept: boolean;
+  /** The run's limits may scale any of them (`partial`, the contract), or must name all (`whole`: limits-whole). */
+  runInputLimits: 'partial' | 'whole';
 }
 
 export const CURRENT_KERNEL: KernelOptions = {
@@ -76,4 +78,5 @@ export const CURRENT_KERNEL: KernelOptions = {
   rejectsCardAtLimit: false,
   compactionInputHasSettings: true,
   droppedCountsKept: false,
+  runInputLimits: 'partial',
 };

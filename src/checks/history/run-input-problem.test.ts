@@ -21,6 +21,7 @@ describe('runInputProblem', () => {
     [{ systemPrompt: 7 }, 'systemPrompt is not a string'],
     [{ userRequest: '  ' }, 'userRequest is not a non-empty string'],
     [{ settings: { agent: {} } }, 'settings.agent.model is not a non-empty string'],
+    [{ settings: { agent: { model: 'agent' }, compaction: { model: '' } } }, 'settings.compaction.model is not a non-empty string'],
     [{ maxTurns: 0 }, 'maxTurns is not a positive integer'],
     [{ maxTurns: 1.5 }, 'maxTurns is not a positive integer'],
     [{ limits: 'small' }, 'limits is not an object'],

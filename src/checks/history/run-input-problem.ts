@@ -24,8 +24,11 @@ export function runInputProblem(input: Record<string, unknown>): string | null {
   if (!isText(input.runId)) return 'runId is not a non-empty string';
   if (typeof input.systemPrompt !== 'string') return 'systemPrompt is not a string';
   if (!isText(input.userRequest)) return 'userRequest is not a non-empty string';
-  const agent = isRecord(input.settings) && isRecord(input.settings.agent) ? input.settings.agent : undefined;
-  if (!isText(agent?.model)) return 'settings.agent.model is not a non-empty string';
+  const settings = isRecord(input.settings) ? input.settings : {};
+  for (const role of ['agent', 'compaction', 'judge']) {
+    const model = isRecord(settings[role]) ? settings[role].model : undefined;
+    if ((role === 'agent' || model !== undefined) && !isText(model)) return `settings.${role}.model is not a non-empty string`;
+  }
   if (!isPositiveCount(input.maxTurns)) return 'maxTurns is not a positive integer';
   if (input.limits !== undefined) {
     if (!isRecord(input.limits)) return 'limits is not an object';

@@ -99,10 +99,13 @@ function describe(message: unknown, hash: string, bytes: number, outputItems?: n
     summary.toolCallIds = fields.tool_calls.map((call) => (isRecord(call) ? String(call.id) : ''));
   }
   if (typeof fields.tool_call_id === 'string') summary.toolCallId = fields.tool_call_id;
-  const items = outputItems ?? (typeof fields.content === 'string' ? 1 : Array.isArray(fields.content) ? fields.content.length : undefined);
-  if (role === 'tool' && items !== undefined) {
-    const bare = Buffer.byteLength(JSON.stringify({ ...fields, content: '' }));
-    summary.elidedBytes = Math.min(bytes, bare + Math.max(1, items) * ELIDED_ITEM_BYTES);
+  if (role === 'tool') {
+    const items =
+      outputItems ?? (typeof fields.content === 'string' ? 1 : Array.isArray(fields.content) ? fields.content.length : undefined);
+    if (items !== undefined) {
+      const bare = Buffer.byteLength(JSON.stringify({ ...fields, content: '' }));
+      summary.elidedBytes = Math.min(bytes, bare + Math.max(1, items) * ELIDED_ITEM_BYTES);
+    }
   }
   if ((role === 'system' || role === 'user') && typeof fields.content === 'string') {
     summary.text = fields.content;

@@ -4,6 +4,12 @@ import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
 
 const STOPPED = 'longrun stopped the run after its timeout of 30 s';
 
+/** Fails `run` with `type` before its first turn; the failure's event id. */
+function failedAtStart(run: AgentRunHistory, message: string, type: string): number {
+  run.history.workflowTask();
+  return run.history.failed(message, type);
+}
+
 describe('run.liveness', () => {
   it('passes a run that completed, and one that failed for a reason the contract names', () => {
     const done = resultOf(new AgentRunHistory().turn().complete(), 'run.liveness');
@@ -19,8 +25,7 @@ describe('run.liveness', () => {
 
   it('fails a run its payload guard ended on a dialog that fits under half the blob limit, at the first turn or later', () => {
     const first = new AgentRunHistory({ limits: SMALL_LIMITS });
-    first.history.workflowTask();
-    const atStart = first.history.failed('the request of turn 1 cannot be brought under the limit', 'PayloadGuard');
+    const atStart = failedAtStart(first, 'the request of turn 1 cannot be brought under the limit', 'PayloadGuard');
     const start = resultOf(first, 'run.liveness');
     expect(start.status).toBe('fail');
     expect(start.evidence[0]).toMatch(
@@ -46,14 +51,12 @@ describe('run.liveness', () => {
 
   it('fails a run refused at an input every kernel must take, and passes one refused at a bad input', () => {
     const valid = new AgentRunHistory({ limits: SMALL_LIMITS });
-    valid.history.workflowTask();
-    const refused = valid.history.failed('limits.tailMaxBytes must be a positive integer, got 12000', 'InvalidRunInput');
+    const refused = failedAtStart(valid, 'limits.tailMaxBytes must be a positive integer, got 12000', 'InvalidRunInput');
     const result = resultOf(valid, 'run.liveness');
     expect(result.status).toBe('fail');
     expect(result.evidence[0]).toBe(`event ${refused}: failed with InvalidRunInput, but its input is a RunInput every kernel must take`);
     const invalid = new AgentRunHistory({ maxTurns: 0 });
-    invalid.history.workflowTask();
-    invalid.history.failed('maxTurns must be an integer >= 1, got 0', 'InvalidRunInput');
+    failedAtStart(invalid, 'maxTurns must be an integer >= 1, got 0', 'InvalidRunInput');
     expect(resultOf(invalid, 'run.liveness').evidence[0]).toMatch(/failed with InvalidRunInput, a reason the contract names$/);
   });
 

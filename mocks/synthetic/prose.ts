@@ -124,8 +124,8 @@ export function turnText(story: RunStory, calls: readonly CallSummary[], scale: 
         ]);
   const sentences = [lead];
   for (let i = 0; i < extra; i++) sentences.push(sentence());
-  if (bytes === undefined) return sentences.join(' ');
   let text = sentences.join(' ');
+  if (bytes === undefined) return text;
   while (Buffer.byteLength(text) < bytes) text += ` ${sentence()}`;
   return fitUtf8(text, bytes);
 }

@@ -9,7 +9,7 @@
 import { CARD_MAX_BYTES } from '../contract/limits.ts';
 import { LIMITS, MUTANT_SERVER, TEXT_RUN } from '../mutants/catalogue.ts';
 import { resolveScenario } from '../scenario/registry.ts';
-import { type Scenario, type ScenarioInput, scenarioSchema } from '../scenario/scenario-schema.ts';
+import { type Expectation, type RunEnding, type Scenario, type ScenarioInput, scenarioSchema } from '../scenario/scenario-schema.ts';
 
 /**
  * A trigger passed at turn ~7, and a few turns past it: each failed compaction costs its retries.
@@ -19,7 +19,13 @@ import { type Scenario, type ScenarioInput, scenarioSchema } from '../scenario/s
 const EARLY_TRIGGER = { ...LIMITS, compactionTriggerBytes: 60_000, tailMaxBytes: 12_000 };
 const SHORT_TEXT_RUN = { ...TEXT_RUN, overrides: { ...TEXT_RUN.overrides, turns: 10 } };
 
-function detection(name: string, input: Partial<ScenarioInput>): Scenario {
+/** v1 holds every invariant, and its runs end as they must: completed, unless a scenario says otherwise. */
+const onV1 = (ends: RunEnding = 'completed'): Expectation[] => [
+  { on: 'v1', hold: 'all' },
+  { on: 'v1', ends },
+];
+
+function detection(name: string, input: Partial<ScenarioInput>, ends?: RunEnding): Scenario {
   const target = input.target ?? { binaries: ['v1'] };
   const replaysV0 = 'binaries' in target && target.binaries.includes('v0');
   return scenarioSchema.parse({
@@ -32,14 +38,14 @@ function detection(name: string, input: Partial<ScenarioInput>): Scenario {
     shape: TEXT_RUN,
     ...input,
     // v0's runs are judged too: their replay on v1 is theirs, and a mutant of the shared turn loop can make v0 compact.
-    expect: [{ on: 'v1', hold: 'all' }, ...(replaysV0 ? [{ on: 'v0', hold: ['replay.cross-version', 'compaction.trigger'] }] : [])],
+    expect: [...onV1(ends), ...(replaysV0 ? [{ on: 'v0', hold: ['replay.cross-version', 'compaction.trigger'] }] : [])],
   });
 }
 
-/** A built-in scenario on the suite's server, every invariant held on v1 (as test/mutants.test.ts runs it). */
+/** A built-in scenario on the suite's server, every invariant held on v1 and every run completed. */
 function builtIn(name: string): Scenario {
   const { scenario } = resolveScenario(name);
-  return { ...scenario, server: { ...scenario.server, dynamicConfig: MUTANT_SERVER }, expect: [{ on: 'v1', hold: 'all' }] };
+  return { ...scenario, server: { ...scenario.server, dynamicConfig: MUTANT_SERVER }, expect: onV1() };
 }
 
 export const DETECTION_SCENARIOS: readonly Scenario[] = [
@@ -96,15 +102,19 @@ export const DETECTION_SCENARIOS: readonly Scenario[] = [
   // What no request guard may elide passes the blob limit by turn 4: a 200 KB system prompt and 20 KB
   // assistant texts. The run must end there with PayloadGuard rather than schedule the request (a guard
   // that lets it through loops on TMPRL1103). No compaction, which could drop the texts.
-  detection('guard-gives-up', {
-    limits: { ...LIMITS, compactionTriggerBytes: 10_000_000 },
-    shape: {
-      systemPromptBytes: [
-        [0, 200_000],
-        [1, 200_000],
-      ],
-      screenshots: { share: 0 },
-      overrides: { targetTokens: 400_000, turns: 8, bytesPerTurn: 1_000, narrationBytes: 20_000 },
+  detection(
+    'guard-gives-up',
+    {
+      limits: { ...LIMITS, compactionTriggerBytes: 10_000_000 },
+      shape: {
+        systemPromptBytes: [
+          [0, 200_000],
+          [1, 200_000],
+        ],
+        screenshots: { share: 0 },
+        overrides: { targetTokens: 400_000, turns: 8, bytesPerTurn: 1_000, narrationBytes: 20_000 },
+      },
     },
-  }),
+    'failed',
+  ),
 ];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BinaryId } from '../kernel/index.ts';
 import type { RunRecord } from '../result/index.ts';
 import type { Expectation } from '../scenario/index.ts';
-import { evaluateChaosRuns, type StoppedRun } from './expectations.ts';
+import { evaluateChaosRuns, evaluateExpectations, type StoppedRun } from './expectations.ts';
 
 const run = (runId: string, binary: BinaryId) => ({ runId, binary }) as RunRecord;
 const expectations: Expectation[] = [
@@ -28,5 +28,33 @@ describe('evaluateChaosRuns', () => {
     const [judged, ended] = evaluateChaosRuns(expectations, [run('a', 'v1'), run('c', 'v0')], stopped);
     expect(judged).toMatchObject({ met: false, detail: 'no expectation on c (v0)' });
     expect(ended).toMatchObject({ met: false, detail: 'a: longrun stopped the run after its timeout of 90 s' });
+  });
+});
+
+describe('an ends expectation', () => {
+  const ended = (runId: string, outcome: RunRecord['outcome'], reason?: string) =>
+    ({ runId, binary: 'v1', outcome, executions: [{ closedBy: outcome, ...(reason ? { reason } : {}) }] }) as RunRecord;
+
+  it('is met when every run on the binary ends that way', () => {
+    const [record] = evaluateExpectations([{ on: 'v1', ends: 'completed' }], [ended('a', 'completed'), ended('b', 'completed')]);
+    expect(record).toEqual({ description: 'on v1: every run ends completed', met: true, detail: '2 runs completed' });
+  });
+
+  it('names each run that ended otherwise, with the first line of its reason', () => {
+    const runs = [
+      ended('a', 'completed'),
+      ended('b', 'failed', 'PayloadGuard: request would be 300000 bytes\nat turn 3'),
+      ended('c', 'terminated'),
+    ];
+    const [record] = evaluateExpectations([{ on: 'v1', ends: 'completed' }], runs);
+    expect(record).toMatchObject({
+      met: false,
+      detail: 'ended otherwise: b failed (PayloadGuard: request would be 300000 bytes), c terminated',
+    });
+  });
+
+  it('is not met by runs of another binary', () => {
+    const [record] = evaluateExpectations([{ on: 'v1', ends: 'failed' }], [{ ...ended('a', 'failed'), binary: 'v0' }]);
+    expect(record).toMatchObject({ met: false, detail: 'no run finished on v1' });
   });
 });

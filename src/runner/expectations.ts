@@ -1,6 +1,6 @@
 /**
  * A scenario's verdict: each expectation (invariants hold, an incident reproduces, a broken
- * control is caught) judged over the run records of the binary it names.
+ * control is caught, runs end as expected) judged over the run records of the binary it names.
  */
 import type { BinaryName } from '../kernel/index.ts';
 import type { ExpectationRecord, RunRecord } from '../result/index.ts';
@@ -31,6 +31,20 @@ export function evaluateExpectations(expectations: readonly Expectation[], runs:
         detail: `${showing.length} of ${onBinary.length} runs show ${expectation.reproduces}`,
       };
     }
+    if ('ends' in expectation) {
+      const otherwise = onBinary.filter((r) => r.outcome !== expectation.ends);
+      return {
+        description: describe(expectation),
+        met: otherwise.length === 0,
+        detail:
+          otherwise.length === 0
+            ? `${onBinary.length} runs ${expectation.ends}`
+            : `ended otherwise: ${otherwise
+                .slice(0, 10)
+                .map((r) => `${r.runId} ${r.outcome}${lastReason(r) ? ` (${lastReason(r)})` : ''}`)
+                .join(', ')}`,
+      };
+    }
     const missed = expectation.violates.filter((id) => !onBinary.some((r) => r.invariants.some((i) => i.id === id && i.status === 'fail')));
     return {
       description: describe(expectation),
@@ -45,7 +59,14 @@ function describe(expectation: Expectation): string {
     return `on ${expectation.on}: ${expectation.hold === 'all' ? 'every invariant holds' : `${expectation.hold.join(', ')} hold`}`;
   }
   if ('reproduces' in expectation) return `on ${expectation.on}: ${expectation.reproduces} reproduces`;
+  if ('ends' in expectation) return `on ${expectation.on}: every run ends ${expectation.ends}`;
   return `on ${expectation.on}: ${expectation.violates.join(', ')} catch it`;
+}
+
+/** The reason the run's last execution gave for its end, cut to one line. */
+function lastReason(run: RunRecord): string | undefined {
+  const reason = run.executions.at(-1)?.reason;
+  return reason === undefined ? undefined : reason.split('\n')[0]?.slice(0, 120);
 }
 
 export interface StoppedRun {

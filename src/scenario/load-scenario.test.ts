@@ -124,7 +124,7 @@ describe('parseScenario', () => {
       `${FILE}:5:16: expect[0].violates[0]: expected one of payload.ceiling, wft.no-retry-loop, history.no-termination, history.continue-as-new, can.clean-boundary, can.carry-over, compaction.trigger, compaction.failure-continues, compaction.card, rebuild.contract, journal.chain, run.liveness, replay.cross-version, got "payload.celing"; did you mean payload.ceiling?`,
     );
     expect(errorOf('name: foo\nseed: 1\nexpect:\n  - on: v0\n').message).toBe(
-      `${FILE}:4:5: expect[0]: needs one of hold, reproduces, violates`,
+      `${FILE}:4:5: expect[0]: needs one of hold, reproduces, violates, ends`,
     );
     expect(errorOf('name: foo\nseed: 1\nexpect:\n  - {on: v0, hold: everything}\n').message).toMatch(
       /^scenarios\/foo\.yaml:4:20: expect\[0\]\.hold: expected "all" or a non-empty list of payload\.ceiling, .*, got "everything"$/,

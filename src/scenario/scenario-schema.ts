@@ -104,6 +104,10 @@ const runsSchema = z
   })
   .default({ count: 1, concurrency: 1, maxTurns: 200, timeout: '2m' });
 
+/** How a run's last execution can close, as an `ends` expectation names it (the summary's `outcome`). */
+export const RUN_ENDINGS = ['completed', 'failed', 'terminated', 'timed-out', 'canceled'] as const;
+export type RunEnding = (typeof RUN_ENDINGS)[number];
+
 const expectationSchema = z.union([
   z.strictObject({
     on: binaryNameSchema,
@@ -119,6 +123,14 @@ const expectationSchema = z.union([
     on: binaryNameSchema,
     /** At least one run violates each listed invariant (a broken control is caught). */
     violates: z.array(z.enum(INVARIANT_ID_LIST)).min(1),
+  }),
+  z.strictObject({
+    on: binaryNameSchema,
+    /**
+     * Every run's last execution closes this way: `completed` where no fault may end a run (a
+     * kernel that ends every run at once, for a reason the contract names, holds every invariant).
+     */
+    ends: z.enum(RUN_ENDINGS),
   }),
 ]);
 

@@ -61,9 +61,12 @@ faults: {}
 chaos: []
 
 # What must be true: \`hold\` (all, or a list of invariant ids), \`reproduces\` (tmprl1103,
-# history-size, history-count) or \`violates\` (a broken control is caught), each on one binary.
+# history-size, history-count), \`violates\` (a broken control is caught) or \`ends\` (how every run
+# ends: completed, where no fault may end a run), each on one binary.
 expect:
   - on: v1
     hold: all
+  - on: v1
+    ends: completed
 `;
 }

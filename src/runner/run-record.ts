@@ -25,9 +25,11 @@ function closedBy(execution: Execution): ExecutionRecord['closedBy'] {
   return execution.end ? execution.end.kind : 'running';
 }
 
+/** A termination's reason, or a failure's messages (outermost first, with its causes). */
 function endReason(execution: Execution): string | undefined {
-  const attrs = execution.end?.event.attrs as { reason?: string; failure?: { message?: string } } | undefined;
-  return attrs?.reason ?? attrs?.failure?.message;
+  const attrs = execution.end?.event.attrs;
+  if (attrs?.kind !== 'workflow-closed') return undefined;
+  return attrs.reason || attrs.failure?.text || undefined;
 }
 
 function elapsedMs(from?: string, to?: string): number | undefined {

@@ -22,6 +22,7 @@ import {
   type PlayerKind,
   playRun,
 } from './testing/client-players.ts';
+import { ANTHROPIC_TOOLS, CHAT_TOOLS, RESPONSES_TOOLS } from './testing/sandbox-tools.ts';
 
 const SHAPE = { scale: 0.02, screenshots: { share: 0.3 }, overrides: { turns: 5 } };
 
@@ -194,7 +195,12 @@ describe.each(WAYS)('the wire formats, driven by their client libraries %s', (_,
     const texts: string[] = [];
     for (const baseURL of [root, mocks.modelBaseUrl]) {
       const client = new Anthropic({ baseURL, apiKey: 'test-key', maxRetries: 0, fetch: fetchSeen });
-      const message = await client.messages.create({ model: 'm', max_tokens: 8192, messages: [{ role: 'user', content: prompt }] });
+      const message = await client.messages.create({
+        model: 'm',
+        max_tokens: 8192,
+        messages: [{ role: 'user', content: prompt }],
+        tools: ANTHROPIC_TOOLS,
+      });
       texts.push(message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(''));
     }
     expect(posted.map((path) => path.slice(path.indexOf('/v1')))).toEqual(['/v1/messages', '/v1/v1/messages']);
@@ -209,7 +215,7 @@ describe.each(WAYS)('the wire formats, driven by their client libraries %s', (_,
     const planned = mocks.planFor('run-0002').turns[0]?.message;
     expect(planned?.tool_calls?.length).toBeGreaterThan(0);
     for (const stream of [false, true]) {
-      const body = { model: 'm', max_tokens: 5, messages: [{ role: 'user' as const, content: prompt }] };
+      const body = { model: 'm', max_tokens: 5, messages: [{ role: 'user' as const, content: prompt }], tools: ANTHROPIC_TOOLS };
       const message = stream ? await anthropic.messages.stream(body).finalMessage() : await anthropic.messages.create(body);
       expect(message.stop_reason).toBe('max_tokens');
       expect(message.usage.output_tokens).toBe(5);
@@ -220,7 +226,12 @@ describe.each(WAYS)('the wire formats, driven by their client libraries %s', (_,
       expect(text.length).toBeGreaterThan(0);
     }
     // A roomy max_tokens leaves the answer whole.
-    const whole = await anthropic.messages.create({ model: 'm', max_tokens: 8192, messages: [{ role: 'user', content: prompt }] });
+    const whole = await anthropic.messages.create({
+      model: 'm',
+      max_tokens: 8192,
+      messages: [{ role: 'user', content: prompt }],
+      tools: ANTHROPIC_TOOLS,
+    });
     expect(whole.stop_reason).toBe('tool_use');
   });
 
@@ -235,7 +246,9 @@ describe.each(WAYS)('the wire formats, driven by their client libraries %s', (_,
     const anthropic = anthropicClient(mocks);
     const messages = (runId: string) => [{ role: 'user' as const, content: `Fix the build. ${runMarker(runId)}` }];
     const raw = await (
-      await anthropic.messages.create({ model: 'm', max_tokens: 8192, messages: messages('midway'), stream: true }).asResponse()
+      await anthropic.messages
+        .create({ model: 'm', max_tokens: 8192, messages: messages('midway'), tools: ANTHROPIC_TOOLS, stream: true })
+        .asResponse()
     ).text();
     expect(raw.match(/^event: .+$/gm)).toEqual([
       'event: message_start',
@@ -246,7 +259,7 @@ describe.each(WAYS)('the wire formats, driven by their client libraries %s', (_,
     ]);
     const texts: string[] = [];
     const stream = anthropic.messages
-      .stream({ model: 'm', max_tokens: 8192, messages: messages('midway') })
+      .stream({ model: 'm', max_tokens: 8192, messages: messages('midway'), tools: ANTHROPIC_TOOLS })
       .on('text', (t) => void texts.push(t));
     const failure = await stream.finalMessage().then(
       () => null,
@@ -264,7 +277,7 @@ describe.each(WAYS)('the wire formats, driven by their client libraries %s', (_,
     ]);
     // Without midStream a stream is refused before it starts, as before (529).
     const limited = await anthropic.messages
-      .create({ model: 'm', max_tokens: 8192, messages: messages('limited') })
+      .create({ model: 'm', max_tokens: 8192, messages: messages('limited'), tools: ANTHROPIC_TOOLS })
       .catch((e: unknown) => e);
     expect(limited).toBeInstanceOf(Anthropic.RateLimitError);
     const headers = (limited as InstanceType<typeof Anthropic.RateLimitError>).headers;
@@ -351,9 +364,13 @@ describe.each(WAYS)('the wire formats, driven by their client libraries %s', (_,
       const bodies: string[] = [];
       for (const stream of [false, true]) {
         const messages = [{ role: 'user' as const, content: input }];
-        bodies.push(await (await openai.chat.completions.create({ model: 'm', messages, stream }).asResponse()).text());
-        bodies.push(await (await openai.responses.create({ model: 'm', input, stream }).asResponse()).text());
-        bodies.push(await (await anthropic.messages.create({ model: 'm', max_tokens: 8192, messages, stream }).asResponse()).text());
+        bodies.push(await (await openai.chat.completions.create({ model: 'm', messages, tools: CHAT_TOOLS, stream }).asResponse()).text());
+        bodies.push(await (await openai.responses.create({ model: 'm', input, tools: RESPONSES_TOOLS, stream }).asResponse()).text());
+        bodies.push(
+          await (
+            await anthropic.messages.create({ model: 'm', max_tokens: 8192, messages, tools: ANTHROPIC_TOOLS, stream }).asResponse()
+          ).text(),
+        );
       }
       await mocks.close();
       mocks = undefined;

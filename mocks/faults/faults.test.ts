@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CARD_MAX_BYTES, CARD_SECTIONS } from '../../src/contract/limits.ts';
 import type { ChatRequest, ChatResponse } from '../../src/contract/messages.ts';
 import { type InProcessMocks, startInProcessMocks } from '../server/in-process.ts';
+import { CHAT_TOOLS } from '../testing/sandbox-tools.ts';
 import type { FaultProfile } from './fault-profile.ts';
 import { parseFaultProfile } from './fault-profile.ts';
 
@@ -20,6 +21,7 @@ function agent(turn: number, options: { runId?: string; stream?: boolean; signal
   const body: ChatRequest = {
     model: 'agent-model',
     messages: [{ role: 'user', content: 'go' }],
+    tools: CHAT_TOOLS,
     stream: options.stream,
     metadata: { longrun_run_id: options.runId ?? 'run-1', longrun_turn: String(turn), longrun_purpose: 'agent' },
   };
@@ -228,6 +230,7 @@ describe('model-only faults', () => {
     const huge: ChatRequest = {
       model: 'agent-model',
       messages: [{ role: 'user', content: 'x'.repeat(3_000) }],
+      tools: CHAT_TOOLS,
       metadata: { longrun_run_id: 'run-1', longrun_turn: '3', longrun_purpose: 'agent' },
     };
     const refused = await fetch(`${mocks?.modelBaseUrl}/chat/completions`, { method: 'POST', body: JSON.stringify(huge) });

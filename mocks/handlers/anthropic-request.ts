@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { parseBody } from './json-body.ts';
-import { fromMetadata, type ModelRequest, metadataSchema, partsText } from './wire-format.ts';
+import { fromMetadata, functionToolName, type ModelRequest, metadataSchema, partsText } from './wire-format.ts';
 
 const blocks = z.array(z.looseObject({ type: z.string() }));
 const schema = z.looseObject({
@@ -15,6 +15,7 @@ const schema = z.looseObject({
   messages: z.array(z.looseObject({ role: z.enum(['user', 'assistant']), content: z.union([z.string(), blocks]) })).min(1),
   stream: z.boolean().optional(),
   metadata: metadataSchema,
+  tools: z.array(z.looseObject({ type: z.string().optional() })).optional(),
 });
 
 type Content = z.infer<typeof schema>['messages'][number]['content'];
@@ -34,6 +35,10 @@ export function readAnthropicRequest(text: string, compactionModels: readonly st
       .filter((t) => t !== '')
       .join('\n'),
     maxTokens: parsed.max_tokens,
+    // A client tool describes its input; Anthropic's own tools (bash, text editor...) are named by their type.
+    tools: (parsed.tools ?? []).map((tool, i) =>
+      functionToolName(`body.tools.${i}`, tool, 'input_schema', tool.type === undefined || tool.type === 'custom'),
+    ),
   };
 }
 

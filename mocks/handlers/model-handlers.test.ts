@@ -4,6 +4,7 @@ import type { ChatRequest, ChatResponse, ToolResult } from '../../src/contract/m
 import { type InProcessMocks, startInProcessMocks } from '../server/in-process.ts';
 import { runMessages } from '../synthetic/run-messages.ts';
 import { driveRun } from '../testing/drive-run.ts';
+import { CHAT_TOOLS } from '../testing/sandbox-tools.ts';
 
 const SHAPE = { scale: 0.02, screenshots: { share: 0.2 } };
 let mocks: InProcessMocks | undefined;
@@ -64,6 +65,7 @@ describe('model and sandbox handlers', () => {
     const request: ChatRequest = {
       model: 'agent-model',
       messages: [{ role: 'user', content: 'x'.repeat(2_700) }],
+      tools: CHAT_TOOLS,
       metadata: { longrun_run_id: 'run-1', longrun_turn: '1', longrun_purpose: 'agent' },
     };
     const body = JSON.stringify(request);
@@ -76,7 +78,7 @@ describe('model and sandbox handlers', () => {
   it('stream the same answer as server-sent events', async () => {
     const { planFor } = start();
     const metadata = { longrun_run_id: 'run-2', longrun_turn: '1', longrun_purpose: 'agent' } as const;
-    const response = await chat({ model: 'm', messages: [{ role: 'user', content: 'go' }], stream: true, metadata });
+    const response = await chat({ model: 'm', messages: [{ role: 'user', content: 'go' }], tools: CHAT_TOOLS, stream: true, metadata });
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const events = (await response.text()).split('\n\n').filter(Boolean);
     expect(events.at(-1)).toBe('data: [DONE]');
@@ -144,6 +146,60 @@ describe('model and sandbox handlers', () => {
     expect(((await tool.json()) as { error: { message: string } }).error.message).toMatch(/^arguments\.bytes: /);
     const unknown = await fetch(`${sandboxBaseUrl}/tools/teleport`, { method: 'POST', body: '{}' });
     expect(unknown.status).toBe(404);
+  });
+
+  it('refuse a tool a real API refuses, in each format, naming the field', async () => {
+    const { modelBaseUrl } = start();
+    const post = async (path: string, body: unknown) => {
+      const response = await fetch(`${modelBaseUrl}/${path}`, { method: 'POST', body: JSON.stringify(body) });
+      return { status: response.status, message: ((await response.json()) as { error: { message: string } }).error.message };
+    };
+    const metadata = { longrun_run_id: 'r', longrun_turn: '1', longrun_purpose: 'agent' };
+    const messages = [{ role: 'user', content: 'go' }];
+    const object = { type: 'object', properties: {} };
+    expect(
+      await post('chat/completions', { model: 'm', messages, metadata, tools: [{ type: 'function', function: { name: '' } }] }),
+    ).toEqual({
+      status: 400,
+      message: `body.tools.0.function.name: a tool's name is 1 to 64 letters, digits, _ or -, got ""`,
+    });
+    const untyped = { type: 'function', function: { name: 'shell', parameters: { properties: {} } } };
+    expect(await post('chat/completions', { model: 'm', messages, metadata, tools: [untyped] })).toEqual({
+      status: 400,
+      message: 'body.tools.0.function.parameters: the arguments of shell must be a JSON Schema of type object',
+    });
+    const spaced = [{ type: 'web_search' }, { type: 'function', name: 'read file', parameters: object }];
+    expect(await post('responses', { model: 'm', input: 'go', metadata, tools: spaced })).toMatchObject({
+      message: expect.stringMatching(/^body\.tools\.1\.name: a tool's name/),
+    });
+    const schemaless = { model: 'm', max_tokens: 100, messages, metadata, tools: [{ name: 'shell' }] };
+    expect(await post('messages', schemaless)).toMatchObject({
+      message: 'body.tools.0.input_schema: the arguments of shell must be a JSON Schema of type object',
+    });
+  });
+
+  it('refuse a turn whose planned calls use a tool the request does not offer', async () => {
+    const { planFor } = start();
+    const planned = planFor('r').turns[0]?.message.tool_calls?.map((call) => call.function.name) ?? [];
+    expect(planned.length).toBeGreaterThan(0);
+    const ask = async (tools: ChatRequest['tools']) => {
+      const request = { model: 'm', messages: [{ role: 'user' as const, content: 'go' }], ...(tools ? { tools } : {}) };
+      const metadata = { longrun_run_id: 'r', longrun_turn: '1', longrun_purpose: 'agent' as const };
+      const response = await chat({ ...request, metadata });
+      return { status: response.status, body: (await response.json()) as { error?: { message: string } } };
+    };
+    expect(await ask(undefined)).toMatchObject({
+      status: 400,
+      body: { error: { message: `body.tools: turn 1 of r calls ${planned[0]}, and it offers no tools` } },
+    });
+    const others = CHAT_TOOLS.filter((tool) => tool.function.name !== planned[0]);
+    expect((await ask(others)).body.error?.message).toMatch(new RegExp(`calls ${planned[0]}, and it offers ${others[0]?.function.name}, `));
+    expect((await ask(CHAT_TOOLS)).status).toBe(200);
+    expect(mocks?.recorder.records().map((r) => [r.runId, r.status])).toEqual([
+      [null, 400],
+      [null, 400],
+      ['r', 200],
+    ]);
   });
 
   it('answer a screenshot call with a caption and a PNG data URL', async () => {

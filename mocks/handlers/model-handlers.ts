@@ -41,11 +41,9 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
     format.paths.map((path) =>
       http.post(`${base}${path}`, async ({ request }) => {
         const text = await request.text();
-        let req: ModelRequest;
-        try {
-          req = format.read(text, compactionModels);
-        } catch (error) {
-          const invalid = format.invalid((error as Error).message);
+        /** A 400 naming the field, recorded as a call no run owns. */
+        const refuse = (message: string) => {
+          const invalid = format.invalid(message);
           const record = (status: number, responseBytes: number) =>
             options.recorder?.record({
               target: 'agent',
@@ -66,14 +64,24 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
             record,
             () => invalid,
           );
+        };
+        let req: ModelRequest;
+        try {
+          req = format.read(text, compactionModels);
+        } catch (error) {
+          return refuse((error as Error).message);
         }
         const { runId, turn } = identify(req);
+        const planned = req.purpose === 'agent' ? agentMessage(options.plans(runId as string), turn as number) : null;
+        const unoffered = planned?.tool_calls?.find((call) => !req.tools.includes(call.function.name));
+        if (unoffered) {
+          // A model calls only the tools it is offered: a request that leaves out the plan's tool cannot be answered as planned.
+          const offered = req.tools.length > 0 ? `it offers ${req.tools.join(', ')}` : 'it offers no tools';
+          return refuse(`body.tools: turn ${turn} of ${runId} calls ${unoffered.function.name}, and ${offered}`);
+        }
         const picked = picker.pick(req.purpose, { runId, turn, requestBytes: req.bytes });
         const reply = (): Reply => {
-          const message =
-            req.purpose === 'agent'
-              ? agentMessage(options.plans(runId as string), turn as number)
-              : { role: 'assistant' as const, content: card(req.digest, picked, cardMaxBytes) };
+          const message = planned ?? { role: 'assistant' as const, content: card(req.digest, picked, cardMaxBytes) };
           return {
             model: req.model,
             message,

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { parseBody } from './json-body.ts';
-import { fromMetadata, type ModelRequest, metadataSchema, partsText } from './wire-format.ts';
+import { fromMetadata, functionToolName, type ModelRequest, metadataSchema, partsText } from './wire-format.ts';
 
 const item = z.looseObject({ type: z.string().optional(), role: z.string().optional() });
 const schema = z.looseObject({
@@ -16,6 +16,7 @@ const schema = z.looseObject({
   previous_response_id: z.string().nullable().optional(),
   stream: z.boolean().nullable().optional(),
   metadata: metadataSchema,
+  tools: z.array(z.looseObject({ type: z.string() })).optional(),
 });
 
 type Item = z.infer<typeof item> & Record<string, unknown>;
@@ -40,6 +41,10 @@ export function readResponsesRequest(text: string, compactionModels: readonly st
       .filter((t) => t !== '')
       .join('\n'),
     maxTokens: null,
+    // Built-in tools (web search, file search...) have no function to call.
+    tools: (parsed.tools ?? []).flatMap((tool, i) =>
+      tool.type === 'function' ? [functionToolName(`body.tools.${i}`, tool, 'parameters', false)] : [],
+    ),
   };
   const previous = parsed.previous_response_id;
   if (previous && (request.runId === null || request.turn === null)) {

@@ -27,6 +27,8 @@ export interface ModelRequest {
   digest: string;
   /** The most output tokens the client allows (Anthropic's `max_tokens`); null when it sets none. */
   maxTokens: number | null;
+  /** The names of the tools the request offers: a model calls no other. */
+  tools: readonly string[];
 }
 
 /** What the mock model answers, in no format yet. */
@@ -78,6 +80,32 @@ export const metadataSchema = z
   .optional();
 
 type Metadata = z.infer<typeof metadataSchema>;
+
+/** A tool's name as OpenAI and Anthropic take it. */
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * A function tool's name, checked as its provider checks it (1 to 64 letters, digits, `_` or
+ * `-`), with the schema of its arguments (a JSON Schema of type object); throws one line naming
+ * the field, as the provider's 400 does.
+ */
+export function functionToolName(
+  path: string,
+  tool: { name?: unknown } & Record<string, unknown>,
+  argumentsKey: string,
+  argumentsRequired: boolean,
+): string {
+  const { name } = tool;
+  if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
+    throw new Error(`${path}.name: a tool's name is 1 to 64 letters, digits, _ or -, got ${JSON.stringify(name) ?? 'nothing'}`);
+  }
+  const schema = tool[argumentsKey];
+  const given = schema !== undefined && schema !== null;
+  if ((given || argumentsRequired) && (typeof schema !== 'object' || (schema as { type?: unknown }).type !== 'object')) {
+    throw new Error(`${path}.${argumentsKey}: the arguments of ${name} must be a JSON Schema of type object`);
+  }
+  return name;
+}
 
 /** Purpose, run and turn from the metadata; the purpose falls back to the model's name. */
 export function fromMetadata(

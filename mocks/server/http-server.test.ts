@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatResponse } from '../../src/contract/messages.ts';
 import { toolOutput } from '../synthetic/tool-output.ts';
+import { CHAT_TOOLS } from '../testing/sandbox-tools.ts';
 import { type MockServer, startMockServer } from './http-server.ts';
 
 const run = promisify(execFile);
@@ -25,6 +26,7 @@ describe('startMockServer', () => {
     const out = await postFromChild(`${server.modelBaseUrl}/chat/completions`, {
       model: 'm',
       messages: [{ role: 'user', content: 'go' }],
+      tools: CHAT_TOOLS,
       metadata,
     });
     const [status, ...rest] = out.split(' ');
@@ -42,6 +44,7 @@ describe('startMockServer', () => {
     const answered = postFromChild(`${server.modelBaseUrl}/chat/completions`, {
       model: 'm',
       messages: [{ role: 'user', content: 'go' }],
+      tools: CHAT_TOOLS,
       metadata,
     });
     await vi.waitFor(() => expect(server?.requestsInFlight()).toBe(1), { timeout: 10_000 });
@@ -85,7 +88,7 @@ describe('startMockServer', () => {
   it('ends a hanging answer when the client hangs up', async () => {
     server = await startMockServer({ seed: 9, faults: { agent: [{ fault: { kind: 'timeout', maxHangMs: 60_000 } }] } });
     const metadata = { longrun_run_id: 'run-1', longrun_turn: '1', longrun_purpose: 'agent' };
-    const body = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'go' }], metadata });
+    const body = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'go' }], tools: CHAT_TOOLS, metadata });
     await expect(
       fetch(`${server.modelBaseUrl}/chat/completions`, { method: 'POST', body, signal: AbortSignal.timeout(100) }),
     ).rejects.toThrow();

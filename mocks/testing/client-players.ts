@@ -7,6 +7,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import type { ContentPart, ToolResult } from '../../src/contract/messages.ts';
+import { ANTHROPIC_TOOLS, CHAT_TOOLS, RESPONSES_TOOLS } from './sandbox-tools.ts';
 
 export type PlayerKind = 'chat-completions' | 'responses' | 'responses-chained' | 'messages';
 export const PLAYER_KINDS: readonly PlayerKind[] = ['chat-completions', 'responses', 'responses-chained', 'messages'];
@@ -69,8 +70,10 @@ function chatPlayer(client: OpenAI, model: string, system: string, stream: boole
   const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'system', content: system }];
   const ask = async (): Promise<PlayedTurn> => {
     const completion = stream
-      ? await client.chat.completions.stream({ model, messages, stream_options: { include_usage: true } }).finalChatCompletion()
-      : await client.chat.completions.create({ model, messages });
+      ? await client.chat.completions
+          .stream({ model, messages, tools: CHAT_TOOLS, stream_options: { include_usage: true } })
+          .finalChatCompletion()
+      : await client.chat.completions.create({ model, messages, tools: CHAT_TOOLS });
     const message = completion.choices[0]?.message;
     if (!message) throw new Error('no choice in the completion');
     messages.push(message);
@@ -99,7 +102,7 @@ function responsesPlayer(client: OpenAI, model: string, instructions: string, st
   let input: OpenAI.Responses.ResponseInputItem[] = [];
   let previous: string | undefined;
   const ask = async (): Promise<PlayedTurn> => {
-    const body = { model, instructions, input, ...(previous ? { previous_response_id: previous } : {}) };
+    const body = { model, instructions, input, tools: RESPONSES_TOOLS, ...(previous ? { previous_response_id: previous } : {}) };
     const response = stream ? await client.responses.stream(body).finalResponse() : await client.responses.create(body);
     if (chained) {
       previous = response.id;
@@ -136,7 +139,7 @@ function responsesPlayer(client: OpenAI, model: string, instructions: string, st
 function anthropicPlayer(client: Anthropic, model: string, system: string, stream: boolean): Player {
   const messages: Anthropic.MessageParam[] = [];
   const ask = async (): Promise<PlayedTurn> => {
-    const body = { model, max_tokens: 8192, system, messages };
+    const body = { model, max_tokens: 8192, system, messages, tools: ANTHROPIC_TOOLS };
     const message = stream ? await client.messages.stream(body).finalMessage() : await client.messages.create(body);
     messages.push({ role: 'assistant', content: message.content });
     return {

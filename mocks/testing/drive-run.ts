@@ -4,6 +4,7 @@
  * until the model answers without tool calls. Keeps every exchange's bytes.
  */
 import type { ChatRequest, ChatResponse, Message, ToolResult } from '../../src/contract/messages.ts';
+import { CHAT_TOOLS } from './sandbox-tools.ts';
 
 export interface DriveRunOptions {
   modelBaseUrl: string;
@@ -52,6 +53,7 @@ export async function driveRun(options: DriveRunOptions): Promise<DrivenRun> {
     const request: ChatRequest = {
       model: options.model ?? 'agent-model',
       messages,
+      tools: CHAT_TOOLS,
     };
     if (!options.withoutMetadata) {
       request.metadata = {

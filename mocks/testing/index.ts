@@ -18,3 +18,4 @@ export {
   driveRun,
   type Exchange,
 } from './drive-run.ts';
+export { ANTHROPIC_TOOLS, CHAT_TOOLS, RESPONSES_TOOLS } from './sandbox-tools.ts';

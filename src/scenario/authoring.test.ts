@@ -17,7 +17,14 @@ describe('newScenario', () => {
     const text = readFileSync(file, 'utf8');
     expect(text.split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=\S+scenarios\/schema\/scenario\.schema\.json$/);
     expect(text.match(/^#/gm)?.length).toBeGreaterThan(20);
-    expect(loadScenarioFile(file)).toMatchObject({ name: 'my-check', target: { binaries: ['v1'] }, expect: [{ on: 'v1', hold: 'all' }] });
+    expect(loadScenarioFile(file)).toMatchObject({
+      name: 'my-check',
+      target: { binaries: ['v1'] },
+      expect: [
+        { on: 'v1', hold: 'all' },
+        { on: 'v1', ends: 'completed' },
+      ],
+    });
   });
 
   it('puts a bare name in scenarios/ of the current directory', () => {

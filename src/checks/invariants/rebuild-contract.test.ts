@@ -19,6 +19,25 @@ function rebuiltAs(rebuild: (rebuilt: Message[], before: Message[]) => Message[]
 }
 
 describe('rebuild.contract', () => {
+  it('fails a request the journal says was elided when nothing in it was (a phantom payload.elided relaxes the comparison)', () => {
+    const elidedAtTurn3 = (elides: boolean) => {
+      const run = new AgentRunHistory().turn().turn({ tools: [5_000] });
+      run.journal('payload.elided', { turn: 3, payload: 'request', items: 1 }, { turn: 3 });
+      const placeholder = (dialog: Message[]) =>
+        dialog.map((m, i) => (i === dialog.length - 1 ? ({ ...m, content: '[elided: tool output, 5,000 bytes]' } as Message) : m));
+      return resultOf(run.turn(elides ? { messages: placeholder } : {}).complete(), 'rebuild.contract');
+    };
+    // Nothing was rebuilt: without a violation the invariant does not apply.
+    expect(elidedAtTurn3(true).status).toBe('not-applicable');
+    const phantom = elidedAtTurn3(false);
+    expect(phantom.status).toBe('fail');
+    expect(phantom.evidence).toContainEqual(
+      expect.stringMatching(
+        /^event \d+ \(turn 3\): the journal says the request was elided \(event \d+\), but it is the dialog as it stood, nothing elided$/,
+      ),
+    );
+  });
+
   it("fails when context.compacted's dropped is not the groups the rebuild displaced (the dropped-counts-kept control)", () => {
     const run = overTrigger();
     const groups = run.request().messages.filter((m) => m.role === 'assistant').length;

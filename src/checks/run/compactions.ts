@@ -95,6 +95,13 @@ export function elidedAround(run: RunView, turn: Turn): boolean {
   );
 }
 
+/** The journal's `payload.elided` entry for this turn's request, if the kernel wrote one. */
+export function requestElidedAt(run: RunView, turn: Turn): JournaledEvent | undefined {
+  return journalOf(run, 'payload.elided').find(
+    (entry) => entry.event.turn === turn.number && (entry.event.data as { payload?: unknown }).payload === 'request',
+  );
+}
+
 /** The dialog before `turn`, established on demand. */
 export function turnDialog(run: RunView, turn: Turn): () => ExpectedMessage[] | null {
   return () => dialogBefore(run, turn);

@@ -24,6 +24,11 @@ function isUnknown(message: ExpectedMessage): message is UnknownToolMessage {
   return 'unknownContent' in message;
 }
 
+/** Whether every message of the dialog is known (no tool result the history could not read). */
+export function knownWhole(dialog: readonly ExpectedMessage[]): boolean {
+  return !dialog.some(isUnknown);
+}
+
 /** A summary of a message built from its parts (to compare with what the history holds). */
 export function expectedMessage(message: Record<string, unknown>): MessageSummary {
   const summary: MessageSummary = {

@@ -168,6 +168,12 @@ describe('model and sandbox handlers', () => {
       status: 400,
       message: 'body.tools.0.function.parameters: the arguments of shell must be a JSON Schema of type object',
     });
+    const blankType = { type: 'function', function: { name: 'shell', parameters: { type: 'object', properties: { seed: { type: '' } } } } };
+    expect(await post('chat/completions', { model: 'm', messages, metadata, tools: [blankType] })).toEqual({
+      status: 400,
+      message:
+        'body.tools.0.function.parameters.properties.seed.type: "" is not a JSON Schema type (string, number, integer, boolean, object, array, null) (in the arguments of shell)',
+    });
     const spaced = [{ type: 'web_search' }, { type: 'function', name: 'read file', parameters: object }];
     expect(await post('responses', { model: 'm', input: 'go', metadata, tools: spaced })).toMatchObject({
       message: expect.stringMatching(/^body\.tools\.1\.name: a tool's name/),

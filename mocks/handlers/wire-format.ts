@@ -104,7 +104,28 @@ export function functionToolName(
   if ((given || argumentsRequired) && (typeof schema !== 'object' || (schema as { type?: unknown }).type !== 'object')) {
     throw new Error(`${path}.${argumentsKey}: the arguments of ${name} must be a JSON Schema of type object`);
   }
+  if (given) {
+    const problem = schemaTypeProblem(schema, `${path}.${argumentsKey}`);
+    if (problem) throw new Error(`${problem} (in the arguments of ${name})`);
+  }
   return name;
+}
+
+const SCHEMA_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
+
+/** The first `type` in a schema (its properties and items, at any depth) that JSON Schema does not know. */
+function schemaTypeProblem(schema: unknown, path: string): string | null {
+  if (typeof schema !== 'object' || schema === null) return null;
+  const { type, properties, items } = schema as { type?: unknown; properties?: unknown; items?: unknown };
+  const types = Array.isArray(type) ? type : type === undefined ? [] : [type];
+  const unknown = types.find((t) => typeof t !== 'string' || !SCHEMA_TYPES.includes(t));
+  if (unknown !== undefined) return `${path}.type: ${JSON.stringify(unknown)} is not a JSON Schema type (${SCHEMA_TYPES.join(', ')})`;
+  const children = Object.entries(typeof properties === 'object' && properties !== null ? properties : {});
+  for (const [key, child] of children) {
+    const problem = schemaTypeProblem(child, `${path}.properties.${key}`);
+    if (problem) return problem;
+  }
+  return schemaTypeProblem(items, `${path}.items`);
 }
 
 /** Purpose, run and turn from the metadata; the purpose falls back to the model's name. */

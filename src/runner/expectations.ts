@@ -63,10 +63,10 @@ function describe(expectation: Expectation): string {
   return `on ${expectation.on}: ${expectation.violates.join(', ')} catch it`;
 }
 
-/** The reason the run's last execution gave for its end, cut to one line. */
+/** The reason the run's last execution gave for its end: its first line, cut at 240 characters. */
 function lastReason(run: RunRecord): string | undefined {
   const reason = run.executions.at(-1)?.reason;
-  return reason === undefined ? undefined : reason.split('\n')[0]?.slice(0, 120);
+  return reason === undefined ? undefined : reason.split('\n')[0]?.slice(0, 240);
 }
 
 export interface StoppedRun {

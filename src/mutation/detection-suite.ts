@@ -37,8 +37,16 @@ function detection(name: string, input: Partial<ScenarioInput>, ends?: RunEnding
     runs: { count: 1, concurrency: 1, timeout: '60s' },
     shape: TEXT_RUN,
     ...input,
-    // v0's runs are judged too: their replay on v1 is theirs, and a mutant of the shared turn loop can make v0 compact.
-    expect: [...onV1(ends), ...(replaysV0 ? [{ on: 'v0', hold: ['replay.cross-version', 'compaction.trigger'] }] : [])],
+    // v0's runs are judged too: their replay on v1 is theirs, and a mutant of the shared turn loop can make v0 compact or end early.
+    expect: [
+      ...onV1(ends),
+      ...(replaysV0
+        ? [
+            { on: 'v0', hold: ['replay.cross-version', 'compaction.trigger'] },
+            { on: 'v0', ends: 'completed' },
+          ]
+        : []),
+    ],
   });
 }
 

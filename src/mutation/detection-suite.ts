@@ -107,6 +107,16 @@ export const DETECTION_SCENARIOS: readonly Scenario[] = [
       overrides: { turns: 36, bytesPerTurn: 16_000, callsPerTurn: 2, screenshotEvery: 4, screenshotBytes: 40_000 },
     },
   }),
+  // An agent whose 90 KB texts take the request from under the trigger (~190 KB) to past the blob
+  // limit (~280 KB) in one turn, twice: the compaction input must elide assistant texts to fit, the
+  // only payload where a guard may. A guard that cannot ends the run with PayloadGuard.
+  detection('compaction-input', {
+    limits: { ...LIMITS, compactionTriggerBytes: 230_000 },
+    shape: {
+      screenshots: { share: 0 },
+      overrides: { targetTokens: 400_000, turns: 8, bytesPerTurn: 500, narrationBytes: 90_000 },
+    },
+  }),
   // What no request guard may elide passes the blob limit by turn 4: a 200 KB system prompt and 20 KB
   // assistant texts. The run must end there with PayloadGuard rather than schedule the request (a guard
   // that lets it through loops on TMPRL1103). No compaction, which could drop the texts.

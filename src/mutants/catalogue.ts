@@ -21,6 +21,16 @@ export const LIMITS = { blobLimitBytes: 262_144, compactionTriggerBytes: 150_000
 const STALLING_RUNS = { count: 1, concurrency: 1, timeout: '15s' };
 export const TEXT_RUN = { screenshots: { share: 0 }, overrides: { turns: 40, bytesPerTurn: 8_000 } };
 
+/**
+ * An agent whose 90 KB texts take the request from under the trigger (~190 KB) to past the blob
+ * limit (~280 KB) in one turn, twice in 8 turns: the compaction input must elide assistant texts
+ * to fit, the only payload where a guard may.
+ */
+export const TEXTS_PAST_THE_LIMIT = {
+  limits: { ...LIMITS, compactionTriggerBytes: 230_000 },
+  shape: { screenshots: { share: 0 }, overrides: { targetTokens: 400_000, turns: 8, bytesPerTurn: 500, narrationBytes: 90_000 } },
+} satisfies Partial<ScenarioInput>;
+
 function mutant(binary: BinaryId, catches: Mutant['catches'], input: Partial<ScenarioInput>, on: BinaryId = binary): Mutant {
   const scenario = scenarioSchema.parse({
     name: `mutant-${binary}`,
@@ -92,6 +102,8 @@ export const MUTANTS: readonly Mutant[] = [
   mutant('dropped-counts-kept', ['rebuild.contract'], {}),
   // The guard's target is 8 KiB at the catalogue's 256 KiB blob limit: the run ends on its payload guard with a small dialog.
   mutant('guard-target-margin', ['run.liveness'], {}),
+  // Texts past the blob limit: the control's compaction input stays over it, compaction fails, and the run ends on its guard.
+  mutant('compaction-keeps-texts', ['compaction.failure-continues'], TEXTS_PAST_THE_LIMIT),
   // The catalogue scales three limits of five: the control refuses every run at its input.
   mutant('limits-whole', ['run.liveness'], {}),
   // Stalled runs: longrun stops them at their timeout, and run.liveness names why they stalled.

@@ -68,6 +68,17 @@ describe('detection suite: the card scenarios, and the controls of its new check
     );
   });
 
+  it('holds every invariant on v1 when texts pass the blob limit: each compaction input elides them', { timeout: 120_000 }, async () => {
+    const summary = await runScenario(scenario('detect-compaction-input'), { environment: env });
+    expect(summary.expectations.filter((e) => !e.met)).toEqual([]);
+    const [run] = summary.runs;
+    // The request each compaction started from was past the 256 KiB blob limit; the compaction input under it (payload.ceiling holds).
+    expect(run?.compactions.map((c) => [c.turn, c.ok, (c.bytesBefore ?? 0) > MUTANT_SERVER['limit.blobSize.error']])).toEqual([
+      [4, true, true],
+      [7, true, true],
+    ]);
+  });
+
   // The controls of the checks the suite's survivors called for, each on its catalogue scenario.
   it.each([
     ['dropped-counts-kept', 'rebuild.contract', /context\.compacted says kept \d+, dropped \d+; the rebuild kept/],
@@ -78,6 +89,11 @@ describe('detection suite: the card scenarios, and the controls of its new check
     ],
     ['guard-target-margin', 'run.liveness', /failed with PayloadGuard .* but its dialog of [\d,]+ bytes is [\d,]+ with every tool output/],
     ['limits-whole', 'run.liveness', /failed with InvalidRunInput, but its input is a RunInput every kernel must take/],
+    [
+      'compaction-keeps-texts',
+      'compaction.failure-continues',
+      /context\.compaction_failed \(turn 4\), then no call_model: the run ended failed/,
+    ],
   ] as const)('the catalogue catches %s by %s', { timeout: 180_000 }, async (binary, invariant, evidence) => {
     const control = MUTANTS.find((m) => m.binary === binary);
     const summary = await runScenario(control?.scenario as Scenario, { environment: env });

@@ -2,12 +2,13 @@
  * The detection suite StrykerJS runs against every mutant of the kernel's decision code: a few
  * short v1 scenarios on one shared server, each reaching a different decision (compaction and
  * rebuild, ContinueAsNew, v0 histories replayed on v1, a failing compaction, cards over and at
- * their limit, the trigger and the budget at their exact byte, the payload guard). A mutant is
+ * their limit, the trigger and the budget at their exact byte, the payload guard, a compaction
+ * input past the blob limit). A mutant is
  * killed when any expectation fails; all hold on the kernel as written. Limits as in the mutant
  * catalogue (8x down).
  */
 import { CARD_MAX_BYTES } from '../contract/limits.ts';
-import { LIMITS, MUTANT_SERVER, TEXT_RUN } from '../mutants/catalogue.ts';
+import { LIMITS, MUTANT_SERVER, TEXT_RUN, TEXTS_PAST_THE_LIMIT } from '../mutants/catalogue.ts';
 import { resolveScenario } from '../scenario/registry.ts';
 import { type Expectation, type RunEnding, type Scenario, type ScenarioInput, scenarioSchema } from '../scenario/scenario-schema.ts';
 
@@ -107,16 +108,9 @@ export const DETECTION_SCENARIOS: readonly Scenario[] = [
       overrides: { turns: 36, bytesPerTurn: 16_000, callsPerTurn: 2, screenshotEvery: 4, screenshotBytes: 40_000 },
     },
   }),
-  // An agent whose 90 KB texts take the request from under the trigger (~190 KB) to past the blob
-  // limit (~280 KB) in one turn, twice: the compaction input must elide assistant texts to fit, the
-  // only payload where a guard may. A guard that cannot ends the run with PayloadGuard.
-  detection('compaction-input', {
-    limits: { ...LIMITS, compactionTriggerBytes: 230_000 },
-    shape: {
-      screenshots: { share: 0 },
-      overrides: { targetTokens: 400_000, turns: 8, bytesPerTurn: 500, narrationBytes: 90_000 },
-    },
-  }),
+  // Texts that take the request past the blob limit in one turn: the compaction input elides them
+  // (a guard that cannot fails the compaction, then the run ends with PayloadGuard).
+  detection('compaction-input', TEXTS_PAST_THE_LIMIT),
   // What no request guard may elide passes the blob limit by turn 4: a 200 KB system prompt and 20 KB
   // assistant texts. The run must end there with PayloadGuard rather than schedule the request (a guard
   // that lets it through loops on TMPRL1103). No compaction, which could drop the texts.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COMPACTION_PATCH_ID } from '../../contract/limits.ts';
+import type { Message } from '../../contract/messages.ts';
 import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
 
 /** Turns until the next request would pass the trigger. */
@@ -24,6 +25,17 @@ describe('compaction.trigger', () => {
     expect(result.evidence[0]).toMatch(
       /^event \d+: call_model turn \d+ request [\d,]+ bytes > trigger 20,000 with no compaction attempt before it$/,
     );
+  });
+
+  it('judges a compaction by the dialog the kernel held, not by a compaction input it elided to fit', () => {
+    const elided = (dialog: Message[]) =>
+      dialog.map((m) => (m.role === 'tool' ? ({ ...m, content: '[elided: tool output, 2,000 bytes]' } as Message) : m));
+    const run = upToTrigger(new AgentRunHistory({ limits: SMALL_LIMITS }));
+    expect(Buffer.byteLength(JSON.stringify(elided(run.request().messages)))).toBeLessThan(run.limits.compactionTriggerBytes);
+    expect(resultOf(run.compact({ sent: elided }).turn().complete(), 'compaction.trigger').status).toBe('pass');
+    // Elided or not, a compaction before the trigger is still one.
+    const early = new AgentRunHistory({ limits: SMALL_LIMITS }).turns(3).compact({ sent: elided }).turn();
+    expect(resultOf(early, 'compaction.trigger').status).toBe('fail');
   });
 
   it('fails when compaction is attempted before the request passes the trigger', () => {

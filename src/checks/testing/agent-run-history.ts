@@ -76,6 +76,8 @@ export interface CompactOptions {
   outcome?: 'accepted' | 'failed' | 'timed-out' | 'rejected' | 'invalid-card' | 'crashed';
   /** Replaces the rebuilt dialog (to break the rebuild contract). */
   rebuild?: (rebuilt: Message[], before: Message[]) => Message[];
+  /** What the compaction input carries instead of the dialog (a kernel eliding it to fit the blob limit). */
+  sent?: (before: Message[]) => Message[];
   /** Write the journal event (default true). */
   journal?: boolean;
   /** The journal's `dropped` instead of the groups the rebuild displaced (to break it). */
@@ -293,7 +295,7 @@ export class AgentRunHistory {
     const input = {
       runId: this.input.runId,
       turn,
-      messages: before,
+      messages: options.sent ? options.sent(before) : before,
       settings: this.input.settings,
       cardMaxBytes: this.limits.cardMaxBytes,
     };

@@ -33,6 +33,7 @@ export const BINARY_IDS = [
   'dropped-counts-kept',
   'guard-target-margin',
   'limits-whole',
+  'compaction-keeps-texts',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
 /** A binary named in a scenario or a result: the one schema, so naming other binaries is one edit. */
@@ -167,6 +168,11 @@ const DESCRIPTIONS: Record<BinaryId, { description: string; broken: boolean; bas
   'dropped-counts-kept': {
     broken: true,
     description: "context.compacted's dropped counts every group of the dialog before, the kept ones too",
+  },
+  'compaction-keeps-texts': {
+    broken: true,
+    description:
+      'the compaction input never elides assistant texts: texts that pass the blob limit fail every compaction, and the run ends',
   },
   'limits-whole': {
     broken: true,

@@ -283,7 +283,7 @@ class AgentRun {
       settings: this.options.compactionInputHasSettings ? this.input.settings : (undefined as unknown as CompactContextInput['settings']),
       cardMaxBytes: this.limits[this.options.cardLimit] * this.options.cardLimitFactor - (this.options.rejectsCardAtLimit ? 1 : 0),
     };
-    const guarded = this.guard(turn, 'compaction', overheadBytes(input), { elidesAssistantText: true });
+    const guarded = this.guard(turn, 'compaction', overheadBytes(input), { elidesAssistantText: this.options.compactionElidesTexts });
     if (guarded.blocked) throw new Error(`the compaction input is ${guarded.blocked.bytesAfter} bytes, over the limit`);
     return { ...input, messages: guarded.messages };
   }

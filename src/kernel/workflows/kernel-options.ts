@@ -56,6 +56,8 @@ export interface KernelOptions {
   droppedCountsKept: boolean;
   /** The run's limits may scale any of them (`partial`, the contract), or must name all (`whole`: limits-whole). */
   runInputLimits: 'partial' | 'whole';
+  /** The compaction input may elide assistant texts to fit under the blob limit (false only in compaction-keeps-texts). */
+  compactionElidesTexts: boolean;
 }
 
 export const CURRENT_KERNEL: KernelOptions = {
@@ -79,4 +81,5 @@ export const CURRENT_KERNEL: KernelOptions = {
   compactionInputHasSettings: true,
   droppedCountsKept: false,
   runInputLimits: 'partial',
+  compactionElidesTexts: true,
 };

@@ -14,6 +14,7 @@ describe('the history-count scenario', () => {
     expect(summary.expectations.map((e) => [e.description, e.met])).toEqual([
       ['on v1: history-count reproduces', true],
       ['on v2: every invariant holds', true],
+      ['on v2: every run ends completed', true],
     ]);
     expect(summary.passed).toBe(true);
 

@@ -9,7 +9,10 @@ describe('the utf16-sizes control on the built-in smoke scenario', () => {
   it('fails hold: all where v1 holds', async () => {
     const { scenario } = resolveScenario('smoke');
     expect(scenario.shape.text).toBeUndefined();
-    expect(scenario.expect).toEqual([{ on: 'v1', hold: 'all' }]);
+    expect(scenario.expect).toEqual([
+      { on: 'v1', hold: 'all' },
+      { on: 'v1', ends: 'completed' },
+    ]);
     const swapped = scenarioSchema.parse({
       ...scenario,
       target: { ...scenario.target, binaries: ['v1', 'utf16-sizes'] },

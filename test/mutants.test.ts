@@ -6,7 +6,7 @@ import { BOUND_MUTANTS, MUTANT_SERVER, MUTANTS } from '../src/mutants/catalogue.
 import { longrun } from './longrun-cli.ts';
 
 describe('longrun mutants', () => {
-  // 23 controls one after another: 275 s measured on 2 busy cores (a mutation run beside it), past vitest's 120 s default.
+  // 24 controls one after another: 275 s measured with 23 on 2 busy cores (a mutation run beside it), past vitest's 120 s default.
   it('catches every broken control: score 100%', { timeout: 600_000 }, async () => {
     const result = await longrun(['mutants', '--json']);
     expect(result.code, result.stderr).toBe(0);

@@ -3,9 +3,9 @@
  * short v1 scenarios on one shared server, each reaching a different decision (compaction and
  * rebuild, ContinueAsNew, v0 histories replayed on v1, a failing compaction, cards over and at
  * their limit, the trigger and the budget at their exact byte, the payload guard, a compaction
- * input past the blob limit). A mutant is
- * killed when any expectation fails; all hold on the kernel as written. Limits as in the mutant
- * catalogue (8x down).
+ * input past the blob limit). A mutant is killed when any expectation fails: every invariant
+ * holds and every run ends as it must on the kernel as written. Limits as in the mutant catalogue
+ * (8x down).
  */
 import { CARD_MAX_BYTES } from '../contract/limits.ts';
 import { LIMITS, MUTANT_SERVER, TEXT_RUN, TEXTS_PAST_THE_LIMIT } from '../mutants/catalogue.ts';

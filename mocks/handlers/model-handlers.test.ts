@@ -15,8 +15,8 @@ function start(options: Parameters<typeof startInProcessMocks>[0] = { seed: 7, s
   return mocks;
 }
 
-async function chat(body: ChatRequest, base = mocks?.modelBaseUrl): Promise<Response> {
-  return fetch(`${base}/chat/completions`, { method: 'POST', body: JSON.stringify(body) });
+async function chat(body: ChatRequest, base = mocks?.modelBaseUrl, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${base}/chat/completions`, { method: 'POST', body: JSON.stringify(body), headers });
 }
 
 describe('model and sandbox handlers', () => {
@@ -201,10 +201,46 @@ describe('model and sandbox handlers', () => {
     const others = CHAT_TOOLS.filter((tool) => tool.function.name !== planned[0]);
     expect((await ask(others)).body.error?.message).toMatch(new RegExp(`calls ${planned[0]}, and it offers ${others[0]?.function.name}, `));
     expect((await ask(CHAT_TOOLS)).status).toBe(200);
-    expect(mocks?.recorder.records().map((r) => [r.runId, r.status])).toEqual([
-      [null, 400],
-      [null, 400],
-      ['r', 200],
+    expect(mocks?.recorder.records().map((r) => [r.runId, r.turn, r.status, r.refusal?.split(',')[0] ?? null])).toEqual([
+      ['r', 1, 400, `body.tools: turn 1 of r calls ${planned[0]}`],
+      ['r', 1, 400, `body.tools: turn 1 of r calls ${planned[0]}`],
+      ['r', 1, 200, null],
+    ]);
+  });
+
+  it("refuse a compaction digest that does not show the windows of the run's texts, and record the refusal as the run's", async () => {
+    const { planFor } = start({ seed: 7 });
+    const prompt = planFor('r').systemPrompt;
+    const bytes = Buffer.from(prompt);
+    expect(bytes.length).toBeGreaterThan(2 * 1_024);
+    // Whole characters, the longest within 1,024 bytes: a cut moves off a continuation byte (10xxxxxx).
+    const within = (at: number, step: 1 | -1) => {
+      while ((bytes[at] ?? 0) >> 6 === 2) at += step;
+      return at;
+    };
+    const head = bytes.subarray(0, within(1_024, -1)).toString();
+    const tail = bytes.subarray(within(bytes.length - 1_024, 1)).toString();
+    const compact = async (digest: string) => {
+      const metadata = { longrun_run_id: 'r', longrun_turn: '1', longrun_purpose: 'compaction' as const };
+      const response = await chat({ model: 'm', messages: [{ role: 'user', content: digest }], metadata }, undefined, {
+        'x-longrun-binary': 'v1',
+      });
+      return { status: response.status, body: (await response.json()) as { error?: { message: string } } };
+    };
+    expect((await compact(`### [0] system\n${head}\n[...]\n${tail}`)).status).toBe(200);
+    expect(await compact(`### [0] system\n${prompt}`)).toMatchObject({
+      status: 400,
+      body: {
+        error: {
+          message: expect.stringMatching(
+            /^body\.messages: the digest of turn 1 of r: the system prompt \(\d+ bytes\): the digest shows more than its head/,
+          ),
+        },
+      },
+    });
+    expect(mocks?.recorder.records().map((r) => [r.target, r.runId, r.binary, r.status, r.refusal !== null])).toEqual([
+      ['compaction', 'r', 'v1', 200, false],
+      ['compaction', 'r', 'v1', 400, true],
     ]);
   });
 

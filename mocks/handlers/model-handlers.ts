@@ -7,13 +7,15 @@
  */
 import { http, type RequestHandler } from 'msw';
 import { CARD_MAX_BYTES, CARD_SECTIONS } from '../../src/contract/limits.ts';
+import { BINARY_HEADER, readRunMarker } from '../../src/contract/run-marker.ts';
 import { FaultPicker, type PickedFault } from '../faults/fault-picker.ts';
 import type { FaultProfile } from '../faults/fault-profile.ts';
 import { type Answer, respond } from '../faults/fault-response.ts';
-import type { MockRecorder } from '../recorder/mock-recorder.ts';
+import type { MockRecorder, MockTarget } from '../recorder/mock-recorder.ts';
 import type { RunPlan } from '../synthetic/plan-run.ts';
 import { usageFor } from './chat-answer.ts';
 import { extractIdentifiers, type Identifier, writeCard } from './compaction-card.ts';
+import { digestWindowProblem, plannedTexts } from './digest-windows.ts';
 import { identify } from './run-identity.ts';
 import type { ModelRequest, Reply } from './wire-format.ts';
 import { WIRE_FORMATS } from './wire-formats.ts';
@@ -41,14 +43,14 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
     format.paths.map((path) =>
       http.post(`${base}${path}`, async ({ request }) => {
         const text = await request.text();
-        /** A 400 naming the field, recorded as a call no run owns. */
-        const refuse = (message: string) => {
+        const binary = request.headers.get(BINARY_HEADER);
+        /** A 400 naming the field, recorded against the run the request names when it can be told. */
+        const refuse = (message: string, owner: { target: MockTarget; runId: string | null; turn: number | null }) => {
           const invalid = format.invalid(message);
           const record = (status: number, responseBytes: number) =>
             options.recorder?.record({
-              target: 'agent',
-              runId: null,
-              turn: null,
+              ...owner,
+              binary,
               model: null,
               tool: null,
               stream: false,
@@ -56,6 +58,7 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
               responseBytes,
               status,
               fault: null,
+              refusal: message,
             });
           return respond(
             () => invalid,
@@ -69,15 +72,20 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
         try {
           req = format.read(text, compactionModels);
         } catch (error) {
-          return refuse((error as Error).message);
+          return refuse((error as Error).message, { target: 'agent', runId: readRunMarker(text), turn: null });
         }
         const { runId, turn } = identify(req);
+        const owner = { target: req.purpose, runId, turn };
         const planned = req.purpose === 'agent' ? agentMessage(options.plans(runId as string), turn as number) : null;
         const unoffered = planned?.tool_calls?.find((call) => !req.tools.includes(call.function.name));
         if (unoffered) {
           // A model calls only the tools it is offered: a request that leaves out the plan's tool cannot be answered as planned.
           const offered = req.tools.length > 0 ? `it offers ${req.tools.join(', ')}` : 'it offers no tools';
-          return refuse(`body.tools: turn ${turn} of ${runId} calls ${unoffered.function.name}, and ${offered}`);
+          return refuse(`body.tools: turn ${turn} of ${runId} calls ${unoffered.function.name}, and ${offered}`, owner);
+        }
+        if (req.purpose === 'compaction' && runId !== null) {
+          const problem = digestWindowProblem(req.digest, plannedTexts(options.plans(runId), turn ?? Number.POSITIVE_INFINITY));
+          if (problem) return refuse(`body.messages: the digest of turn ${turn} of ${runId}: ${problem}`, owner);
         }
         const picked = picker.pick(req.purpose, { runId, turn, requestBytes: req.bytes });
         const reply = (): Reply => {
@@ -101,6 +109,7 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
           options.recorder?.record({
             target: req.purpose,
             runId,
+            binary,
             turn,
             model: req.model,
             tool: null,
@@ -109,6 +118,7 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
             responseBytes,
             status,
             fault: picked?.fault.kind ?? null,
+            refusal: null,
           });
         return respond(answer, midStream ? null : picked, request.signal, outcome, (error) => format.error(error, req));
       }),

@@ -6,6 +6,7 @@ import { http, type RequestHandler } from 'msw';
 import { z } from 'zod';
 import type { RunToolInput } from '../../src/contract/kernel-api.ts';
 import { TOOL_NAMES, type ToolName, type ToolResult } from '../../src/contract/messages.ts';
+import { BINARY_HEADER } from '../../src/contract/run-marker.ts';
 import { FaultPicker } from '../faults/fault-picker.ts';
 import type { FaultKind, FaultProfile } from '../faults/fault-profile.ts';
 import { respond } from '../faults/fault-response.ts';
@@ -39,10 +40,19 @@ export function createSandboxHandlers(options: SandboxHandlerOptions = {}): Requ
     http.post(`${base}/tools/:name`, async ({ request, params }) => {
       const text = await request.text();
       const tool = String(params.name);
-      const record = (runId: string | null, turn: number | null, status: number, responseBytes: number, fault: FaultKind | null) =>
+      const binary = request.headers.get(BINARY_HEADER);
+      const record = (
+        runId: string | null,
+        turn: number | null,
+        status: number,
+        responseBytes: number,
+        fault: FaultKind | null,
+        refusal: string | null = null,
+      ) =>
         options.recorder?.record({
           target: 'sandbox',
           runId,
+          binary,
           turn,
           model: null,
           tool,
@@ -51,6 +61,7 @@ export function createSandboxHandlers(options: SandboxHandlerOptions = {}): Requ
           responseBytes,
           status,
           fault,
+          refusal,
         });
       let input: RunToolInput;
       let args: ReturnType<typeof parseToolArgs>;
@@ -59,12 +70,14 @@ export function createSandboxHandlers(options: SandboxHandlerOptions = {}): Requ
         args = parseToolArgs(tool as ToolName, JSON.parse(input.call.function.arguments));
       } catch (error) {
         const status = (TOOL_NAMES as readonly string[]).includes(tool) ? 400 : 404;
-        const failure = openAIInvalid(status, (error as Error).message);
+        const message = (error as Error).message;
+        const failure = openAIInvalid(status, message);
+        const owner = ownerOf(text);
         return respond(
           () => failure,
           null,
           request.signal,
-          (sent, bytes) => record(null, null, sent, bytes, null),
+          (sent, bytes) => record(owner.runId, owner.turn, sent, bytes, null, message),
           openAIFault,
         );
       }
@@ -93,6 +106,18 @@ export function createSandboxHandlers(options: SandboxHandlerOptions = {}): Requ
       );
     }),
   ];
+}
+
+/** The run and turn a refused body names, when it is JSON enough to tell. */
+function ownerOf(text: string): { runId: string | null; turn: number | null } {
+  try {
+    const body: unknown = JSON.parse(text);
+    if (typeof body !== 'object' || body === null) return { runId: null, turn: null };
+    const { runId, turn } = body as Record<string, unknown>;
+    return { runId: typeof runId === 'string' ? runId : null, turn: typeof turn === 'number' ? turn : null };
+  } catch {
+    return { runId: null, turn: null };
+  }
 }
 
 function readInput(text: string, tool: string): RunToolInput {

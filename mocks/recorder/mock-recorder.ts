@@ -8,6 +8,8 @@ export interface MockRecord {
   seq: number;
   target: MockTarget;
   runId: string | null;
+  /** The binary whose worker sent it (`x-longrun-binary`, longrun's own workers), or null. */
+  binary: string | null;
   turn: number | null;
   /** The requested model (agent and compaction), null for the sandbox. */
   model: string | null;
@@ -20,6 +22,11 @@ export interface MockRecord {
   /** HTTP status sent; 0 when the connection was reset or the client gave up first. */
   status: number;
   fault: FaultKind | null;
+  /**
+   * Why the mock refused the request as a real API would (a 400 or 404 naming the field), or
+   * null: the run sent something no provider takes. An injected fault is no refusal.
+   */
+  refusal: string | null;
 }
 
 export class MockRecorder {

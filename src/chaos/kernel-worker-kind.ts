@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ActivitiesConfig, type BinaryId, isBinaryId } from '../kernel/index.ts';
+import { type ActivitiesConfig, activitiesConfigFor, type BinaryId, isBinaryId } from '../kernel/index.ts';
 import { workflowBundle } from '../kernel/workers/workflow-bundles.ts';
 import { ChildWorker } from './child-worker.ts';
 import { kernelBinaryOf } from './served-binaries.ts';
@@ -68,8 +68,14 @@ export class KernelWorkerKind implements WorkerKind<ChildWorker> {
     return worker;
   }
 
-  private async roleOf({ runs }: QueueWorker): Promise<WorkerRole> {
-    if (runs === 'activities') return { runs: 'activities', activities: this.options.activities };
+  private async roleOf({ queue, runs }: QueueWorker): Promise<WorkerRole> {
+    // A queue is named by the binary its runs start on: a control broken in its activities keeps them there.
+    if (runs === 'activities') {
+      return {
+        runs: 'activities',
+        activities: isBinaryId(queue) ? activitiesConfigFor(queue, this.options.activities) : this.options.activities,
+      };
+    }
     if (!isBinaryId(runs)) throw new Error(`no kernel binary ${runs}`);
     return {
       runs: 'workflows',

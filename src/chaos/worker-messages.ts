@@ -18,7 +18,7 @@ export type WorkerRole =
       /** 0 replays every workflow task from history. */
       maxCachedWorkflows?: number;
     }
-  | { runs: 'activities'; activities: Pick<ActivitiesConfig, 'modelBaseUrl' | 'sandboxBaseUrl'> };
+  | { runs: 'activities'; activities: Pick<ActivitiesConfig, 'modelBaseUrl' | 'sandboxBaseUrl' | 'headers' | 'digestWindowUnit'> };
 
 export interface WorkerProcessConfig {
   /** gRPC host:port of the Temporal frontend (or of a proxy in front of it). */

@@ -27,8 +27,9 @@ function longRun(): AgentRunHistory {
 
 describe('the registry', () => {
   it('holds every invariant of the design, replay.cross-version as a replay slot', () => {
-    expect(Object.keys(INVARIANTS).sort()).toEqual([...HISTORY_INVARIANT_IDS, 'replay.cross-version'].sort());
+    expect(Object.keys(INVARIANTS).sort()).toEqual([...HISTORY_INVARIANT_IDS, 'replay.cross-version', 'requests.accepted'].sort());
     expect(INVARIANTS['replay.cross-version'].kind).toBe('replay');
+    expect(INVARIANTS['requests.accepted'].kind).toBe('mocks');
     for (const id of HISTORY_INVARIANT_IDS) expect(INVARIANTS[id]).toMatchObject({ kind: 'history', description: expect.any(String) });
   });
 });

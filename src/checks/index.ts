@@ -37,7 +37,9 @@ export * from './verdict.ts';
 export type InvariantEntry =
   | { kind: 'history'; description: string; appliesTo: HistoryInvariant['appliesTo']; check: HistoryInvariant['check'] }
   /** Judged by replaying histories on workers (the replay harness), not by a history check. */
-  | { kind: 'replay'; description: string };
+  | { kind: 'replay'; description: string }
+  /** Judged from the requests longrun's mocks refused, not by a history check. */
+  | { kind: 'mocks'; description: string };
 
 export const INVARIANTS: Readonly<Record<InvariantId, InvariantEntry>> = {
   ...Object.fromEntries(
@@ -54,6 +56,11 @@ export const INVARIANTS: Readonly<Record<InvariantId, InvariantEntry>> = {
   'replay.cross-version': {
     kind: 'replay',
     description: 'histories of every older binary replay on the newer one; the broken control does not',
+  },
+  'requests.accepted': {
+    kind: 'mocks',
+    description:
+      "every request the run sent to longrun's mocks (model and sandbox) is one a real API takes: no 400 or 404 but the faults the scenario injects",
   },
 } as Record<InvariantId, InvariantEntry>;
 

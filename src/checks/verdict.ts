@@ -18,8 +18,13 @@ export const HISTORY_INVARIANT_IDS = [
   'run.liveness',
 ] as const;
 export type HistoryInvariantId = (typeof HISTORY_INVARIANT_IDS)[number];
-/** `replay.cross-version` needs workers: the replay harness judges it, not a history check. */
-export type InvariantId = HistoryInvariantId | 'replay.cross-version';
+/**
+ * Judged by the harness, not from a history: `replay.cross-version` on replay workers,
+ * `requests.accepted` from the requests longrun's mocks refused.
+ */
+export const HARNESS_INVARIANT_IDS = ['replay.cross-version', 'requests.accepted'] as const;
+export const INVARIANT_IDS = [...HISTORY_INVARIANT_IDS, ...HARNESS_INVARIANT_IDS] as const;
+export type InvariantId = (typeof INVARIANT_IDS)[number];
 
 export type InvariantStatus = 'pass' | 'fail' | 'not-applicable';
 

@@ -6,6 +6,13 @@
  * Workflow-safe: pure functions.
  */
 
+/**
+ * The header longrun's own workers send with every model and sandbox request: the binary whose
+ * activities sent it. Runs of several binaries share a run id (and its plan); the header tells
+ * the mocks' records apart. A foreign worker sends none, and its records go by the run id alone.
+ */
+export const BINARY_HEADER = 'x-longrun-binary';
+
 const MARKER = /\[longrun-run:([^\]\s]+)\]/;
 const MARKERS = new RegExp(MARKER.source, 'g');
 

@@ -11,6 +11,7 @@ export {
   type KernelActivities,
 } from './activities/index.ts';
 export {
+  type ActivityControls,
   BINARIES,
   BINARY_IDS,
   type Binary,
@@ -22,6 +23,7 @@ export {
   isBinaryId,
   RELEASES,
 } from './binaries/index.ts';
+export { activitiesConfigFor } from './binary-activities.ts';
 export * from './context/index.ts';
 export {
   CURRENT_KERNEL,

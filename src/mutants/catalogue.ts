@@ -104,6 +104,8 @@ export const MUTANTS: readonly Mutant[] = [
   mutant('guard-target-margin', ['run.liveness'], {}),
   // Texts past the blob limit: the control's compaction input stays over it, compaction fails, and the run ends on its guard.
   mutant('compaction-keeps-texts', ['compaction.failure-continues'], TEXTS_PAST_THE_LIMIT),
+  // Its digests show non-ASCII windows past 1,024 bytes: the compaction model refuses them, and v1 goes on without a card.
+  mutant('digest-in-units', ['requests.accepted'], {}),
   // The catalogue scales three limits of five: the control refuses every run at its input.
   mutant('limits-whole', ['run.liveness'], {}),
   // Stalled runs: longrun stops them at their timeout, and run.liveness names why they stalled.

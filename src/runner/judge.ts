@@ -2,7 +2,7 @@
  * Judging a run that has ended: every execution of its ContinueAsNew chain fetched page by page
  * (the checks read each page as it comes, history-chain.ts), replayed on the replayers of the
  * binaries that must replay it while the checks judge its run view, and its record built from
- * the same view. Only the checks' reading and the replay copy are kept, never a history whole.
+ * the same view, with what the mocks refused of its requests. Only the checks' reading and the replay copy are kept, never a history whole.
  */
 import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
@@ -11,6 +11,7 @@ import type { RunRecord } from '../result/index.ts';
 import { fetchRunForJudging, fetchRunHistories } from './history-chain.ts';
 import type { LaunchedRun } from './launch.ts';
 import { type ReplayPlan, replayVerdict } from './replay.ts';
+import type { RequestRefusals } from './request-refusals.ts';
 import type { RunHarness } from './run-harness.ts';
 import { buildRunRecord } from './run-record.ts';
 import { SERVER_DOWN_TOLERANCE_MS, whileServerDown } from './server-retry.ts';
@@ -23,6 +24,8 @@ export interface JudgeContext {
   servedBy: RunHarness['servedBy'];
   /** How the target's histories are read (a foreign kernel's; the contract's by default). */
   mapping?: KernelMapping;
+  /** The requests longrun's mocks refused, for `requests.accepted`. */
+  refusals: Pick<RequestRefusals, 'verdict'>;
 }
 
 export interface JudgedRun {
@@ -53,7 +56,7 @@ export async function judgeRun(context: JudgeContext, run: LaunchedRun, stoppedB
   replayed.catch(() => {}); // awaited below; a check that throws first must not leave it unhandled
   const view = buildRunView(fetched.map((f) => f.loaded));
   const verdict = checkRunView(view, tookOver ? { ...context.checkContext, gateOpens: 'at-marker' } : context.checkContext);
-  const invariants = [...verdict.results, replayVerdict(await replayed)];
+  const invariants = [...verdict.results, replayVerdict(await replayed), context.refusals.verdict(run.runId, [binary, ...served])];
   const record = buildRunRecord({
     workflowId,
     binary: ranOn,

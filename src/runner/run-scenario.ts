@@ -24,6 +24,7 @@ import { JUDGED_AT_ONCE, JudgingPool } from './judging-pool.ts';
 import { launchRun } from './launch.ts';
 import { checkContextOf, resolveLimits } from './limits.ts';
 import { holdReplayers, kernelReplayPlan } from './replay.ts';
+import { RequestRefusals } from './request-refusals.ts';
 import { drive, driveOptionsOf } from './run-driver.ts';
 import { type RunHarness, startHarness } from './run-harness.ts';
 import { type Progress, RunTally } from './run-tally.ts';
@@ -85,6 +86,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   let load: LoadMetrics | undefined;
   let finished = false;
   const releaseReplayers = holdReplayers();
+  const refusals = new RequestRefusals(mocks.recorder);
   try {
     const launchContext = {
       client: env.client,
@@ -101,6 +103,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
       replays: foreign ? foreignReplayPlan(foreign.commands) : kernelReplayPlan(chaos?.binaries.filter(isBinaryId) ?? kernelBinaries),
       servedBy: harness.servedBy,
       ...(foreign ? { mapping: foreign.mapping } : {}),
+      refusals,
     };
     const launches = driveOptionsOf(scenario, signal, options.durationMs);
     const runsTotal = launches.durationMs === undefined ? scenario.runs.count * targetBinaries.length : undefined;
@@ -134,6 +137,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     // After a failure, the judgings in flight end before the replayers and the server go.
     await judging.drain().catch(() => {});
     await releaseReplayers();
+    refusals.close();
     if (progressTimer) clearInterval(progressTimer);
     if (!finished) failure.abort();
     await harness.close(finished);

@@ -7,6 +7,7 @@ const request = (target: MockRecord['target'], status: number, requestBytes: num
   seq: 1,
   target,
   runId: 'tally-run-0000',
+  binary: 'v1',
   turn: 1,
   model: null,
   tool: null,
@@ -15,6 +16,7 @@ const request = (target: MockRecord['target'], status: number, requestBytes: num
   responseBytes: 0,
   status,
   fault: null,
+  refusal: null,
 });
 
 describe('RunTally', () => {
@@ -24,6 +26,7 @@ describe('RunTally', () => {
     tally.runsEnded = 2;
     const failing = fixtureRun({
       runId: 'tally-run-0000',
+      binary: 'v1',
       turns: 4,
       growthBytes: 1_000,
       compaction: 'none',

@@ -12,15 +12,13 @@ import {
   runShapeInputSchema,
 } from '../../mocks/index.ts';
 import { INCIDENTS } from '../checks/incidents.ts';
-import { HISTORY_INVARIANT_IDS } from '../checks/verdict.ts';
+import { INVARIANT_IDS } from '../checks/verdict.ts';
 import { BINARY_IDS, type BinaryName, binaryIdSchema, binaryNameSchema } from '../kernel/index.ts';
 import { chaosBinaryProblems } from './chaos-binary-rules.ts';
 import { CHAOS_ACTIONS, chaosStepProblems, NETWORK_FAULTS, NETWORK_LINKS } from './chaos-step-rules.ts';
 import { closestName } from './closest-name.ts';
 import { externalTargetSchema, foreignBinaryNameSchema } from './external-target.ts';
 import { rampSchemaWith, soakSchemaWith } from './soak-schema.ts';
-
-const INVARIANT_ID_LIST = [...HISTORY_INVARIANT_IDS, 'replay.cross-version'] as const;
 
 /** "90s", "10m", "1h", "500ms" or a number of milliseconds. */
 export const durationSchema = z
@@ -112,7 +110,7 @@ const expectationSchema = z.union([
   z.strictObject({
     on: binaryNameSchema,
     /** Every listed invariant (or all) holds on every run. */
-    hold: z.union([z.literal('all'), z.array(z.enum(INVARIANT_ID_LIST)).min(1)]),
+    hold: z.union([z.literal('all'), z.array(z.enum(INVARIANT_IDS)).min(1)]),
   }),
   z.strictObject({
     on: binaryNameSchema,
@@ -122,7 +120,7 @@ const expectationSchema = z.union([
   z.strictObject({
     on: binaryNameSchema,
     /** At least one run violates each listed invariant (a broken control is caught). */
-    violates: z.array(z.enum(INVARIANT_ID_LIST)).min(1),
+    violates: z.array(z.enum(INVARIANT_IDS)).min(1),
   }),
   z.strictObject({
     on: binaryNameSchema,

@@ -17,6 +17,20 @@ describe('compaction.failure-continues', () => {
     );
   });
 
+  it('passes when the failure is journaled after the call of its own turn, the last one (v1 appends in the background)', () => {
+    const run = overTrigger();
+    const turn = run.turnNumber + 1;
+    run.compact({ outcome: 'failed', journal: false }).turn({ final: true });
+    run.journal('context.compaction_failed', { turn, reason: 'failed' }, { turn });
+    run.history.workflowTask();
+    run.history.completed({ runId: run.input.runId, counters: run.counters, finalAnswer: 'done', ended: 'done' });
+    const result = resultOf(run, 'compaction.failure-continues');
+    expect(result.evidence).toContainEqual(
+      expect.stringMatching(new RegExp(`context\\.compaction_failed \\(turn ${turn}\\); call_model again at event \\d+$`)),
+    );
+    expect(result.status).toBe('pass');
+  });
+
   it('fails when the run ends failed because of the compaction (the compaction-fatal control)', () => {
     const run = overTrigger().compact({ outcome: 'failed' });
     run.history.workflowTask();

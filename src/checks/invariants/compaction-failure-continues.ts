@@ -8,6 +8,8 @@ interface CompactionFailure {
   /** The event after which the run must go on. */
   event: HistoryEvent;
   what: string;
+  /** A journaled failure's turn: the kernel may journal it after that turn's call (appends run in the background). */
+  turn?: number;
 }
 
 function failuresOf(run: RunView): CompactionFailure[] {
@@ -22,14 +24,20 @@ function failuresOf(run: RunView): CompactionFailure[] {
   }
   for (const entry of journalOf(run, 'context.compaction_failed')) {
     const { execution, scheduled } = entry.activity;
-    found.push({ execution, event: scheduled, what: `context.compaction_failed (turn ${entry.event.turn})` });
+    found.push({ execution, event: scheduled, what: `context.compaction_failed (turn ${entry.event.turn})`, turn: entry.event.turn });
   }
   return found;
 }
 
-/** The first call_model scheduled after `event`, in its execution or a later one. */
+/**
+ * The first call_model scheduled after `event`, in its execution or a later one; for a journaled
+ * failure, also the call of its turn or a later one, wherever the journal append landed.
+ */
 function nextCall(run: RunView, failure: CompactionFailure): { execution: Execution; id: number } | undefined {
+  const { turn } = failure;
   for (const execution of run.executions.slice(failure.execution.number - 1)) {
+    const later = turn === undefined ? undefined : execution.turns.find((t) => t.number !== undefined && t.number >= turn)?.calls[0];
+    if (later) return { execution, id: later.scheduled.id };
     const call = execution.activities.find(
       (a) => a.type === run.mapping.activities.callModel && (execution !== failure.execution || a.scheduled.id > failure.event.id),
     );

@@ -5,7 +5,7 @@
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { clusterSettingsFromEnv, describeCluster, installRuntime, workerConnectionOptions } from '../../environment/index.ts';
-import { createActivities } from '../../kernel/index.ts';
+import { activitiesConfigFor, createActivities } from '../../kernel/index.ts';
 import { activityDataConverter, workflowBundle } from '../../kernel/workers/workflow-bundles.ts';
 import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT } from '../exit-code.ts';
@@ -58,7 +58,7 @@ export const workerCommand = defineCommand({
       namespace: cluster.namespace,
       taskQueue,
       workflowBundle: await workflowBundle(binary),
-      activities: createActivities({ modelBaseUrl: `${mockUrl}/v1`, sandboxBaseUrl: `${mockUrl}/sandbox/v1` }),
+      activities: createActivities(activitiesConfigFor(binary, { modelBaseUrl: `${mockUrl}/v1`, sandboxBaseUrl: `${mockUrl}/sandbox/v1` })),
       dataConverter: activityDataConverter(),
       ...(maxCachedWorkflows !== undefined ? { maxCachedWorkflows } : {}),
     });

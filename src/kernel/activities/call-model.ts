@@ -10,12 +10,13 @@ export async function callModel(config: ActivitiesConfig, input: CallModelInput)
     url: joinUrl(config.modelBaseUrl, 'chat/completions'),
     body: input.request,
     timeoutMs: config.timeoutsMs?.model ?? DEFAULT_HTTP_TIMEOUTS.model,
-    headers: authorization(config),
+    headers: modelHeaders(config),
     peer: 'model',
   });
   return parseChatResponse(body, 'model');
 }
 
-export function authorization(config: ActivitiesConfig): Record<string, string> {
-  return config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {};
+/** The host's headers, and the model API's key when set. */
+export function modelHeaders(config: ActivitiesConfig): Record<string, string> {
+  return { ...config.headers, ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) };
 }

@@ -8,8 +8,8 @@ import { FAILURE_TYPE } from '../../contract/failure-types.ts';
 import type { CompactContextInput, CompactContextResult, RunSettings } from '../../contract/kernel-api.ts';
 import type { ChatRequest } from '../../contract/messages.ts';
 import { cardProblem } from '../context/card.ts';
-import { buildDigest } from '../context/digest.ts';
-import { authorization } from './call-model.ts';
+import { buildDigest, DIGEST_DEFAULTS } from '../context/digest.ts';
+import { modelHeaders } from './call-model.ts';
 import { compactionPrompt } from './compaction-prompt.ts';
 import { type ActivitiesConfig, DEFAULT_HTTP_TIMEOUTS, joinUrl } from './config.ts';
 import { postJson } from './http.ts';
@@ -23,7 +23,7 @@ export async function compactContext(config: ActivitiesConfig, input: CompactCon
     model,
     messages: [
       { role: 'system', content: compactionPrompt(input.cardMaxBytes) },
-      { role: 'user', content: buildDigest(input.messages) },
+      { role: 'user', content: buildDigest(input.messages, { ...DIGEST_DEFAULTS, windowUnit: config.digestWindowUnit ?? 'utf8-bytes' }) },
     ],
     metadata: {
       longrun_run_id: input.runId,
@@ -36,7 +36,7 @@ export async function compactContext(config: ActivitiesConfig, input: CompactCon
     url: joinUrl(config.modelBaseUrl, 'chat/completions'),
     body: request,
     timeoutMs: config.timeoutsMs?.compaction ?? DEFAULT_HTTP_TIMEOUTS.compaction,
-    headers: authorization(config),
+    headers: modelHeaders(config),
     peer: PEER,
   });
   const card = parseChatResponse(body, PEER).message.content?.trim() ?? '';

@@ -1,3 +1,5 @@
+import type { SizeUnit } from '../context/bytes.ts';
+
 /** What the activities need from their host: where the model and the sandbox answer. */
 export interface ActivitiesConfig {
   /** OpenAI-compatible base URL; requests go to `{modelBaseUrl}/chat/completions`. */
@@ -8,8 +10,15 @@ export interface ActivitiesConfig {
   apiKey?: string;
   /** Defaults to the global fetch, looked up per call so that MSW installed later intercepts it. */
   fetch?: typeof fetch;
+  /** Sent with every request, to the model and the sandbox (longrun's workers name their binary: BINARY_HEADER). */
+  headers?: Record<string, string>;
   /** Per-request HTTP timeouts; each stays under its activity's start-to-close timeout. */
   timeoutsMs?: Partial<HttpTimeouts>;
+  /**
+   * What the compaction digest's message windows count. Default `'utf8-bytes'`, the contract;
+   * `'utf16-units'` is the `digest-in-units` control's slip (`activityControls` of its binary).
+   */
+  digestWindowUnit?: SizeUnit;
 }
 
 export interface HttpTimeouts {

@@ -10,6 +10,7 @@ export async function runTool(config: ActivitiesConfig, input: RunToolInput): Pr
     url: joinUrl(config.sandboxBaseUrl, `tools/${encodeURIComponent(input.call.function.name)}`),
     body: input,
     timeoutMs: config.timeoutsMs?.tool ?? DEFAULT_HTTP_TIMEOUTS.tool,
+    ...(config.headers ? { headers: config.headers } : {}),
     peer: 'sandbox',
   });
   return parseToolResult(body, 'sandbox');

@@ -34,6 +34,7 @@ export const BINARY_IDS = [
   'guard-target-margin',
   'limits-whole',
   'compaction-keeps-texts',
+  'digest-in-units',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
 /** A binary named in a scenario or a result: the one schema, so naming other binaries is one edit. */
@@ -64,9 +65,16 @@ export interface Binary {
   broken: boolean;
   /** A broken control: the release it breaks (CURRENT_BINARY unless it says). */
   base?: BinaryId;
+  /** A control broken in its activities, not its workflow: what its workers' activities are configured with. */
+  activityControls?: ActivityControls;
 }
 
-const DESCRIPTIONS: Record<BinaryId, { description: string; broken: boolean; base?: BinaryId }> = {
+/** The activities' settings a broken control may turn (its workflow is the release's): `ActivitiesConfig`'s fields of the same names. */
+export interface ActivityControls {
+  digestWindowUnit?: 'utf16-units';
+}
+
+const DESCRIPTIONS: Record<BinaryId, Omit<Binary, 'id' | 'workflowsPath'>> = {
   v0: {
     broken: false,
     description: 'before compaction: append-only history, payload guard and elision of big items',
@@ -177,6 +185,12 @@ const DESCRIPTIONS: Record<BinaryId, { description: string; broken: boolean; bas
   'limits-whole': {
     broken: true,
     description: 'the run input must name every limit: a run that scales only some of them is refused with InvalidRunInput',
+  },
+  'digest-in-units': {
+    broken: true,
+    description:
+      "the compaction digest cuts each message's head and tail at 1,024 UTF-16 units, not bytes: non-ASCII windows run past the contract's, and the compaction model refuses them",
+    activityControls: { digestWindowUnit: 'utf16-units' },
   },
   'guard-target-margin': {
     broken: true,

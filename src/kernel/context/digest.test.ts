@@ -43,6 +43,18 @@ describe('buildDigest', () => {
     expect(digest).not.toContain('MIDDLE');
   });
 
+  it('cuts windows in UTF-16 units in the digest-in-units control: a Cyrillic head is twice the bytes', () => {
+    const text = 'я'.repeat(3_000);
+    const messages = [
+      { role: 'system' as const, content: 'sys' },
+      { role: 'user' as const, content: text },
+    ];
+    expect(buildDigest(messages)).toContain(`\n${'я'.repeat(512)}\n[... 3,952 bytes omitted ...]\n${'я'.repeat(512)}`);
+    expect(buildDigest(messages, { ...DIGEST_DEFAULTS, windowUnit: 'utf16-units' })).toContain(
+      `\n${'я'.repeat(1_024)}\n[... 1,904 bytes omitted ...]\n${'я'.repeat(1_024)}`,
+    );
+  });
+
   it('stays about its byte budget, keeping the first and the last messages', () => {
     fc.assert(
       fc.property(histories, (messages) => {

@@ -5,7 +5,7 @@
  */
 import { DIGEST_MESSAGE_HEAD_BYTES, DIGEST_MESSAGE_TAIL_BYTES } from '../../contract/limits.ts';
 import type { ContentPart, Message } from '../../contract/messages.ts';
-import { formatCount, utf8Bytes, utf8Head, utf8Tail } from './bytes.ts';
+import { formatCount, type SizeUnit, utf8Bytes, utf8Head, utf8Tail } from './bytes.ts';
 
 export interface DigestOptions {
   /** Bytes kept from the start and from the end of each message's text. */
@@ -15,6 +15,8 @@ export interface DigestOptions {
   argumentBytes: number;
   /** The digest as a whole: head and tail messages beyond it are kept, the middle omitted. */
   maxBytes: number;
+  /** What a message's windows count: UTF-8 bytes, or UTF-16 units in the `digest-in-units` control. */
+  windowUnit: SizeUnit;
 }
 
 export const DIGEST_DEFAULTS: DigestOptions = {
@@ -22,6 +24,22 @@ export const DIGEST_DEFAULTS: DigestOptions = {
   messageTailBytes: DIGEST_MESSAGE_TAIL_BYTES,
   argumentBytes: 256,
   maxBytes: 96 * 1024,
+  windowUnit: 'utf8-bytes',
+};
+
+interface Cuts {
+  size(text: string): number;
+  head(text: string, size: number): string;
+  tail(text: string, size: number): string;
+}
+
+const CUTS: Record<SizeUnit, Cuts> = {
+  'utf8-bytes': { size: utf8Bytes, head: utf8Head, tail: utf8Tail },
+  'utf16-units': {
+    size: (text) => text.length,
+    head: (text, size) => text.slice(0, size),
+    tail: (text, size) => text.slice(text.length - size),
+  },
 };
 
 const INLINE_IMAGE = /data:image\/[a-z0-9.+-]+;base64,[a-z0-9+/=]*/gi;
@@ -71,13 +89,13 @@ function screenshotCount(message: Message): number {
   return Array.isArray(message.content) ? message.content.filter((part) => part.type === 'image_url').length : 0;
 }
 
-function capText(raw: string, options: Pick<DigestOptions, 'messageHeadBytes' | 'messageTailBytes'>): string {
+function capText(raw: string, options: Pick<DigestOptions, 'messageHeadBytes' | 'messageTailBytes' | 'windowUnit'>): string {
   const text = raw.replace(INLINE_IMAGE, '[inline image omitted]');
-  const bytes = utf8Bytes(text);
-  if (bytes <= options.messageHeadBytes + options.messageTailBytes) return text;
-  const head = utf8Head(text, options.messageHeadBytes);
-  const tail = options.messageTailBytes > 0 ? utf8Tail(text, options.messageTailBytes) : '';
-  const omitted = bytes - utf8Bytes(head) - utf8Bytes(tail);
+  const cuts = CUTS[options.windowUnit];
+  if (cuts.size(text) <= options.messageHeadBytes + options.messageTailBytes) return text;
+  const head = cuts.head(text, options.messageHeadBytes);
+  const tail = options.messageTailBytes > 0 ? cuts.tail(text, options.messageTailBytes) : '';
+  const omitted = utf8Bytes(text) - utf8Bytes(head) - utf8Bytes(tail);
   return `${head}\n[... ${formatCount(omitted)} bytes omitted ...]${tail === '' ? '' : `\n${tail}`}`;
 }
 

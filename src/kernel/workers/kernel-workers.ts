@@ -4,7 +4,7 @@
  */
 import { Worker } from '@temporalio/worker';
 import type { Environment } from '../../environment/index.ts';
-import { type ActivitiesConfig, type BinaryId, createActivities } from '../index.ts';
+import { type ActivitiesConfig, activitiesConfigFor, type BinaryId, createActivities } from '../index.ts';
 import { activityDataConverter, workflowBundle } from './workflow-bundles.ts';
 
 export interface KernelWorkers {
@@ -62,7 +62,7 @@ export async function startKernelWorkers(
         namespace: env.namespace,
         taskQueue: queues.get(binary) as string,
         workflowBundle: await workflowBundle(binary),
-        activities: createActivities(activities),
+        activities: createActivities(activitiesConfigFor(binary, activities)),
         dataConverter: activityDataConverter(),
         ...(options.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
       }),

@@ -167,6 +167,8 @@ export type EventAttributes =
       reason?: string;
       identity?: string;
       failure?: FailureSummary;
+      /** A completed workflow's result, as JSON decoded (the kernel's RunResult); absent when it carries none readable. */
+      result?: unknown;
     }
   | { kind: 'other' };
 

@@ -298,6 +298,7 @@ export class HistoryNormalizer {
         reason: toText(a.reason),
         identity: toText(a.identity),
         failure: summarizeFailure(a.failure),
+        ...(workflowOutcome === 'completed' ? completionResult(a.result) : {}),
       };
     }
     return { kind: 'other' };
@@ -355,5 +356,15 @@ export class HistoryNormalizer {
       result = { kind: 'unreadable', unreadable: `${activityType} result: ${(error as Error).message}` };
     }
     return { kind: 'activity-closed', scheduledEventId, outcome, result };
+  }
+}
+
+/** The completed workflow's first result payload, when it is readable JSON: a kernel's RunResult is small. */
+function completionResult(payloads: unknown): { result?: unknown } {
+  try {
+    const [result] = decodePayloads(payloads);
+    return result === undefined ? {} : { result };
+  } catch {
+    return {};
   }
 }

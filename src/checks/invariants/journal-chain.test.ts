@@ -139,4 +139,70 @@ describe('journal.chain: the turn counter', () => {
     run.journal('run.completed', { ended: 'max-turns', counters: { turns: 3 } });
     expect(journalChain(run).status).toBe('pass');
   });
+
+  describe("the journal's ends and the workflow's result", () => {
+    /** The run's end written by hand: run.completed with `data`, then the workflow's `result`. */
+    const ended = (run: AgentRunHistory, data: Record<string, unknown> | null, result: unknown) => {
+      if (data) run.journal('run.completed', data);
+      run.history.workflowTask();
+      run.history.completed(result);
+      return journalChain(run);
+    };
+    const counters = (run: AgentRunHistory) => ({ ...run.counters });
+
+    it('fails a journal that does not open with run.started, or that has it twice', () => {
+      const opensWithTurn = new AgentRunHistory({ journalsStart: false }).turn();
+      expect(journalChain(opensWithTurn).evidence[0]).toBe(
+        'journal seq 1: the journal opens with turn.completed (turn 1), not run.started at turn 0',
+      );
+      const twice = new AgentRunHistory().turn();
+      twice.journal('run.started', { max_turns: 500, limits: { ...twice.limits } }, { turn: 0 });
+      expect(journalChain(twice).evidence).toContain('journal seq 3: run.started again');
+    });
+
+    it('fails a run.started that does not echo the input: its maxTurns and every limit it names', () => {
+      const run = new AgentRunHistory({ journalsStart: false, maxTurns: 7, limits: SMALL_LIMITS });
+      run.journal('run.started', { limits: { ...SMALL_LIMITS, tailMaxBytes: 1 } }, { turn: 0 });
+      expect(journalChain(run.turn()).evidence.slice(0, 2)).toEqual([
+        "journal seq 1: run.started's max_turns is undefined, the input's maxTurns 7",
+        `journal seq 1: run.started's limits.tailMaxBytes is 1, the input's ${SMALL_LIMITS.tailMaxBytes}`,
+      ]);
+    });
+
+    it('fails a completed run whose journal does not close with one run.completed, saying how it ended', () => {
+      const none = new AgentRunHistory().play(2);
+      expect(ended(none, null, { runId: none.input.runId, ended: 'done', counters: counters(none) }).evidence[0]).toBe(
+        'the run completed, and its journal has no run.completed (last: seq 3 turn.completed)',
+      );
+      const blank = new AgentRunHistory().play(2);
+      expect(ended(blank, { ended: '' }, { runId: blank.input.runId, ended: '' }).evidence.slice(0, 2)).toEqual([
+        'journal seq 4: run.completed\'s ended is "", not done or max-turns',
+        'journal seq 4: run.completed carries no counters with the turns it completed',
+      ]);
+      const notLast = new AgentRunHistory().play(2);
+      notLast.journal('run.completed', { ended: 'done', counters: counters(notLast) });
+      notLast.journal('payload.elided', { turn: 2 });
+      expect(journalChain(notLast).evidence[0]).toBe("journal seq 4: run.completed is not the journal's last event (seq 5 is)");
+    });
+
+    it('fails a workflow result that does not say what run.completed says', () => {
+      const empty = new AgentRunHistory().play(2);
+      expect(ended(empty, { ended: 'done', counters: counters(empty) }, {}).evidence.slice(0, 3)).toEqual([
+        "the workflow's result names run undefined, not run-0001",
+        'the workflow\'s result says it ended undefined, run.completed "done"',
+        expect.stringMatching(/^the workflow's result counts null, run\.completed \{"compactionFailures":0,/),
+      ]);
+      const uncounted = new AgentRunHistory().play(2);
+      const evidence = ended(
+        uncounted,
+        { ended: 'done', counters: counters(uncounted) },
+        { runId: 'run-0001', ended: 'done', counters: {} },
+      ).evidence;
+      expect(evidence[0]).toMatch(/^the workflow's result counts \{\}, run\.completed \{"compactionFailures":0,/);
+    });
+
+    it('passes the run as the kernel ends it', () => {
+      expect(journalChain(new AgentRunHistory({ limits: SMALL_LIMITS }).play(3).complete()).status).toBe('pass');
+    });
+  });
 });

@@ -1,4 +1,5 @@
 import { GENESIS_HASH } from '../../contract/kernel-api.ts';
+import { journalBoundsFailures } from '../run/journal-bounds.ts';
 import { turnContinuityFailures } from '../run/turn-continuity.ts';
 import { type HistoryInvariant, judge } from '../verdict.ts';
 
@@ -7,10 +8,11 @@ const short = (hash: string): string => String(hash).slice(0, 12);
 export const journalChain: HistoryInvariant = {
   id: 'journal.chain',
   appliesTo: 'kernel',
-  description: 'journal events form one unbroken chain across executions, completing turns 1..N once each',
+  description:
+    "journal events form one unbroken chain across executions: run.started first, turns 1..N completed once each, run.completed last; the workflow's result says what run.completed says",
   check(run) {
     const turns = turnContinuityFailures(run);
-    const failures: string[] = turns.failures.map((failure) => `turn counter: ${failure}`);
+    const failures: string[] = [...turns.failures.map((failure) => `turn counter: ${failure}`), ...journalBoundsFailures(run)];
     const notes: string[] = [];
     let seq = run.mapping.journalFirstSeq;
     let prevHash = GENESIS_HASH;

@@ -50,6 +50,8 @@ export interface AgentRunOptions {
   gate?: boolean;
   /** Streams the events of execution `n` (1-based) instead of keeping them. */
   sink?: (execution: number) => EventSink;
+  /** Journal `run.started` as the kernel does (default true; false to write another opening). */
+  journalsStart?: boolean;
 }
 
 export interface TurnOptions {
@@ -171,7 +173,7 @@ export class AgentRunHistory {
       { role: 'user', content: this.input.userRequest },
     ];
     this.startExecution(this.input);
-    this.journal('run.started', { maxTurns: this.input.maxTurns });
+    if (options.journalsStart !== false) this.journal('run.started', { max_turns: this.input.maxTurns, limits: { ...this.limits } });
   }
 
   /** The current execution's history builder (for low-level events). */
@@ -359,7 +361,7 @@ export class AgentRunHistory {
   /** A final turn, the journal's last event and WorkflowExecutionCompleted. */
   complete(): this {
     this.turn({ final: true });
-    this.journal('run.completed', { turns: this.counters.turns });
+    this.journal('run.completed', { ended: 'done', counters: { ...this.counters } });
     this.history.workflowTask();
     this.history.completed({ runId: this.input.runId, counters: this.counters, finalAnswer: 'done', ended: 'done' });
     return this;

@@ -1,0 +1,78 @@
+/**
+ * The journal's ends, and what the run returns: the journal opens with `run.started` (once, turn
+ * 0, echoing the input's `maxTurns` and every limit the input names), closes with `run.completed`
+ * (once, its last event, `ended` `done` or `max-turns`, the counters it ended with), which a run
+ * that completed must have; and the workflow's result says what `run.completed` says (its run
+ * id, `ended` and counters). These are the run's own account of itself, which the run view and
+ * whatever reads the result take as given. Its findings are journal.chain's.
+ */
+import { canonicalJson } from '../../contract/journal-hash.ts';
+import type { RunView } from './run-view.ts';
+
+const ENDINGS = ['done', 'max-turns'];
+
+export function journalBoundsFailures(view: RunView): string[] {
+  const journal = view.journal.map((entry) => entry.event);
+  if (journal.length === 0) return [];
+  const failures: string[] = [];
+  const first = journal[0];
+  if (first?.type !== 'run.started' || first.turn !== 0) {
+    failures.push(`journal seq ${first?.seq}: the journal opens with ${first?.type} (turn ${first?.turn}), not run.started at turn 0`);
+  }
+  for (const event of journal.slice(1).filter((e) => e.type === 'run.started'))
+    failures.push(`journal seq ${event.seq}: run.started again`);
+  if (first?.type === 'run.started') failures.push(...startedFailures(first.seq, first.data, view));
+
+  const completed = journal.filter((event) => event.type === 'run.completed');
+  for (const event of completed.slice(1)) failures.push(`journal seq ${event.seq}: run.completed again`);
+  const last = journal.at(-1);
+  const [closing] = completed;
+  if (closing && closing !== last)
+    failures.push(`journal seq ${closing.seq}: run.completed is not the journal's last event (seq ${last?.seq} is)`);
+  const end = view.executions.at(-1)?.end;
+  if (end?.kind === 'completed' && !closing)
+    failures.push(`the run completed, and its journal has no run.completed (last: seq ${last?.seq} ${last?.type})`);
+  if (closing) {
+    const { ended, counters } = closing.data;
+    if (typeof ended !== 'string' || !ENDINGS.includes(ended)) {
+      failures.push(`journal seq ${closing.seq}: run.completed's ended is ${JSON.stringify(ended)}, not ${ENDINGS.join(' or ')}`);
+    }
+    if (typeof (counters as { turns?: unknown } | undefined)?.turns !== 'number') {
+      failures.push(`journal seq ${closing.seq}: run.completed carries no counters with the turns it completed`);
+    }
+    const attrs = end?.event.attrs;
+    if (attrs?.kind === 'workflow-closed' && attrs.result !== undefined) failures.push(...resultFailures(attrs.result, closing.data, view));
+  }
+  return failures;
+}
+
+function startedFailures(seq: number, data: Record<string, unknown>, view: RunView): string[] {
+  const failures: string[] = [];
+  const { maxTurns, limits } = view.input;
+  if (maxTurns > 0 && data.max_turns !== maxTurns) {
+    failures.push(`journal seq ${seq}: run.started's max_turns is ${JSON.stringify(data.max_turns)}, the input's maxTurns ${maxTurns}`);
+  }
+  const logged = (data.limits ?? {}) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(limits)) {
+    if (logged[name] !== value)
+      failures.push(`journal seq ${seq}: run.started's limits.${name} is ${JSON.stringify(logged[name])}, the input's ${value}`);
+  }
+  return failures;
+}
+
+/** The result, read as the contract's RunResult, against run.completed. */
+function resultFailures(result: unknown, completed: Record<string, unknown>, view: RunView): string[] {
+  if (typeof result !== 'object' || result === null) return [`the workflow's result is ${JSON.stringify(result)}, not a RunResult`];
+  const { runId, ended, counters } = result as Record<string, unknown>;
+  const failures: string[] = [];
+  if (runId !== view.input.runId) failures.push(`the workflow's result names run ${JSON.stringify(runId)}, not ${view.input.runId}`);
+  if (ended !== completed.ended) {
+    failures.push(`the workflow's result says it ended ${JSON.stringify(ended)}, run.completed ${JSON.stringify(completed.ended)}`);
+  }
+  if (canonicalJson(counters ?? null) !== canonicalJson(completed.counters ?? null)) {
+    failures.push(
+      `the workflow's result counts ${canonicalJson(counters ?? null)}, run.completed ${canonicalJson(completed.counters ?? null)}`,
+    );
+  }
+  return failures;
+}

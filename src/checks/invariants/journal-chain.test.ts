@@ -16,9 +16,9 @@ describe('journal.chain', () => {
 
   it('fails a gap in seq, a wrong prevHash and another run id', () => {
     const run = new AgentRunHistory().turn();
-    run.journal('payload.elided', { turn: 1 }, { seq: run.journalHead.nextSeq + 1 });
-    run.journal('payload.elided', { turn: 1 }, { prevHash: GENESIS_HASH });
-    run.journal('payload.elided', { turn: 1 }, { runId: 'run-other' });
+    run.journal('payload.elided', { turn: 1, payload: 'request' }, { seq: run.journalHead.nextSeq + 1 });
+    run.journal('payload.elided', { turn: 1, payload: 'request' }, { prevHash: GENESIS_HASH });
+    run.journal('payload.elided', { turn: 1, payload: 'request' }, { runId: 'run-other' });
     const evidence = resultOf(run, 'journal.chain').evidence;
     expect(evidence).toEqual([
       expect.stringMatching(/^event \d+: journal payload\.elided seq 4, expected seq 3$/),
@@ -73,7 +73,7 @@ describe('journal.chain', () => {
     const run = new AgentRunHistory();
     const event = { runId: 'run-0001', seq: 2, type: 'payload.elided' as const, turn: 1, data: {}, prevHash: run.journalHead.headHash };
     run.history.activityFailed(run.history.activityScheduled('journal.append', { events: [event] }), 'store down');
-    run.journal('payload.elided', {});
+    run.journal('payload.elided', { payload: 'request' });
     expect(resultOf(run, 'journal.chain').status).toBe('pass');
   });
 
@@ -181,7 +181,7 @@ describe('journal.chain: the turn counter', () => {
       ]);
       const notLast = new AgentRunHistory().play(2);
       notLast.journal('run.completed', { ended: 'done', counters: counters(notLast) });
-      notLast.journal('payload.elided', { turn: 2 });
+      notLast.journal('payload.elided', { turn: 2, payload: 'request' });
       expect(journalChain(notLast).evidence[0]).toBe("journal seq 4: run.completed is not the journal's last event (seq 5 is)");
     });
 
@@ -199,6 +199,14 @@ describe('journal.chain: the turn counter', () => {
         { runId: 'run-0001', ended: 'done', counters: {} },
       ).evidence;
       expect(evidence[0]).toMatch(/^the workflow's result counts \{\}, run\.completed \{"compactionFailures":0,/);
+    });
+
+    it('fails a payload.elided that names no payload the contract knows', () => {
+      const run = new AgentRunHistory().turn();
+      run.journal('payload.elided', { turn: 1, payload: '' });
+      expect(journalChain(run).evidence[0]).toBe(
+        'journal seq 3: payload.elided names payload "", not request, compaction, continue_as_new',
+      );
     });
 
     it('passes the run as the kernel ends it', () => {

@@ -1,17 +1,20 @@
 /**
- * The journal's ends, and what the run returns: the journal opens with `run.started` (once, turn
+ * The run's account of itself, in its journal and its result: the journal opens with `run.started` (once, turn
  * 0, echoing the input's `maxTurns` and every limit the input names), closes with `run.completed`
  * (once, its last event, `ended` `done` or `max-turns`, the counters it ended with), which a run
  * that completed must have; and the workflow's result says what `run.completed` says (its run
- * id, `ended` and counters). These are the run's own account of itself, which the run view and
- * whatever reads the result take as given. Its findings are journal.chain's.
+ * id, `ended` and counters); each `payload.elided` names the payload it elided (`request`,
+ * `compaction` or `continue_as_new`: the checks relax their comparison of that payload's tool
+ * contents on its word). The run view and whatever reads the result take all of it as given.
+ * Its findings are journal.chain's.
  */
 import { canonicalJson } from '../../contract/journal-hash.ts';
 import type { RunView } from './run-view.ts';
 
 const ENDINGS = ['done', 'max-turns'];
+const ELIDED_PAYLOADS = ['request', 'compaction', 'continue_as_new'];
 
-export function journalBoundsFailures(view: RunView): string[] {
+export function journalAccountFailures(view: RunView): string[] {
   const journal = view.journal.map((entry) => entry.event);
   if (journal.length === 0) return [];
   const failures: string[] = [];
@@ -22,6 +25,11 @@ export function journalBoundsFailures(view: RunView): string[] {
   for (const event of journal.slice(1).filter((e) => e.type === 'run.started'))
     failures.push(`journal seq ${event.seq}: run.started again`);
   if (first?.type === 'run.started') failures.push(...startedFailures(first.seq, first.data, view));
+  for (const event of journal.filter((e) => e.type === 'payload.elided' && !ELIDED_PAYLOADS.includes(e.data.payload as string))) {
+    failures.push(
+      `journal seq ${event.seq}: payload.elided names payload ${JSON.stringify(event.data.payload)}, not ${ELIDED_PAYLOADS.join(', ')}`,
+    );
+  }
 
   const completed = journal.filter((event) => event.type === 'run.completed');
   for (const event of completed.slice(1)) failures.push(`journal seq ${event.seq}: run.completed again`);

@@ -2,9 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { DIGEST_MESSAGE_HEAD_BYTES, DIGEST_MESSAGE_TAIL_BYTES } from '../../src/contract/limits.ts';
 import { digestWindowProblem } from './digest-windows.ts';
 
+/** `n` ASCII bytes that never repeat a 48-character run, as real prose and logs seldom do. */
+function unique(n: number, tag: string): string {
+  let out = '';
+  for (let i = 0; out.length < n; i++) out += `${tag}${i} `;
+  return out.slice(0, n);
+}
+
 // 1,000 ASCII bytes, then Cyrillic (2 bytes a letter) and an emoji (4 bytes, a surrogate pair) across byte 1,024.
-const START = `${'Start of the prompt. '.repeat(47)}${'x'.repeat(13)}`;
-const PROMPT = `${START}Привет, мир 🙂 и ещё ${'middle '.repeat(300)}ещё раз 🙂 конец ${'end of the prompt. '.repeat(53)}`;
+const PROMPT = `${unique(1_000, 'p')}Привет, мир 🙂 и ещё ${unique(2_100, 'm')}ещё раз 🙂 конец ${unique(1_007, 'e')}`;
 const bytes = Buffer.from(PROMPT);
 
 /** The contract's windows, cut by hand: whole characters, the longest within the limits. */
@@ -34,43 +40,54 @@ describe('digestWindowProblem', () => {
     );
   });
 
+  it("takes a window beside the kernel's own separator when the text goes on the same way (a newline after the head)", () => {
+    const first = unique(1_024, 'b');
+    const last = unique(1_024, 't');
+    const log = `${first}\nmiddle of the log\n${unique(400, 'm')}\n${last}`;
+    const text = [{ name: 'the shell output of call c1', text: log }];
+    expect(digestWindowProblem(`### [3] tool\n${first}\n[... 440 bytes omitted ...]\n${last}`, text)).toBeNull();
+    expect(digestWindowProblem(`### [3] tool\n${first}\nmid\n[...]\n${last}`, text)).toMatch(/shows more than its head/);
+  });
+
   it('refuses a head cut in UTF-16 units: 1,024 units of this prompt are more than 1,024 bytes', () => {
     expect(digestWindowProblem(digestOf(PROMPT.slice(0, 1_024), PROMPT.slice(-1_024)), texts)).toMatch(/shows more than its head/);
   });
 
-  it('refuses a head that splits the surrogate pair at its edge', () => {
+  it('refuses a window that splits the surrogate pair at its edge', () => {
     const split = `${HEAD}${PROMPT.slice(HEAD.length, HEAD.length + 1)}`; // the pair's high half: a lone surrogate
     expect(digestWindowProblem(digestOf(split, TAIL), texts)).toMatch(/splits the character at the edge of its head/);
     // 1,022 bytes after an emoji: the tail's 1,024 bytes would start inside it, so the tail is the 1,022.
-    const prompt = `${'Start of a prompt with nothing wide in it. '.repeat(70)}🙂${'b'.repeat(1_022)}`;
+    const end = unique(1_022, 'q');
+    const prompt = `${unique(3_000, 's')}🙂${end}`;
     const tailOf = [{ name: 'the system prompt', text: prompt }];
     const head = prompt.slice(0, 1_024);
-    expect(digestWindowProblem(digestOf(head, 'b'.repeat(1_022)), tailOf)).toBeNull();
-    expect(digestWindowProblem(digestOf(head, `\ude42${'b'.repeat(1_022)}`), tailOf)).toMatch(
-      /splits the character at the edge of its tail/,
-    );
-  });
-
-  it('wants a message within both windows whole', () => {
-    const short = [{ name: 'the user request', text: 'Fix [PAY-2231] in 🙂 билинг, please' }];
-    expect(digestWindowProblem('### [1] user\nFix [PAY-2231] in 🙂 билинг, please', short)).toBeNull();
-    const start = 'Fix the billing export for every region we sell in. ';
-    const end = 'Verify it against the March invoices 🙂 before you stop.';
-    const longer = [{ name: 'the user request', text: `${start}Keep the CSV columns as they are. ${end}` }];
-    expect(digestWindowProblem(`### [1] user\n${start}[...]${end}`, longer)).toMatch(
-      /the user request \(\d+ bytes\) is not in the digest whole/,
-    );
+    expect(digestWindowProblem(digestOf(head, end), tailOf)).toBeNull();
+    expect(digestWindowProblem(digestOf(head, `\ude42${end}`), tailOf)).toMatch(/splits the character at the edge of its tail/);
   });
 
   it('compares a lone surrogate as U+FFFD, as a Go kernel decodes it', () => {
-    const lone = [{ name: 'the user request', text: `${'List the files in the shared folder, please: '.repeat(2)}\udc8f.txt` }];
-    const asGo = `${'List the files in the shared folder, please: '.repeat(2)}\ufffd.txt`;
-    expect(digestWindowProblem(asGo, lone)).toBeNull();
+    const text = `${unique(500, 'f')}\udc8f.txt ${unique(2_000, 'g')}`;
+    const lone = [{ name: 'the list_files output of call c2', text }];
+    const b = Buffer.from(text); // the lone surrogate as EF BF BD, 3 bytes, as the kernel counts it
+    const head = b.subarray(0, 1_024).toString();
+    const tail = b.subarray(b.length - 1_024).toString();
+    expect(digestWindowProblem(`${head}\n[...]\n${tail}`, lone)).toBeNull();
+    expect(digestWindowProblem(`${text.slice(0, head.length)}\n[...]\n${tail}`, lone)).toBeNull();
   });
 
-  it('measures nothing in a digest that does not show both ends of the message (its own prompt, rewritten)', () => {
+  it('measures only texts it can tell apart: longer than both windows, their ends shown once and no other text sharing them', () => {
     expect(digestWindowProblem('a digest of another shape altogether', texts)).toBeNull();
     expect(digestWindowProblem(digestOf(HEAD, 'a tail of another message'), texts)).toBeNull();
-    expect(DIGEST_MESSAGE_HEAD_BYTES + DIGEST_MESSAGE_TAIL_BYTES).toBeLessThan(bytes.length);
+    const short = [{ name: 'the user request', text: `Fix [PAY-2231] in 🙂 билинг. ${unique(100, 'u')}` }];
+    expect(digestWindowProblem('### [1] user\nFix [PAY-2231]', short)).toBeNull(); // within both windows: nothing to cut, nothing measured
+    // Two logs that start alike: a digest showing one of them cut short is not measured, for either could be it.
+    const twins = [
+      { name: 'the shell output of call c3', text: `${unique(100, 'log')}${unique(3_000, 'x')}` },
+      { name: 'the shell output of call c4', text: `${unique(100, 'log')}${unique(3_000, 'y')}` },
+    ];
+    expect(digestWindowProblem(`${twins[0]?.text.slice(0, 500)}\n[...]\n${twins[0]?.text.slice(-1_000)}`, twins)).toBeNull();
+    expect(digestWindowProblem(`${twins[0]?.text.slice(0, 500)}\n[...]\n${twins[0]?.text.slice(-1_000)}`, twins.slice(0, 1))).toMatch(
+      /does not show its head whole/,
+    );
   });
 });

@@ -1,12 +1,14 @@
 /**
  * What the compaction model must be shown of a message, by the contract: its first
  * DIGEST_MESSAGE_HEAD_BYTES and last DIGEST_MESSAGE_TAIL_BYTES of UTF-8, whole characters, the
- * longest that fit (a message within both windows, whole). The checks count on it: a card
- * must keep the identifiers inside those windows (`compaction.card`). The mock measures the
- * texts the plan wrote (the prompts, the agent's texts, the tools' text outputs) in a digest of
- * any format: a text whose first and last characters the digest does not both show verbatim
- * is not measured (dropped by an earlier compaction, elided, or rewritten by a framework), so
- * the check binds where it can tell which message it reads, and never guesses.
+ * longest that fit. The checks count on it: a card must keep the identifiers inside those
+ * windows (`compaction.card`). The mock measures the texts the plan wrote (the prompts, the
+ * agent's texts, the tools' text outputs) that are longer than both windows, in a digest of any
+ * format. It measures only a text it can tell apart: its first and last 48 characters each shown
+ * once, in that order, and no other planned text starting or ending with them (logs share their
+ * first lines; a dropped message's sentence may recur in a later one). A text the digest does
+ * not show so (dropped by an earlier compaction, elided, rewritten by a framework) is not
+ * measured: the check binds where it can tell which message it reads, and never guesses.
  */
 import { DIGEST_MESSAGE_HEAD_BYTES, DIGEST_MESSAGE_TAIL_BYTES } from '../../src/contract/limits.ts';
 import type { RunPlan } from '../synthetic/plan-run.ts';
@@ -27,20 +29,21 @@ export interface DigestedText {
  */
 export function digestWindowProblem(digest: string, texts: readonly DigestedText[]): string | null {
   const shown = wellFormed(digest);
-  for (const { name, text } of texts) {
-    const whole = wellFormed(text);
-    if (!shown.includes(whole.slice(0, RECOGNIZED_ENDS)) || !shown.includes(whole.slice(-RECOGNIZED_ENDS))) continue;
+  const measured = texts
+    .map(({ name, text }) => ({ name, whole: wellFormed(text) }))
+    .filter(({ whole }) => Buffer.byteLength(whole) > DIGEST_MESSAGE_HEAD_BYTES + DIGEST_MESSAGE_TAIL_BYTES);
+  const starts = countOf(measured.map(({ whole }) => whole.slice(0, RECOGNIZED_ENDS)));
+  const ends = countOf(measured.map(({ whole }) => whole.slice(-RECOGNIZED_ENDS)));
+  for (const { name, whole } of measured) {
+    const start = whole.slice(0, RECOGNIZED_ENDS);
+    const end = whole.slice(-RECOGNIZED_ENDS);
+    if (starts.get(start) !== 1 || ends.get(end) !== 1 || !shownOnceInOrder(shown, start, end)) continue;
     const bytes = Buffer.from(whole);
-    if (bytes.length <= DIGEST_MESSAGE_HEAD_BYTES + DIGEST_MESSAGE_TAIL_BYTES) {
-      if (!shown.includes(whole))
-        return `${name} (${bytes.length} bytes) is not in the digest whole, as a message within both windows must be`;
-      continue;
-    }
     const head = headEnd(bytes, DIGEST_MESSAGE_HEAD_BYTES);
     const tail = tailStart(bytes, DIGEST_MESSAGE_TAIL_BYTES);
     const problem =
-      windowProblem(shown, bytes, 0, head, bytes.subarray(head, charEnd(bytes, head)), 'head', DIGEST_MESSAGE_HEAD_BYTES) ??
-      windowProblem(shown, bytes, tail, bytes.length, bytes.subarray(charStart(bytes, tail - 1), tail), 'tail', DIGEST_MESSAGE_TAIL_BYTES);
+      windowProblem(shown, bytes, 0, head, 'head', DIGEST_MESSAGE_HEAD_BYTES) ??
+      windowProblem(shown, bytes, tail, bytes.length, 'tail', DIGEST_MESSAGE_TAIL_BYTES);
     if (problem) return `${name} (${bytes.length} bytes): ${problem}`;
   }
   return null;
@@ -66,26 +69,40 @@ export function plannedTexts(plan: RunPlan, turn: number): DigestedText[] {
   return texts;
 }
 
-/** The window [from, to) must be in the digest, and not with the character beyond it (`beyond`, outside the window). */
-function windowProblem(
-  shown: string,
-  bytes: Buffer,
-  from: number,
-  to: number,
-  beyond: Buffer,
-  which: 'head' | 'tail',
-  limit: number,
-): string | null {
+/**
+ * The window [from, to) must be in the digest, and not with more of the text beside it: the
+ * next character when it is no whitespace, else the next three (a kernel's own separator may
+ * begin as the text goes on: a head that ends before a newline is followed by the digest's
+ * newline too).
+ */
+function windowProblem(shown: string, bytes: Buffer, from: number, to: number, which: 'head' | 'tail', limit: number): string | null {
   const window = bytes.subarray(from, to).toString();
   const rule = `its ${which} is the longest run of whole characters within ${limit} bytes (${to - from} here)`;
   if (!shown.includes(window)) return `the digest does not show its ${which} whole: ${rule}`;
-  const next = beyond.toString();
-  const wider = which === 'head' ? window + next : next + window;
-  if (shown.includes(wider)) return `the digest shows more than its ${which}: ${rule}`;
+  // Three characters beyond the window at most: 12 bytes hold them (a cut character there reads as U+FFFD, never used).
+  const beyond = [...(which === 'head' ? bytes.subarray(to, to + 12).toString() : bytes.subarray(Math.max(0, from - 12), from).toString())];
+  const next = (count: number) => (which === 'head' ? beyond.slice(0, count).join('') : beyond.slice(-count).join(''));
+  const nearest = next(1);
+  const wider = (more: string) => more !== '' && shown.includes(which === 'head' ? window + more : more + window);
+  if ((/\S/.test(nearest) && wider(nearest)) || (beyond.length >= 3 && wider(next(3))))
+    return `the digest shows more than its ${which}: ${rule}`;
   // A character cut in two shows as U+FFFD beside the window (a surrogate pair's half, once well-formed).
   const split = which === 'head' ? `${window}\ufffd` : `\ufffd${window}`;
-  if (next !== '\ufffd' && shown.includes(split)) return `the digest splits the character at the edge of its ${which}: ${rule}`;
+  if (nearest !== '\ufffd' && shown.includes(split)) return `the digest splits the character at the edge of its ${which}: ${rule}`;
   return null;
+}
+
+function countOf(values: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return counts;
+}
+
+/** `start` and `end` each once in the digest, `start` first. */
+function shownOnceInOrder(shown: string, start: string, end: string): boolean {
+  const at = shown.indexOf(start);
+  const endAt = shown.indexOf(end);
+  return at >= 0 && endAt > at && shown.lastIndexOf(start) === at && shown.lastIndexOf(end) === endAt;
 }
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
@@ -110,19 +127,5 @@ function headEnd(bytes: Buffer, max: number): number {
 function tailStart(bytes: Buffer, max: number): number {
   let start = bytes.length - max;
   while (start < bytes.length && isContinuation(bytes[start])) start++;
-  return start;
-}
-
-/** The end of the character that starts at `at`. */
-function charEnd(bytes: Buffer, at: number): number {
-  let end = at + 1;
-  while (end < bytes.length && isContinuation(bytes[end])) end++;
-  return end;
-}
-
-/** The start of the character that holds the byte at `at`. */
-function charStart(bytes: Buffer, at: number): number {
-  let start = at;
-  while (start > 0 && isContinuation(bytes[start])) start--;
   return start;
 }

@@ -63,6 +63,13 @@ describe('compaction.failure-continues', () => {
     );
   });
 
+  it('fails a compaction scheduled with attempts without bound and no schedule-to-close (compaction-retries-forever)', () => {
+    const run = overTrigger().compact({ unbounded: true }).turn().complete();
+    expect(resultOf(run, 'compaction.failure-continues').evidence).toContainEqual(
+      expect.stringMatching(/^event \d+: compact_context scheduled with attempts without bound and no schedule-to-close/),
+    );
+  });
+
   it('is pending, not failed, while the run is still open', () => {
     const run = overTrigger().compact({ outcome: 'failed' });
     const result = resultOf(run, 'compaction.failure-continues');

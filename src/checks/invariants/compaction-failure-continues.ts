@@ -1,6 +1,6 @@
 import type { HistoryEvent } from '../history/model.ts';
 import { journalOf } from '../run/compactions.ts';
-import type { Execution, RunView } from '../run/run-view.ts';
+import type { Activity, Execution, RunView } from '../run/run-view.ts';
 import { type HistoryInvariant, judge } from '../verdict.ts';
 
 interface CompactionFailure {
@@ -29,6 +29,11 @@ function failuresOf(run: RunView): CompactionFailure[] {
   return found;
 }
 
+function bounded(activity: Activity): boolean {
+  const attrs = activity.scheduled.attrs;
+  return attrs.kind !== 'activity-scheduled' || attrs.maximumAttempts > 0 || attrs.scheduleToCloseMs > 0;
+}
+
 /**
  * The first call_model scheduled after `event`, in its execution or a later one; for a journaled
  * failure, also the call of its turn or a later one, wherever the journal append landed.
@@ -50,7 +55,7 @@ export const compactionFailureContinues: HistoryInvariant = {
   id: 'compaction.failure-continues',
   appliesTo: 'kernel',
   description:
-    'after context.compaction_failed (or a failed compaction activity) the run goes on; a failed compaction names a failure type of the contract',
+    'after context.compaction_failed (or a failed compaction activity) the run goes on; a failed compaction names a failure type of the contract; compaction retries are bounded',
   check(run) {
     const failures: string[] = [];
     const notes: string[] = [];
@@ -92,6 +97,15 @@ export const compactionFailureContinues: HistoryInvariant = {
             `${at}: compact_context failed for a reason the contract does not name (${types.join(', ') || 'no failure type'}): ${activity.failure?.text ?? ''}`,
           );
         }
+      }
+    }
+    // A compaction the kernel retries without bound holds the run for as long as the model is down.
+    for (const execution of run.executions) {
+      const unbounded = execution.activities.find((a) => a.type === run.mapping.activities.compactContext && !bounded(a));
+      if (unbounded) {
+        failures.push(
+          `${run.at(execution, unbounded.scheduled.id)}: compact_context scheduled with attempts without bound and no schedule-to-close: a compaction model that stays down holds the run`,
+        );
       }
     }
     if (compactionFailures.length === 0) notes.push('no compaction failed');

@@ -209,6 +209,29 @@ describe('journal.chain: the turn counter', () => {
       );
     });
 
+    it("fails counters that disagree with the journal's compactions and failures and the executions", () => {
+      const run = new AgentRunHistory().play(2);
+      const counted = { ...run.counters, compactions: 1, compactionFailures: -1, executions: 2 };
+      expect(
+        ended(run, { ended: 'done', counters: counted }, { runId: 'run-0001', ended: 'done', counters: counted }).evidence.slice(0, 3),
+      ).toEqual([
+        'journal seq 4: run.completed counts compactions 1, the journal and the history 0',
+        'journal seq 4: run.completed counts compactionFailures -1, the journal and the history 0',
+        'journal seq 4: run.completed counts executions 2, the journal and the history 1',
+      ]);
+    });
+
+    it('fails a compaction record that names another turn, and a failed one that gives no reason', () => {
+      const run = new AgentRunHistory().turn();
+      run.journal('context.compaction_failed', {}, { turn: 2 });
+      run.journal('context.compaction_failed', { turn: 3, reason: 'HttpUnavailable: 503' }, { turn: 2 });
+      expect(journalChain(run).evidence.slice(0, 3)).toEqual([
+        "journal seq 3: context.compaction_failed's data names turn undefined, the event turn 2",
+        'journal seq 3: context.compaction_failed gives no reason',
+        "journal seq 4: context.compaction_failed's data names turn 3, the event turn 2",
+      ]);
+    });
+
     it('passes the run as the kernel ends it', () => {
       expect(journalChain(new AgentRunHistory({ limits: SMALL_LIMITS }).play(3).complete()).status).toBe('pass');
     });

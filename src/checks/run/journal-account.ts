@@ -3,12 +3,15 @@
  * 0, echoing the input's `maxTurns` and every limit the input names), closes with `run.completed`
  * (once, its last event, `ended` `done` or `max-turns`, the counters it ended with), which a run
  * that completed must have; and the workflow's result says what `run.completed` says (its run
- * id, `ended` and counters); each `payload.elided` names the payload it elided (`request`,
+ * id, `ended` and counters, which count the journal's compactions, its failed compactions and
+ * the executions); a compaction's record names its turn, a failed one its reason; each
+ * `payload.elided` names the payload it elided (`request`,
  * `compaction` or `continue_as_new`: the checks relax their comparison of that payload's tool
  * contents on its word). The run view and whatever reads the result take all of it as given.
  * Its findings are journal.chain's.
  */
 import { canonicalJson } from '../../contract/journal-hash.ts';
+import type { JournalEvent } from '../../contract/kernel-api.ts';
 import type { RunView } from './run-view.ts';
 
 const ENDINGS = ['done', 'max-turns'];
@@ -25,6 +28,15 @@ export function journalAccountFailures(view: RunView): string[] {
   for (const event of journal.slice(1).filter((e) => e.type === 'run.started'))
     failures.push(`journal seq ${event.seq}: run.started again`);
   if (first?.type === 'run.started') failures.push(...startedFailures(first.seq, first.data, view));
+  for (const event of journal.filter((e) => e.type === 'context.compacted' || e.type === 'context.compaction_failed')) {
+    if (event.data.turn !== event.turn)
+      failures.push(
+        `journal seq ${event.seq}: ${event.type}'s data names turn ${JSON.stringify(event.data.turn)}, the event turn ${event.turn}`,
+      );
+    if (event.type === 'context.compaction_failed' && (typeof event.data.reason !== 'string' || event.data.reason === '')) {
+      failures.push(`journal seq ${event.seq}: context.compaction_failed gives no reason`);
+    }
+  }
   for (const event of journal.filter((e) => e.type === 'payload.elided' && !ELIDED_PAYLOADS.includes(e.data.payload as string))) {
     failures.push(
       `journal seq ${event.seq}: payload.elided names payload ${JSON.stringify(event.data.payload)}, not ${ELIDED_PAYLOADS.join(', ')}`,
@@ -48,10 +60,28 @@ export function journalAccountFailures(view: RunView): string[] {
     if (typeof (counters as { turns?: unknown } | undefined)?.turns !== 'number') {
       failures.push(`journal seq ${closing.seq}: run.completed carries no counters with the turns it completed`);
     }
+    failures.push(...counterFailures(closing.seq, counters, journal, view.executions.length));
     const attrs = end?.event.attrs;
     if (attrs?.kind === 'workflow-closed' && attrs.result !== undefined) failures.push(...resultFailures(attrs.result, closing.data, view));
   }
   return failures;
+}
+
+/** run.completed's counters against the journal's own events and the executions the run took. */
+function counterFailures(seq: number, counters: unknown, journal: readonly JournalEvent[], executions: number): string[] {
+  if (typeof counters !== 'object' || counters === null) return [];
+  const counted = counters as Record<string, unknown>;
+  const expected: Record<string, number> = {
+    compactions: journal.filter((e) => e.type === 'context.compacted').length,
+    compactionFailures: journal.filter((e) => e.type === 'context.compaction_failed').length,
+    executions,
+  };
+  return Object.entries(expected)
+    .filter(([name, value]) => counted[name] !== undefined && counted[name] !== value)
+    .map(
+      ([name, value]) =>
+        `journal seq ${seq}: run.completed counts ${name} ${JSON.stringify(counted[name])}, the journal and the history ${value}`,
+    );
 }
 
 function startedFailures(seq: number, data: Record<string, unknown>, view: RunView): string[] {

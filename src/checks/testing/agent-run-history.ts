@@ -82,6 +82,8 @@ export interface CompactOptions {
   sent?: (before: Message[]) => Message[];
   /** Write the journal event (default true). */
   journal?: boolean;
+  /** Schedule compact_context with no attempt bound and no schedule-to-close (the compaction-retries-forever slip). */
+  unbounded?: boolean;
   /** The journal's `dropped` instead of the groups the rebuild displaced (to break it). */
   dropped?: number;
 }
@@ -301,7 +303,8 @@ export class AgentRunHistory {
       settings: this.input.settings,
       cardMaxBytes: this.limits.cardMaxBytes,
     };
-    const scheduled = this.history.activityScheduled(ACTIVITY.compactContext, input);
+    // Bounded as the kernel bounds it: a compaction retried without bound fails compaction.failure-continues.
+    const scheduled = this.history.activityScheduled(ACTIVITY.compactContext, input, options.unbounded ? {} : { maximumAttempts: 3 });
     if (outcome === 'failed') this.history.activityFailed(scheduled, 'compaction model unavailable', 'HttpUnavailable');
     else if (outcome === 'crashed')
       this.history.activityFailed(scheduled, "Cannot read properties of undefined (reading 'compaction')", 'TypeError');

@@ -122,6 +122,8 @@ export type EventAttributes =
       continuedFromRunId?: string;
       /** Set when a retry or a cron schedule started it: it begins a run of its own, though it names the one before. */
       startedBy?: 'retry' | 'cron';
+      /** The run's timeout in ms (the execution timeout when the run's own is unset); 0 is none. */
+      runTimeoutMs?: number;
     }
   | {
       kind: 'workflow-task';

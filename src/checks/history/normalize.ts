@@ -242,6 +242,7 @@ export class HistoryNormalizer {
         firstRunId: toText(a.firstExecutionRunId) || undefined,
         continuedFromRunId: toText(a.continuedExecutionRunId) || undefined,
         ...startedBy(a.initiator),
+        runTimeoutMs: toDurationMs(a.workflowRunTimeout) || toDurationMs(a.workflowExecutionTimeout) || 0,
       };
     }
     if (type in WORKFLOW_TASK_PHASES) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkRun } from '../index.ts';
 import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
 
 function overTrigger(): AgentRunHistory {
@@ -68,6 +69,29 @@ describe('compaction.failure-continues', () => {
     expect(resultOf(run, 'compaction.failure-continues').evidence).toContainEqual(
       expect.stringMatching(/^event \d+: compact_context scheduled with attempts without bound and no schedule-to-close/),
     );
+  });
+
+  it("reads a schedule-to-close the server filled from the run's timeout as no bound, and takes a shorter one", () => {
+    const verdict = (scheduleToClose: string) => {
+      const histories = overTrigger().compact({ unbounded: true }).turn().complete().histories();
+      const events = histories[0]?.events as { eventType: string; [key: string]: unknown }[];
+      const started = events[0]?.workflowExecutionStartedEventAttributes as Record<string, unknown>;
+      started.workflowExecutionTimeout = '120s';
+      const compaction = events.find(
+        (e) =>
+          (e.activityTaskScheduledEventAttributes as { activityType?: { name: string } } | undefined)?.activityType?.name ===
+          'kernel.compact_context',
+      );
+      (compaction?.activityTaskScheduledEventAttributes as Record<string, unknown>).scheduleToCloseTimeout = scheduleToClose;
+      return checkRun(histories).results.find((r) => r.id === 'compaction.failure-continues');
+    };
+    expect(verdict('120s')).toMatchObject({
+      status: 'fail',
+      evidence: expect.arrayContaining([
+        expect.stringMatching(/attempts without bound and no schedule-to-close short of the run's timeout/),
+      ]),
+    });
+    expect(verdict('60s')?.status).toBe('not-applicable'); // bounded in time, and no compaction failed
   });
 
   it('is pending, not failed, while the run is still open', () => {

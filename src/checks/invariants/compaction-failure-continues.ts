@@ -29,9 +29,14 @@ function failuresOf(run: RunView): CompactionFailure[] {
   return found;
 }
 
-function bounded(activity: Activity): boolean {
+/**
+ * Bounded in attempts, or in time by the kernel itself: the server fills an unset schedule-to-close
+ * with the run's timeout, which bounds nothing the run's own timeout does not.
+ */
+function bounded(activity: Activity, runTimeoutMs: number): boolean {
   const attrs = activity.scheduled.attrs;
-  return attrs.kind !== 'activity-scheduled' || attrs.maximumAttempts > 0 || attrs.scheduleToCloseMs > 0;
+  if (attrs.kind !== 'activity-scheduled' || attrs.maximumAttempts > 0) return true;
+  return attrs.scheduleToCloseMs > 0 && (runTimeoutMs === 0 || attrs.scheduleToCloseMs < runTimeoutMs);
 }
 
 /**
@@ -101,10 +106,12 @@ export const compactionFailureContinues: HistoryInvariant = {
     }
     // A compaction the kernel retries without bound holds the run for as long as the model is down.
     for (const execution of run.executions) {
-      const unbounded = execution.activities.find((a) => a.type === run.mapping.activities.compactContext && !bounded(a));
+      const started = execution.history.events[0]?.attrs;
+      const runTimeoutMs = started?.kind === 'workflow-started' ? (started.runTimeoutMs ?? 0) : 0;
+      const unbounded = execution.activities.find((a) => a.type === run.mapping.activities.compactContext && !bounded(a, runTimeoutMs));
       if (unbounded) {
         failures.push(
-          `${run.at(execution, unbounded.scheduled.id)}: compact_context scheduled with attempts without bound and no schedule-to-close: a compaction model that stays down holds the run`,
+          `${run.at(execution, unbounded.scheduled.id)}: compact_context scheduled with attempts without bound and no schedule-to-close short of the run's timeout: a compaction model that stays down holds the run`,
         );
       }
     }

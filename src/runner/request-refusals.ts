@@ -34,7 +34,11 @@ export class RequestRefusals {
     }
     if (record.refusal === null) return;
     if (record.runId === null) this.unowned.push(record);
-    else this.refused.set(record.runId, [...(this.refused.get(record.runId) ?? []), record]);
+    else {
+      const refused = this.refused.get(record.runId);
+      if (refused) refused.push(record);
+      else this.refused.set(record.runId, [record]);
+    }
   }
 
   /**

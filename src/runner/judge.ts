@@ -1,6 +1,6 @@
 /**
- * Judging a run that has ended: every execution of its ContinueAsNew chain fetched page by page
- * (the checks read each page as it comes, history-chain.ts), replayed on the replayers of the
+ * Judging a run that has ended: every execution of its ContinueAsNew chain as read while it ran
+ * (history-stream.ts) or fetched page by page (the checks read each page as it comes, history-chain.ts), replayed on the replayers of the
  * binaries that must replay it while the checks judge its run view, and its record built from
  * the same view, with what the mocks refused of its requests. Only the checks' reading and the replay copy are kept, never a history whole.
  */
@@ -8,7 +8,8 @@ import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { buildRunView, type CheckContext, checkRunView, type KernelMapping } from '../checks/index.ts';
 import type { RunRecord } from '../result/index.ts';
-import { fetchRunForJudging, fetchRunHistories } from './history-chain.ts';
+import { fetchRunForJudging, fetchRunHistories, type JudgingFetchOptions } from './history-chain.ts';
+import type { RunHistoryStream } from './history-stream.ts';
 import type { LaunchedRun } from './launch.ts';
 import { type ReplayPlan, replayVerdict } from './replay.ts';
 import type { RequestRefusals } from './request-refusals.ts';
@@ -34,17 +35,31 @@ export interface JudgedRun {
   histories(): Promise<temporal.api.history.v1.IHistory[]>;
 }
 
-/** `stoppedBecause`: why longrun stopped the run, when it did (the watch's reason). */
-export async function judgeRun(context: JudgeContext, run: LaunchedRun, stoppedBecause: string | undefined): Promise<JudgedRun> {
-  const { workflowId, binary } = run;
-  const fetchOptions = {
+/** How the judging reads a run's histories: the checks' source names and mapping, and what the replay copy keeps. */
+export function judgingFetchOptions(context: Pick<JudgeContext, 'mapping' | 'replays'>, workflowId: string): JudgingFetchOptions {
+  return {
     loadOptions: (i: number) => ({ source: `${workflowId} execution ${i + 1}`, ...(context.mapping ? { mapping: context.mapping } : {}) }),
     activityInputs: context.replays.readsActivityInputs,
   };
-  const fetched = await whileServerDown(
-    () => fetchRunForJudging(context.client, workflowId, run.firstRunId, fetchOptions),
-    SERVER_DOWN_TOLERANCE_MS,
-  );
+}
+
+/**
+ * `stoppedBecause`: why longrun stopped the run, when it did (the watch's reason); `stream`: its
+ * histories as read while it ran (history-stream.ts), fetched whole when it has none to give.
+ */
+export async function judgeRun(
+  context: JudgeContext,
+  run: LaunchedRun,
+  stoppedBecause: string | undefined,
+  stream?: RunHistoryStream,
+): Promise<JudgedRun> {
+  const { workflowId, binary } = run;
+  const fetched =
+    (await stream?.finish()) ??
+    (await whileServerDown(
+      () => fetchRunForJudging(context.client, workflowId, run.firstRunId, judgingFetchOptions(context, workflowId)),
+      SERVER_DOWN_TOLERANCE_MS,
+    ));
   const histories = fetched.map((f) => f.replayable);
   // A run that a newer binary took over is judged as that binary's, with the gate opening where it took over.
   const served = context.servedBy(binary, histories);

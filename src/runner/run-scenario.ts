@@ -19,7 +19,8 @@ import { throwIfInterrupted } from '../shared/interrupted.ts';
 import { evaluateChaosRuns } from './expectations.ts';
 import { externalSetup, startExternalHarness } from './external-harness.ts';
 import { foreignReplayPlan } from './foreign-replay.ts';
-import { judgeRun } from './judge.ts';
+import { RunHistoryStream } from './history-stream.ts';
+import { judgeRun, judgingFetchOptions } from './judge.ts';
 import { JUDGED_AT_ONCE, JudgingPool } from './judging-pool.ts';
 import { launchRun } from './launch.ts';
 import { checkContextOf, resolveLimits } from './limits.ts';
@@ -113,14 +114,26 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     const runOne = async (binary: BinaryName, index: number) => {
       tally.runsStarted++;
       const run = await launchRun(launchContext, binary, index);
-      const stoppedBecause = await watchRun(env.client, run.workflowId, watchOptions);
-      tally.runsEnded++;
-      await judging.submit(async () => {
-        const { record, histories } = await judgeRun(judgeContext, run, stoppedBecause);
-        tally.add(run.runId, record, stoppedBecause);
-        sampler.addRun(record);
-        await options.onHistories?.(record, histories);
-      });
+      // Its histories are read while it runs, so that its judging does not wait for them.
+      const stream = new RunHistoryStream(env.client, run.workflowId, run.firstRunId, judgingFetchOptions(judgeContext, run.workflowId));
+      let handedOver = false;
+      try {
+        const stoppedBecause = await watchRun(env.client, run.workflowId, { ...watchOptions, closed: stream.closed });
+        tally.runsEnded++;
+        await judging.submit(async () => {
+          try {
+            const { record, histories } = await judgeRun(judgeContext, run, stoppedBecause, stream);
+            tally.add(run.runId, record, stoppedBecause);
+            sampler.addRun(record);
+            await options.onHistories?.(record, histories);
+          } finally {
+            stream.close();
+          }
+        });
+        handedOver = true;
+      } finally {
+        if (!handedOver) stream.close();
+      }
     };
     harness.startChaos();
     await Promise.all(targetBinaries.map((binary) => drive(launches, (index) => runOne(binary, index))));

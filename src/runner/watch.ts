@@ -23,6 +23,11 @@ export interface WatchOptions {
   signal: AbortSignal;
   /** Rejects when a worker dies: the run cannot go on. */
   workerFailed: Promise<never>;
+  /**
+   * Resolves when the run's last execution has closed (the history stream's `closed`); without
+   * it, the watch long-polls the run's result for the same.
+   */
+  closed?: Promise<void>;
 }
 
 /** What the watch knows besides the run's description. */
@@ -71,19 +76,21 @@ async function historyEnd(client: Client, workflowId: string, runId: string | un
 export async function watchRun(client: Client, workflowId: string, options: WatchOptions): Promise<string | undefined> {
   const { timeoutMs, signal } = options;
   const handle = client.workflow.getHandle(workflowId);
-  // The result's long poll wakes the watch the moment the run's last execution closes; the
-  // describe poll stays for what only it sees (a retry loop, the timeout). It wakes it once: a
-  // result that failed for a server restart must not turn the poll into a spin. It is cancelled
-  // when the watch ends: a long poll left retrying would outlive the connection.
+  // A long poll (the history stream's, or the result's) wakes the watch the moment the run's last
+  // execution closes; the describe poll stays for what only it sees (a retry loop, the timeout).
+  // It wakes it once: a result that failed for a server restart must not turn the poll into a
+  // spin. It is cancelled when the watch ends: a long poll left retrying would outlive the connection.
   const longPoll = new AbortController();
   // Every call of the long poll listens on it while the run lasts: many listeners are the design.
   setMaxListeners(0, longPoll.signal);
-  let closed: Promise<void> | undefined = client
-    .withAbortSignal(longPoll.signal, () => handle.result())
-    .then(
-      () => {},
-      () => {},
-    );
+  let closed: Promise<void> | undefined =
+    options.closed ??
+    client
+      .withAbortSignal(longPoll.signal, () => handle.result())
+      .then(
+        () => {},
+        () => {},
+      );
   const deadline = Date.now() + timeoutMs;
   let workerError: Error | undefined;
   options.workerFailed.catch((error: Error) => (workerError = error));

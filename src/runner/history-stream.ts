@@ -1,0 +1,106 @@
+/**
+ * A run's histories read while it runs: each execution is long-polled for its new events, the
+ * checks load them and the replay copy is kept as they come, and a ContinueAsNew is followed to
+ * the next execution. When the run ends, its judging starts from what is already read instead
+ * of fetching the whole chain (for a small run, most of the judging that nothing overlaps; for
+ * a max-size run, seconds of decoding). Anything unexpected (an error, a server restart, a run
+ * that does not close) ends the reading, and the judging fetches the chain as before.
+ */
+import { setMaxListeners } from 'node:events';
+import type { Client } from '@temporalio/client';
+import { sleep } from '../shared/sleep.ts';
+import { ExecutionReading, executionSize, type JudgedExecution, type JudgingFetchOptions, MAX_EXECUTIONS } from './history-chain.ts';
+
+/**
+ * Pause between polls once the reading has caught up: a poll returns at every new event (one
+ * to three at a time), so a pause lets a few turns' events gather into one call.
+ */
+const CAUGHT_UP_PAUSE_MS = 200;
+/** Events asked for per poll: new events come a turn or two at a time, so this only bounds a catch-up. */
+const POLL_EVENTS = 256;
+/** How long the reading may take to reach the end of a run that has ended before it is given up. */
+const FINISH_WITHIN_MS = 10_000;
+
+export class RunHistoryStream {
+  private readonly stop = new AbortController();
+  private readonly reading: Promise<JudgedExecution[] | undefined>;
+  private ending = false;
+  private readonly wake = new AbortController();
+  private lastExecutionClosed: (() => void) | undefined;
+  /** Resolves when the chain's last execution has closed, as read. Never rejects; may never resolve. */
+  readonly closed: Promise<void>;
+
+  constructor(
+    private readonly client: Client,
+    private readonly workflowId: string,
+    firstRunId: string,
+    private readonly options: JudgingFetchOptions,
+  ) {
+    // Every poll of the run listens on it while the run lasts.
+    setMaxListeners(0, this.stop.signal);
+    this.closed = new Promise((resolve) => (this.lastExecutionClosed = resolve));
+    this.reading = this.readChain(firstRunId).catch(() => undefined);
+  }
+
+  /**
+   * The run's executions as read, once the run has ended (its last execution closed); undefined
+   * when the reading failed or did not reach the end within 10 s: the caller fetches them.
+   */
+  async finish(): Promise<JudgedExecution[] | undefined> {
+    this.ending = true;
+    this.wake.abort();
+    const timer = setTimeout(() => this.stop.abort(), FINISH_WITHIN_MS);
+    try {
+      return await this.reading;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Stops reading: the run will not be judged from it. */
+  close(): void {
+    this.stop.abort();
+  }
+
+  private async readChain(firstRunId: string): Promise<JudgedExecution[] | undefined> {
+    const executions: JudgedExecution[] = [];
+    let runId: string | undefined = firstRunId;
+    while (runId && executions.length < MAX_EXECUTIONS) {
+      const reading = new ExecutionReading(executions.length, this.options);
+      if (!(await this.readExecution(runId, reading))) return undefined;
+      const { bytes } = await this.client.withAbortSignal(this.stop.signal, () =>
+        executionSize(this.client, this.workflowId, runId as string),
+      );
+      const { loaded, replayable } = reading.finish();
+      executions.push({ temporalRunId: runId, loaded, replayable, bytes });
+      runId = reading.continuedAs;
+    }
+    this.lastExecutionClosed?.();
+    return executions;
+  }
+
+  /** Reads the execution to its last event; false when stopped first. */
+  private async readExecution(runId: string, reading: ExecutionReading): Promise<boolean> {
+    let nextPageToken: Uint8Array | null | undefined;
+    for (;;) {
+      if (this.stop.signal.aborted) return false;
+      const page = await this.client.withAbortSignal(this.stop.signal, () =>
+        this.client.workflowService.getWorkflowExecutionHistory({
+          namespace: this.client.options.namespace,
+          execution: { workflowId: this.workflowId, runId },
+          maximumPageSize: POLL_EVENTS,
+          waitNewEvent: true,
+          ...(nextPageToken ? { nextPageToken } : {}),
+        }),
+      );
+      const events = page.history?.events ?? [];
+      reading.add(events);
+      nextPageToken = page.nextPageToken;
+      // With waitNewEvent the token is empty only once the execution has closed and every event is read.
+      if (!nextPageToken || nextPageToken.length === 0) return true;
+      if (events.length < POLL_EVENTS && !this.ending) {
+        await sleep(CAUGHT_UP_PAUSE_MS, this.wake.signal);
+      }
+    }
+  }
+}

@@ -11,7 +11,7 @@ import { runBaseline } from './baseline/index.ts';
 import { withBenchEnvironment } from './bench-environment.ts';
 import { benchPlan, benchScenario } from './bench-scenario.ts';
 import { type Meter, metered } from './meter.ts';
-import { type OverheadRatio, overheadRatio } from './stats.ts';
+import { CPU_OVERHEAD_TARGET, type OverheadRatio, overheadRatio } from './stats.ts';
 
 export interface OverheadOptions {
   repetitions: number;
@@ -61,7 +61,7 @@ export async function measureOverhead(options: OverheadOptions): Promise<Overhea
     options,
     samples,
     ratio: overheadRatio(pairs((s) => s.msPerTurn)),
-    cpuRatio: overheadRatio(pairs((s) => s.cpuMsPerTurn)),
+    cpuRatio: overheadRatio(pairs((s) => s.cpuMsPerTurn), CPU_OVERHEAD_TARGET),
   };
 }
 

@@ -196,7 +196,7 @@ describe('tables', () => {
       serverPeakRssBytes: 1e9,
     };
     const limits = bottleneck({ ...meter, cores: 2, loadAverage: 1 });
-    const sample = (variant: 'longrun' | 'baseline', msPerTurn: number) => ({
+    const sample = (variant: 'longrun' | 'kernel' | 'baseline', msPerTurn: number) => ({
       variant,
       repetition: 0,
       turns: 50,
@@ -211,9 +211,17 @@ describe('tables', () => {
       machine: { cpus: 2, memoryBytes: 1, node: 'v20', loadAtStart: [], loadAtEnd: [] },
       overhead: {
         options: { repetitions: 1, runs: 2, concurrency: 1, targetTokens: 56_000 },
-        samples: [sample('longrun', 130), sample('baseline', 100)],
+        samples: [sample('longrun', 130), sample('kernel', 120), sample('baseline', 100)],
         ratio: overheadRatio([{ longrun: 130, baseline: 100 }]),
         cpuRatio: overheadRatio([{ longrun: 40, baseline: 40 }], CPU_OVERHEAD_TARGET),
+        harness: {
+          ratio: overheadRatio([{ longrun: 130, baseline: 120 }]),
+          cpuRatio: overheadRatio([{ longrun: 40, baseline: 40 }], CPU_OVERHEAD_TARGET),
+        },
+        kernel: {
+          ratio: overheadRatio([{ longrun: 120, baseline: 100 }]),
+          cpuRatio: overheadRatio([{ longrun: 40, baseline: 40 }], CPU_OVERHEAD_TARGET),
+        },
       },
       throughput: [
         {
@@ -294,6 +302,10 @@ describe('tables', () => {
     const text = reportTables(report).map(formatTable).join('\n');
     expect(text).toContain('ratio 1.30 (median of pairs; 1.30-1.30), target <= 1.05: NOT met');
     expect(text).toContain('CPU ratio 1.00 (this process and the server, per turn: 40.0 against 40.0 ms), target <= 1.15: met');
+    expect(text).toContain('of which the harness (longrun against the bare kernel): 1.08 (median of pairs; 1.08-1.08), CPU 1.00');
+    expect(text).toContain(
+      "and the kernel's own workflow (the bare kernel against the baseline): 1.20 (median of pairs; 1.20-1.20), CPU 1.00",
+    );
     expect(text).toMatch(/max \(730k\) window\s+4\s+513\s+5\.5\s+2\.59/);
     expect(text).toContain('260 turns, 139 MB of history, past the 128 MiB budget');
     expect(text).toContain('input tokens without compaction  3.840 B');

@@ -1,10 +1,14 @@
 /**
  * Overhead: time per turn of the kernel under longrun (mocks over HTTP, recording, history
- * fetch, checks, replay) against the bare baseline moving the same payloads through the same
- * server. Repetitions alternate longrun, baseline, longrun, baseline...; each pair uses a seed
- * of its own (fresh plans, a cold screenshot cache for longrun), the same for both sides.
+ * reading, checks, replay) against the bare baseline moving the same payloads through the same
+ * server, and, between the two, the kernel's own workflow run bare (its activities answering
+ * from memory, no harness), which tells what longrun adds from what the kernel itself costs.
+ * Repetitions alternate longrun, kernel, baseline, longrun...; each repetition (a "pair") uses a
+ * seed of its own (fresh plans, a cold screenshot cache for longrun), the same for every side.
  */
+import type { RunPlan } from '../mocks/index.ts';
 import type { Environment } from '../src/environment/index.ts';
+import { runInputOf } from '../src/runner/launch.ts';
 import { holdReplayers } from '../src/runner/replay.ts';
 import { runScenario } from '../src/runner/run-scenario.ts';
 import { runBaseline } from './baseline/index.ts';
@@ -21,7 +25,8 @@ export interface OverheadOptions {
 }
 
 export interface OverheadSample {
-  variant: 'longrun' | 'baseline';
+  /** longrun; the kernel's workflow bare; the baseline workflow. */
+  variant: 'longrun' | 'kernel' | 'baseline';
   repetition: number;
   turns: number;
   msPerTurn: number;
@@ -33,10 +38,14 @@ export interface OverheadSample {
 export interface OverheadResult {
   options: OverheadOptions;
   samples: OverheadSample[];
-  /** Wall time per turn: the target's measure. */
+  /** Wall time per turn, longrun against the baseline: the target's measure. */
   ratio: OverheadRatio;
   /** CPU per turn (this process and the server): steadier than wall time on a shared machine. */
   cpuRatio: OverheadRatio;
+  /** Wall and CPU per turn, longrun against the bare kernel: what the harness adds. */
+  harness: { ratio: OverheadRatio; cpuRatio: OverheadRatio };
+  /** Wall and CPU per turn, the bare kernel against the baseline: what the kernel's own workflow costs. */
+  kernel: { ratio: OverheadRatio; cpuRatio: OverheadRatio };
 }
 
 export async function measureOverhead(options: OverheadOptions): Promise<OverheadResult> {
@@ -51,21 +60,37 @@ export async function measureOverhead(options: OverheadOptions): Promise<Overhea
     }
     return measured;
   }).finally(releaseReplayers);
-  const pairs = (measure: (s: OverheadSample) => number) =>
+  const pairs = (upper: OverheadSample['variant'], lower: OverheadSample['variant'], measure: (s: OverheadSample) => number) =>
     Array.from({ length: options.repetitions }, (_, repetition) => {
       const side = (variant: OverheadSample['variant']) => samples.find((s) => s.variant === variant && s.repetition === repetition);
-      const [longrun, baseline] = [side('longrun'), side('baseline')];
+      const [longrun, baseline] = [side(upper), side(lower)];
       return { longrun: longrun ? measure(longrun) : 0, baseline: baseline ? measure(baseline) : 0 };
     });
+  const wall = (s: OverheadSample) => s.msPerTurn;
+  const cpu = (s: OverheadSample) => s.cpuMsPerTurn;
   return {
     options,
     samples,
-    ratio: overheadRatio(pairs((s) => s.msPerTurn)),
-    cpuRatio: overheadRatio(pairs((s) => s.cpuMsPerTurn), CPU_OVERHEAD_TARGET),
+    ratio: overheadRatio(pairs('longrun', 'baseline', wall)),
+    cpuRatio: overheadRatio(pairs('longrun', 'baseline', cpu), CPU_OVERHEAD_TARGET),
+    harness: {
+      ratio: overheadRatio(pairs('longrun', 'kernel', wall)),
+      cpuRatio: overheadRatio(pairs('longrun', 'kernel', cpu), CPU_OVERHEAD_TARGET),
+    },
+    kernel: {
+      ratio: overheadRatio(pairs('kernel', 'baseline', wall)),
+      cpuRatio: overheadRatio(pairs('kernel', 'baseline', cpu), CPU_OVERHEAD_TARGET),
+    },
   };
 }
 
-/** longrun, then the baseline on the very same plans; `repetition` -1 is the uncounted warm-up. */
+const SIDES: readonly OverheadSample['variant'][] = ['longrun', 'kernel', 'baseline'];
+
+/**
+ * The three sides on the very same plans, in an order that turns with each repetition (longrun
+ * first, then second, then third...), so that no side always follows the same one; `repetition`
+ * -1 is the uncounted warm-up.
+ */
 async function measurePair(
   env: Environment,
   serverPid: number | undefined,
@@ -79,22 +104,38 @@ async function measurePair(
     concurrency: options.concurrency,
     targetTokens: options.targetTokens,
   });
-  const longrun = await metered(serverPid, () => runScenario(scenario, { environment: env }));
-  if (!longrun.value.passed) throw new Error(`overhead: ${scenario.name} did not pass its checks on longrun`);
-  const turns = longrun.value.totals.turns;
-
   const plans = Array.from({ length: options.runs }, (_, index) => benchPlan(scenario, index));
   const label = `${scenario.name}-${Date.now().toString(36)}`;
-  const maxTurns = scenario.runs.maxTurns;
-  const baseline = await metered(serverPid, () => runBaseline(env, plans, { concurrency: options.concurrency, maxTurns, label }));
-  if (baseline.value.turns !== turns) throw new Error(`overhead: the baseline made ${baseline.value.turns} turns, longrun ${turns}`);
-  const sample = (variant: OverheadSample['variant'], meter: Meter): OverheadSample => ({
-    variant,
-    repetition,
-    turns,
-    msPerTurn: meter.wallMs / turns,
-    cpuMsPerTurn: (meter.selfCpuMs + meter.serverCpuMs) / turns,
-    meter,
+  const bare = (kernel: boolean) =>
+    runBaseline(env, plans, {
+      concurrency: options.concurrency,
+      maxTurns: scenario.runs.maxTurns,
+      label,
+      ...(kernel ? { kernelInput: (plan: RunPlan) => runInputOf(scenario, plan.runId, plan) } : {}),
+    });
+  const run = async (variant: OverheadSample['variant']): Promise<{ turns: number; meter: Meter }> => {
+    if (variant !== 'longrun') {
+      const { value, meter } = await metered(serverPid, () => bare(variant === 'kernel'));
+      return { turns: value.turns, meter };
+    }
+    const { value, meter } = await metered(serverPid, () => runScenario(scenario, { environment: env }));
+    if (!value.passed) throw new Error(`overhead: ${scenario.name} did not pass its checks on longrun`);
+    return { turns: value.totals.turns, meter };
+  };
+  const turn = Math.max(0, repetition) % SIDES.length;
+  const measured = new Map<OverheadSample['variant'], { turns: number; meter: Meter }>();
+  for (const variant of [...SIDES.slice(turn), ...SIDES.slice(0, turn)]) measured.set(variant, await run(variant));
+  const turns = measured.get('longrun')?.turns ?? 0;
+  return SIDES.map((variant) => {
+    const { turns: made, meter } = measured.get(variant) as { turns: number; meter: Meter };
+    if (made !== turns) throw new Error(`overhead: the ${variant} side made ${made} turns, longrun ${turns}`);
+    return {
+      variant,
+      repetition,
+      turns,
+      msPerTurn: meter.wallMs / turns,
+      cpuMsPerTurn: (meter.selfCpuMs + meter.serverCpuMs) / turns,
+      meter,
+    };
   });
-  return [sample('longrun', longrun.meter), sample('baseline', baseline.meter)];
 }

@@ -4,9 +4,10 @@
  */
 
 import { type RunPlan, toolOutput } from '../../mocks/index.ts';
-import type { CallModelResult } from '../../src/contract/kernel-api.ts';
-import { GENESIS_HASH } from '../../src/contract/kernel-api.ts';
+import { ACTIVITY, type CallModelResult, GENESIS_HASH } from '../../src/contract/kernel-api.ts';
 import type { ContentPart } from '../../src/contract/messages.ts';
+import { journalAppend } from '../../src/kernel/activities/journal-append.ts';
+import type { KernelActivities } from '../../src/kernel/index.ts';
 import type { BaselineActivities } from './baseline-types.ts';
 
 export interface PreparedRun {
@@ -23,6 +24,23 @@ export function prepareRun(plan: RunPlan): PreparedRun {
 }
 
 const NO_USAGE = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+
+/**
+ * The kernel's own activities with the same answers from memory: its real journal (a hash chain,
+ * in process), and no compaction (the overhead's runs never reach the trigger). With them the
+ * kernel's workflow runs bare: its decisions and its Temporal traffic, no harness.
+ */
+export function createBareKernelActivities(runs: ReadonlyMap<string, PreparedRun>): KernelActivities {
+  const { call_model, run_tool } = createBaselineActivities(runs);
+  return {
+    [ACTIVITY.callModel]: call_model,
+    [ACTIVITY.runTool]: run_tool,
+    [ACTIVITY.journalAppend]: journalAppend,
+    [ACTIVITY.compactContext]: async () => {
+      throw new Error('bare kernel: compaction is not served (the overhead runs stay under the trigger)');
+    },
+  };
+}
 
 export function createBaselineActivities(runs: ReadonlyMap<string, PreparedRun>): BaselineActivities {
   const run = (runId: string): PreparedRun => {

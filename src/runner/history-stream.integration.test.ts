@@ -11,7 +11,7 @@ import type { BinaryId } from '../kernel/index.ts';
 import { type KernelWorkers, startKernelWorkers } from '../kernel/workers/kernel-workers.ts';
 import { mockOptionsOf } from '../scenario/mock-options.ts';
 import { fetchRunForJudging, type JudgingFetchOptions } from './history-chain.ts';
-import { RunHistoryStream } from './history-stream.ts';
+import { HistoryStreams, RunHistoryStream } from './history-stream.ts';
 import { type LaunchContext, launchRun } from './launch.ts';
 
 const scenario = smallScenario('history-stream', { runs: { count: 1, concurrency: 1, maxTurns: 30, timeout: '90s' }, faults: {} });
@@ -68,5 +68,24 @@ describe('RunHistoryStream', () => {
     stream.close();
     await environment.client.workflow.getHandle(run.workflowId).result();
     expect(await stream.finish()).toBeUndefined();
+  });
+
+  it('streams a few runs at once: the rest are fetched when judged', async () => {
+    const run = await launchRun(launchContext, 'v1', 2);
+    const streams = new HistoryStreams(2);
+    const open = () => streams.open(environment.client, run.workflowId, run.firstRunId, options);
+    const [first, second] = [open(), open()];
+    expect(first).toBeDefined();
+    expect(second).toBeDefined();
+    expect(open()).toBeUndefined();
+    first?.close();
+    first?.close(); // a second close frees no second slot
+    const third = open();
+    expect(third).toBeDefined();
+    expect(open()).toBeUndefined();
+    await environment.client.workflow.getHandle(run.workflowId).result();
+    expect((await third?.finish())?.length).toBeGreaterThan(0);
+    second?.close();
+    third?.close();
   });
 });

@@ -4,12 +4,15 @@
  * the next execution. When the run ends, its judging starts from what is already read instead
  * of fetching the whole chain (for a small run, most of the judging that nothing overlaps; for
  * a max-size run, seconds of decoding). Anything unexpected (an error, a server restart, a run
- * that does not close) ends the reading, and the judging fetches the chain as before.
+ * that does not close) ends the reading, and the judging fetches the chain as before. A stream
+ * holds its run's reading for the run's whole life, so only a few runs at once are streamed
+ * (`HistoryStreams`): the rest are fetched when judged, which the judging pool bounds.
  */
 import { setMaxListeners } from 'node:events';
 import type { Client } from '@temporalio/client';
 import { sleep } from '../shared/sleep.ts';
 import { ExecutionReading, executionSize, type JudgedExecution, type JudgingFetchOptions, MAX_EXECUTIONS } from './history-chain.ts';
+import { JUDGED_AT_ONCE } from './judging-pool.ts';
 
 /**
  * Pause between polls once the reading has caught up: a poll returns at every new event (one
@@ -20,6 +23,26 @@ const CAUGHT_UP_PAUSE_MS = 200;
 const POLL_EVENTS = 256;
 /** How long the reading may take to reach the end of a run that has ended before it is given up. */
 const FINISH_WITHIN_MS = 10_000;
+
+/**
+ * Runs streamed at once: as many as are judged at once. A p50 run's reading is tens of MB (at 6
+ * runs at once, streaming them all took the worker's peak from ~850 MB to ~1 GB in an 80-run month).
+ */
+export const STREAMED_AT_ONCE = JUDGED_AT_ONCE;
+
+/** Opens a run's stream while fewer than `max` are open; a stream's slot frees when it is closed. */
+export class HistoryStreams {
+  #open = 0;
+
+  constructor(private readonly max: number = STREAMED_AT_ONCE) {}
+
+  /** A stream of the run's histories, or undefined when `max` are open (the judging fetches them). */
+  open(client: Client, workflowId: string, firstRunId: string, options: JudgingFetchOptions): RunHistoryStream | undefined {
+    if (this.#open >= this.max) return undefined;
+    this.#open++;
+    return new RunHistoryStream(client, workflowId, firstRunId, options, () => this.#open--);
+  }
+}
 
 export class RunHistoryStream {
   private readonly stop = new AbortController();
@@ -35,6 +58,7 @@ export class RunHistoryStream {
     private readonly workflowId: string,
     firstRunId: string,
     private readonly options: JudgingFetchOptions,
+    private onClose?: () => void,
   ) {
     // Every poll of the run listens on it while the run lasts.
     setMaxListeners(0, this.stop.signal);
@@ -57,9 +81,11 @@ export class RunHistoryStream {
     }
   }
 
-  /** Stops reading: the run will not be judged from it. */
+  /** Stops reading and lets go of what it read (once the run is judged, or will not be from it). */
   close(): void {
     this.stop.abort();
+    this.onClose?.();
+    this.onClose = undefined;
   }
 
   private async readChain(firstRunId: string): Promise<JudgedExecution[] | undefined> {

@@ -19,7 +19,7 @@ import { throwIfInterrupted } from '../shared/interrupted.ts';
 import { evaluateChaosRuns } from './expectations.ts';
 import { externalSetup, startExternalHarness } from './external-harness.ts';
 import { foreignReplayPlan } from './foreign-replay.ts';
-import { RunHistoryStream } from './history-stream.ts';
+import { HistoryStreams } from './history-stream.ts';
 import { judgeRun, judgingFetchOptions } from './judge.ts';
 import { JUDGED_AT_ONCE, JudgingPool } from './judging-pool.ts';
 import { launchRun } from './launch.ts';
@@ -88,6 +88,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   let finished = false;
   const releaseReplayers = holdReplayers();
   const refusals = new RequestRefusals(mocks.recorder);
+  const streams = new HistoryStreams();
   try {
     const launchContext = {
       client: env.client,
@@ -114,11 +115,14 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     const runOne = async (binary: BinaryName, index: number) => {
       tally.runsStarted++;
       const run = await launchRun(launchContext, binary, index);
-      // Its histories are read while it runs, so that its judging does not wait for them.
-      const stream = new RunHistoryStream(env.client, run.workflowId, run.firstRunId, judgingFetchOptions(judgeContext, run.workflowId));
+      // Its histories are read while it runs (a few runs at once), so that its judging does not wait for them.
+      const stream = streams.open(env.client, run.workflowId, run.firstRunId, judgingFetchOptions(judgeContext, run.workflowId));
       let handedOver = false;
       try {
-        const stoppedBecause = await watchRun(env.client, run.workflowId, { ...watchOptions, closed: stream.closed });
+        const stoppedBecause = await watchRun(env.client, run.workflowId, {
+          ...watchOptions,
+          ...(stream ? { closed: stream.closed } : {}),
+        });
         tally.runsEnded++;
         await judging.submit(async () => {
           try {
@@ -127,12 +131,12 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
             sampler.addRun(record);
             await options.onHistories?.(record, histories);
           } finally {
-            stream.close();
+            stream?.close();
           }
         });
         handedOver = true;
       } finally {
-        if (!handedOver) stream.close();
+        if (!handedOver) stream?.close();
       }
     };
     harness.startChaos();

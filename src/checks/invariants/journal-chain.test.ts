@@ -232,6 +232,21 @@ describe('journal.chain: the turn counter', () => {
       ]);
     });
 
+    it('fails a run.continued_as_new that does not count what the next execution resumes with', () => {
+      const play = (record: (data: Record<string, unknown>) => Record<string, unknown>) =>
+        journalChain(new AgentRunHistory().play(2).continueAsNew({ record }).play(1));
+      expect(play(() => ({})).evidence[0]).toMatch(
+        /^journal seq 4: run\.continued_as_new counts null, execution 2 resumes with \{"compactionFailures":0,/,
+      );
+      expect(play((data) => ({ ...data, counters: {} })).evidence[0]).toMatch(
+        /^journal seq 4: run\.continued_as_new counts \{\}, execution 2/,
+      );
+      expect(play((data) => ({ ...data, messages: 1 })).evidence[0]).toMatch(
+        /^journal seq 4: run\.continued_as_new carries 1 messages, execution 2 resumes with \d+$/,
+      );
+      expect(play((data) => ({ ...data, messages: undefined })).status).toBe('pass');
+    });
+
     it('passes the run as the kernel ends it', () => {
       expect(journalChain(new AgentRunHistory({ limits: SMALL_LIMITS }).play(3).complete()).status).toBe('pass');
     });

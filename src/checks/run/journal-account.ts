@@ -4,7 +4,8 @@
  * (once, its last event, `ended` `done` or `max-turns`, the counters it ended with), which a run
  * that completed must have; and the workflow's result says what `run.completed` says (its run
  * id, `ended` and counters, which count the journal's compactions, its failed compactions and
- * the executions); a compaction's record names its turn, a failed one its reason; each
+ * the executions); each `run.continued_as_new` counts what the next execution resumes with (its
+ * counters, and as many messages when it says how many); a compaction's record names its turn, a failed one its reason; each
  * `payload.elided` names the payload it elided (`request`,
  * `compaction` or `continue_as_new`: the checks relax their comparison of that payload's tool
  * contents on its word). The run view and whatever reads the result take all of it as given.
@@ -43,6 +44,8 @@ export function journalAccountFailures(view: RunView): string[] {
     );
   }
 
+  failures.push(...continuedFailures(view));
+
   const completed = journal.filter((event) => event.type === 'run.completed');
   for (const event of completed.slice(1)) failures.push(`journal seq ${event.seq}: run.completed again`);
   const last = journal.at(-1);
@@ -63,6 +66,29 @@ export function journalAccountFailures(view: RunView): string[] {
     failures.push(...counterFailures(closing.seq, counters, journal, view.executions.length));
     const attrs = end?.event.attrs;
     if (attrs?.kind === 'workflow-closed' && attrs.result !== undefined) failures.push(...resultFailures(attrs.result, closing.data, view));
+  }
+  return failures;
+}
+
+/** Each execution's last run.continued_as_new against the input the next execution resumes with. */
+function continuedFailures(view: RunView): string[] {
+  const failures: string[] = [];
+  for (const [index, execution] of view.executions.entries()) {
+    const resume = view.executions[index + 1]?.input.resume;
+    const record = execution.journal.filter((entry) => entry.event.type === 'run.continued_as_new').at(-1)?.event;
+    if (!resume || !record) continue;
+    const next = `execution ${execution.number + 1}`;
+    const { counters, messages } = record.data;
+    if (canonicalJson(counters ?? null) !== canonicalJson(resume.counters)) {
+      failures.push(
+        `journal seq ${record.seq}: run.continued_as_new counts ${canonicalJson(counters ?? null)}, ${next} resumes with ${canonicalJson(resume.counters)}`,
+      );
+    }
+    if (messages !== undefined && messages !== resume.messages.length) {
+      failures.push(
+        `journal seq ${record.seq}: run.continued_as_new carries ${JSON.stringify(messages)} messages, ${next} resumes with ${resume.messages.length}`,
+      );
+    }
   }
   return failures;
 }

@@ -95,6 +95,8 @@ export interface ContinueOptions {
   before?: (history: HistoryBuilder) => void;
   /** Continue while the last journal append is pending, carrying the head before it (can-while-pending). */
   pendingJournal?: boolean;
+  /** Edits the run.continued_as_new record (to break it). */
+  record?: (data: Record<string, unknown>) => Record<string, unknown>;
 }
 
 /** Synthetic tool output of about `bytes` bytes, with a few identifiers a card must keep. */
@@ -345,7 +347,14 @@ export class AgentRunHistory {
 
   continueAsNew(options: ContinueOptions = {}): this {
     options.before?.(this.history);
-    this.journal('run.continued_as_new', { execution: this.counters.executions }, {}, options.pendingJournal);
+    const record = {
+      turn: this.counters.turns,
+      execution: this.counters.executions,
+      execution_request_bytes: this.executionRequestBytes,
+      messages: this.dialog.length,
+      counters: { ...this.counters },
+    };
+    this.journal('run.continued_as_new', options.record ? options.record(record) : record, {}, options.pendingJournal);
     // The counters as they stand: the next execution counts itself when it starts.
     const resume: Resume = {
       messages: this.dialog,

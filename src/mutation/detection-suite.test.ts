@@ -79,6 +79,29 @@ describe('detection suite: the card scenarios, and the controls of its new check
     ]);
   });
 
+  it('holds every invariant on v1 when a tool fails for good: its call is still answered, and the run goes on', {
+    timeout: 120_000,
+  }, async () => {
+    const histories: temporal.api.history.v1.IHistory[] = [];
+    const summary = await runScenario(scenario('detect-tool-failure'), {
+      environment: env,
+      onHistories: async (_, fetch) => {
+        histories.push(...(await fetch()));
+      },
+    });
+    expect(summary.expectations.filter((e) => !e.met)).toEqual([]);
+    expect(summary.runs.map((r) => [r.outcome, r.turns.length])).toEqual([['completed', 4]]);
+    const view = buildRunView(histories.map((h, i) => loadHistory(h, { source: `execution ${i + 1}`, mapping: DEFAULT_KERNEL_MAPPING })));
+    const [execution] = view.executions;
+    // Turn 2's tool calls failed all 5 attempts; turn 3's request still answers each of them.
+    const failed = (execution?.activities ?? []).filter((a) => a.type === 'run_tool' && a.outcome === 'failed');
+    expect(failed.map((a) => [a.input.kind === 'run-tool' && a.input.turn, a.attempt])).toEqual(failed.map(() => [2, 5]));
+    expect(failed.length).toBeGreaterThan(0);
+    const answered = execution?.turns.find((t) => t.number === 3)?.calls[0]?.input;
+    const toolCallIds = answered?.kind === 'call-model' ? answered.request.messages.map((m) => m.toolCallId) : [];
+    for (const activity of failed) expect(toolCallIds).toContain(activity.input.kind === 'run-tool' && activity.input.toolCallId);
+  });
+
   // The controls of the checks the suite's survivors called for, each on its catalogue scenario.
   it.each([
     ['dropped-counts-kept', 'rebuild.contract', /context\.compacted says kept \d+, dropped \d+; the rebuild kept/],

@@ -129,4 +129,10 @@ export const DETECTION_SCENARIOS: readonly Scenario[] = [
     },
     'failed',
   ),
+  // A tool that fails for good: the sandbox answers 500 to every attempt at turn 2 (run_tool's 5,
+  // 7.5 s of its backoff). The kernel answers the model with an error text for it and goes on.
+  detection('tool-failure', {
+    shape: { ...TEXT_RUN, overrides: { ...TEXT_RUN.overrides, turns: 4 } },
+    faults: { sandbox: [{ fault: { kind: 'http-500' }, when: { turns: [2] } }] },
+  }),
 ];

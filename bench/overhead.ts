@@ -4,9 +4,9 @@
  * server, and, between the two, the kernel's own workflow run bare (its activities answering
  * from memory, no harness), which tells what longrun adds from what the kernel itself costs.
  * Repetitions alternate longrun, kernel, baseline, longrun...; each repetition (a "pair") uses a
- * seed of its own (fresh plans, a cold screenshot cache for longrun), the same for every side.
+ * seed of its own (fresh plans, a cold screenshot cache for every side), the same for every side.
  */
-import type { RunPlan } from '../mocks/index.ts';
+import { clearScreenshotCache, type RunPlan } from '../mocks/index.ts';
 import type { Environment } from '../src/environment/index.ts';
 import { runInputOf } from '../src/runner/launch.ts';
 import { holdReplayers } from '../src/runner/replay.ts';
@@ -114,6 +114,8 @@ async function measurePair(
       ...(kernel ? { kernelInput: (plan: RunPlan) => runInputOf(scenario, plan.runId, plan) } : {}),
     });
   const run = async (variant: OverheadSample['variant']): Promise<{ turns: number; meter: Meter }> => {
+    // The three sides make the same screenshots: each encodes them afresh, whichever goes first.
+    clearScreenshotCache();
     if (variant !== 'longrun') {
       const { value, meter } = await metered(serverPid, () => bare(variant === 'kernel'));
       return { turns: value.turns, meter };

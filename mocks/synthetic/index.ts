@@ -23,6 +23,7 @@ export {
   type TextToolName,
 } from './run-shape.ts';
 export {
+  clearScreenshotCache,
   MIN_SCREENSHOT_BYTES,
   screenshotDimensions,
   screenshotPng,

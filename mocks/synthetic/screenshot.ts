@@ -63,6 +63,12 @@ const cache = new Map<string, Buffer>();
 let cachedBytes = 0;
 const CACHE_LIMIT_BYTES = 64 * 1024 * 1024;
 
+/** Forgets every cached screenshot: a benchmark's sides each pay the encoding, as a fresh process does. */
+export function clearScreenshotCache(): void {
+  cache.clear();
+  cachedBytes = 0;
+}
+
 /** A PNG of exactly `bytes` bytes, the same for the same seed. Cached by (seed, bytes). */
 export function screenshotPng(seed: number, bytes: number): Buffer {
   if (!Number.isInteger(bytes) || bytes < MIN_SCREENSHOT_BYTES) {

@@ -28,6 +28,7 @@ function mappingSchema({ z }: typeof Zod) {
         callModelRequest: payloadPath.optional(),
         turn: payloadPath.optional(),
         callModelAnswer: payloadPath.optional(),
+        callModelUsage: payloadPath.nullable().optional(),
         compactMessages: payloadPath.nullable().optional(),
         compactCard: payloadPath.optional(),
         toolCallId: payloadPath.optional(),

@@ -40,6 +40,8 @@ export interface KernelMapping {
     turn: PayloadPath;
     /** The assistant message in the call_model result. */
     callModelAnswer: PayloadPath;
+    /** The token usage in the call_model result (what `turn.completed` journals); null when it carries none. */
+    callModelUsage: PayloadPath | null;
     /** The dialog sent to compaction; null when the kernel sends only a digest. */
     compactMessages: PayloadPath | null;
     /** The card (a string) in the compact_context result. */
@@ -94,6 +96,7 @@ export const DEFAULT_KERNEL_MAPPING: KernelMapping = {
     callModelRequest: firstArg('request'),
     turn: firstArg('turn'),
     callModelAnswer: firstArg('message'),
+    callModelUsage: firstArg('usage'),
     compactMessages: firstArg('messages'),
     compactCard: firstArg('card'),
     toolCallId: firstArg('call', 'id'),

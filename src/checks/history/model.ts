@@ -86,7 +86,12 @@ export type ActivityInput =
   | ({ kind: 'unreadable' } & Unreadable);
 
 export type ActivityResult =
-  | { kind: 'call-model'; answer: MessageSummary }
+  | {
+      kind: 'call-model';
+      answer: MessageSummary;
+      /** The answer's token usage, where the mapping finds it. */
+      usage?: unknown;
+    }
   | { kind: 'compact-context'; card: string }
   | { kind: 'run-tool'; message: MessageSummary }
   | { kind: 'journal-append'; hashes?: string[] }

@@ -287,7 +287,8 @@ export class ContractReader {
         const summary = this.interner.summarizeAnswer(answer);
         if (isRecord(answer) && answer.role === 'assistant' && !hasBlocks(answer))
           this.chatTexts.set(bytesKey(JSON.stringify(answer)), summary);
-        return { kind: 'call-model', answer: summary };
+        const usage = paths.callModelUsage ? pick(results, paths.callModelUsage) : undefined;
+        return { kind: 'call-model', answer: summary, ...(usage !== undefined && { usage }) };
       }
       case 'compact-context': {
         const card = required(results, paths.compactCard);

@@ -1,25 +1,7 @@
-import { acceptedAt, turnDialog, turnLabel } from '../run/compactions.ts';
-import { dialogAtEnd, dialogBytes } from '../run/dialog.ts';
+import { acceptedAt, boundaryBytes, turnDialog, turnLabel } from '../run/compactions.ts';
+import { dialogAtEnd } from '../run/dialog.ts';
 import { type Activity, callRequest, type Execution, gateOpenAt } from '../run/run-view.ts';
 import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
-
-/**
- * "The request at the boundary" of a turn is the request the kernel would send if it did not
- * compact: the dialog as it stood inside the envelope of the turn's first call_model request
- * (model, tools, metadata: its bytes minus its messages' bytes). When the turn has no
- * compaction, that is the request it sent. Sizes are UTF-8 bytes of JSON serialization.
- * The dialog is read two ways, from the history (run/dialog.ts) and as sent to compaction when
- * the history holds it, and the larger counts: a compaction input past the blob limit is itself
- * elided (assistant texts too), smaller than the request the kernel held.
- */
-function boundaryBytes(compaction: Activity, envelope: number, held: () => ReturnType<typeof dialogAtEnd>): number | null {
-  const sent = compaction.input.kind === 'compact-context' ? compaction.input.messages : undefined;
-  const sizes = [sent ?? null, held()].flatMap((dialog) => {
-    const size = dialog ? dialogBytes(dialog) : null;
-    return size === null ? [] : [size];
-  });
-  return sizes.length === 0 ? null : envelope + Math.max(...sizes);
-}
 
 export const compactionTrigger: HistoryInvariant = {
   id: 'compaction.trigger',

@@ -251,4 +251,66 @@ describe('journal.chain: the turn counter', () => {
       expect(journalChain(new AgentRunHistory({ limits: SMALL_LIMITS }).play(3).complete()).status).toBe('pass');
     });
   });
+
+  describe("the journal's figures against the history", () => {
+    type Edit = (data: Record<string, unknown>) => Record<string, unknown>;
+    const turnRecord = (record: Edit) => journalChain(new AgentRunHistory().turns(2).turn({ record }));
+
+    it("fails a turn.completed that misstates its request's size, the answer's tool calls or usage, or the execution's requests", () => {
+      const sent = (data: Record<string, unknown>) => data.request_bytes as number;
+      expect(turnRecord((data) => ({ ...data, request_bytes: sent(data) - 1 })).evidence[0]).toMatch(
+        /^journal seq 4: turn\.completed of turn 3 says request_bytes (\d+); its call_model request \(event \d+\) is \d+ bytes$/,
+      );
+      expect(turnRecord((data) => ({ ...data, tool_calls: 0 })).evidence[0]).toBe(
+        'journal seq 4: turn.completed of turn 3 says tool_calls 0; the answer makes 1',
+      );
+      expect(turnRecord((data) => ({ ...data, usage: {} })).evidence[0]).toBe(
+        'journal seq 4: turn.completed of turn 3 says usage {}; the answer\'s usage is {"completion_tokens":1,"prompt_tokens":30,"total_tokens":31}',
+      );
+      expect(turnRecord((data) => ({ ...data, execution_request_bytes: sent(data) })).evidence[0]).toMatch(
+        /^journal seq 4: turn\.completed of turn 3 says execution_request_bytes \d+; the execution's requests through it are \d+ bytes$/,
+      );
+      // A kernel that journals only the turn (the contract's minimum) is not judged on what it leaves out.
+      expect(turnRecord(({ turn }) => ({ turn })).status).toBe('pass');
+    });
+
+    it("fails a run.continued_as_new that misstates its execution's requests", () => {
+      const run = new AgentRunHistory().turns(2).continueAsNew({ record: (data) => ({ ...data, execution_request_bytes: 0 }) });
+      expect(journalChain(run.turn()).evidence[0]).toMatch(
+        /^journal seq 4: run\.continued_as_new says execution_request_bytes 0, its execution's requests are \d+ bytes$/,
+      );
+    });
+
+    it('fails a compaction record whose sizes are not the request at the boundary and the request rebuilt', () => {
+      const compacted = (record: Edit) =>
+        journalChain(
+          new AgentRunHistory({ limits: SMALL_LIMITS })
+            .turns(3, { tools: [3000] })
+            .compact({ record })
+            .turn(),
+        );
+      // #119 of agent-run.ts: bytes_after measured on a request with no messages.
+      expect(compacted((data) => ({ ...data, bytes_after: 102 })).evidence[0]).toMatch(
+        /^journal seq 5: context\.compacted of turn 4 says bytes_after 102; the turn's call_model request is \d+ bytes$/,
+      );
+      expect(compacted((data) => ({ ...data, bytes_before: (data.bytes_before as number) + 1 })).evidence[0]).toMatch(
+        /^journal seq 5: context\.compacted of turn 4 says bytes_before \d+; the request at the boundary is \d+ bytes$/,
+      );
+      expect(compacted((data) => data).status).toBe('pass');
+    });
+
+    it('fails payload elisions of a request that do not follow one another to the request sent', () => {
+      const run = new AgentRunHistory().turn();
+      const boundary = Buffer.byteLength(JSON.stringify(run.request()));
+      const elided = (bytes_before: number, bytes_after: number) =>
+        run.journal('payload.elided', { turn: 2, payload: 'request', bytes_before, bytes_after }, { turn: 2 });
+      elided(boundary, boundary - 100);
+      elided(boundary - 90, boundary - 200);
+      run.turn();
+      expect(journalChain(run).evidence.slice(0, 2)).toEqual([
+        `journal seq 4: payload.elided (request) of turn 2 says bytes_before ${boundary - 90}; seq 3 left the request at ${boundary - 100}`,
+        `journal seq 4: payload.elided (request) of turn 2 says bytes_after ${boundary - 200}; the turn's call_model request is ${boundary} bytes`,
+      ]);
+    });
+  });
 });

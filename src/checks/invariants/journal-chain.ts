@@ -1,5 +1,6 @@
 import { GENESIS_HASH } from '../../contract/kernel-api.ts';
 import { journalAccountFailures } from '../run/journal-account.ts';
+import { journalFigureFailures } from '../run/journal-figures.ts';
 import { turnContinuityFailures } from '../run/turn-continuity.ts';
 import { type HistoryInvariant, judge } from '../verdict.ts';
 
@@ -12,7 +13,11 @@ export const journalChain: HistoryInvariant = {
     "journal events form one unbroken chain across executions: run.started first, turns 1..N completed once each, run.completed last; the workflow's result says what run.completed says",
   check(run) {
     const turns = turnContinuityFailures(run);
-    const failures: string[] = [...turns.failures.map((failure) => `turn counter: ${failure}`), ...journalAccountFailures(run)];
+    const failures: string[] = [
+      ...turns.failures.map((failure) => `turn counter: ${failure}`),
+      ...journalAccountFailures(run),
+      ...journalFigureFailures(run),
+    ];
     const notes: string[] = [];
     let seq = run.mapping.journalFirstSeq;
     let prevHash = GENESIS_HASH;

@@ -3,7 +3,7 @@
  * `context.compacted` / `context.compaction_failed` events. A compaction is accepted when its
  * result card is the card of a `context.compacted` event (the kernel then rebuilds with it).
  */
-import { dialogBefore, type ExpectedMessage } from './dialog.ts';
+import { dialogBefore, dialogBytes, type ExpectedMessage } from './dialog.ts';
 import type { Activity, JournaledEvent, RunView, Turn } from './run-view.ts';
 
 /** The run's journal by event type, made once per run: checks ask for it per turn and per execution. */
@@ -85,6 +85,24 @@ export function acceptedAt(run: RunView, compactions: readonly Activity[]): { co
 export function dialogBeforeCompaction(compaction: Activity, fallback: () => ExpectedMessage[] | null): ExpectedMessage[] | null {
   if (compaction.input.kind === 'compact-context' && compaction.input.messages) return compaction.input.messages;
   return fallback();
+}
+
+/**
+ * "The request at the boundary" of a turn is the request the kernel would send if it did not
+ * compact: the dialog as it stood inside the envelope of the turn's first call_model request
+ * (model, tools, metadata: its bytes minus its messages' bytes). When the turn has no
+ * compaction, that is the request it sent. Sizes are UTF-8 bytes of JSON serialization.
+ * The dialog is read two ways, from the history (run/dialog.ts) and as sent to compaction when
+ * the history holds it, and the larger counts: a compaction input past the blob limit is itself
+ * elided (assistant texts too), smaller than the request the kernel held.
+ */
+export function boundaryBytes(compaction: Activity, envelope: number, held: () => ExpectedMessage[] | null): number | null {
+  const sent = compaction.input.kind === 'compact-context' ? compaction.input.messages : undefined;
+  const sizes = [sent ?? null, held()].flatMap((dialog) => {
+    const size = dialog ? dialogBytes(dialog) : null;
+    return size === null ? [] : [size];
+  });
+  return sizes.length === 0 ? null : envelope + Math.max(...sizes);
 }
 
 /** Whether the kernel elided payloads at this turn or the one before (tool contents may differ). */

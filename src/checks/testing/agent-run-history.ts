@@ -63,6 +63,8 @@ export interface TurnOptions {
   final?: boolean;
   /** Replaces the request's messages (to break append-only or rebuild rules). */
   messages?: (dialog: Message[]) => Message[];
+  /** Edits the turn.completed record (to break it). */
+  record?: (data: Record<string, unknown>) => Record<string, unknown>;
 }
 
 export interface CompactOptions {
@@ -86,6 +88,8 @@ export interface CompactOptions {
   unbounded?: boolean;
   /** The journal's `dropped` instead of the groups the rebuild displaced (to break it). */
   dropped?: number;
+  /** Edits the context.compacted record (to break it). */
+  record?: (data: Record<string, unknown>) => Record<string, unknown>;
 }
 
 export interface ContinueOptions {
@@ -245,11 +249,8 @@ export class AgentRunHistory {
       ? { role: 'assistant', content: 'The build is fixed and verified.' }
       : { role: 'assistant', content: null, tool_calls: calls };
     this.history.workflowTask();
-    this.history.activity(
-      ACTIVITY.callModel,
-      { runId: this.input.runId, turn, request },
-      { message: answer, usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } },
-    );
+    const usage = { prompt_tokens: turn * 10, completion_tokens: 1, total_tokens: turn * 10 + 1 };
+    this.history.activity(ACTIVITY.callModel, { runId: this.input.runId, turn, request }, { message: answer, usage });
     const sent = Buffer.byteLength(JSON.stringify(request));
     this.counters.totalRequestBytes += sent;
     this.executionRequestBytes += sent;
@@ -269,7 +270,8 @@ export class AgentRunHistory {
     });
     this.history.workflowTask();
     this.counters.turns++;
-    this.journal('turn.completed', { turn });
+    const record = { turn, request_bytes: sent, usage, tool_calls: calls.length, execution_request_bytes: this.executionRequestBytes };
+    this.journal('turn.completed', options.record ? options.record(record) : record);
     return this;
   }
 
@@ -329,18 +331,15 @@ export class AgentRunHistory {
     this.counters.compactions++;
     if (options.journal !== false) {
       const kept = this.dialog.filter((m) => m.role === 'assistant').length;
-      this.journal(
-        'context.compacted',
-        {
-          turn,
-          bytes_before: Buffer.byteLength(JSON.stringify(before)),
-          bytes_after: Buffer.byteLength(JSON.stringify(this.dialog)),
-          card,
-          kept,
-          dropped: options.dropped ?? before.filter((m) => m.role === 'assistant').length - kept,
-        },
-        { turn },
-      );
+      const record = {
+        turn,
+        bytes_before: Buffer.byteLength(JSON.stringify(this.request(before))),
+        bytes_after: Buffer.byteLength(JSON.stringify(this.request())),
+        card,
+        kept,
+        dropped: options.dropped ?? before.filter((m) => m.role === 'assistant').length - kept,
+      };
+      this.journal('context.compacted', options.record ? options.record(record) : record, { turn });
     }
     return this;
   }

@@ -32,10 +32,11 @@ export class MessageInterner {
 
   /**
    * A message whose canonical JSON's hash and JSON's bytes the caller has (read from the message's
-   * bytes); `outputItems`: the items of a tool message's content, when `message` leaves it out.
+   * bytes); `content`: a tool message's content, when `message` leaves it out (its items
+   * and screenshots, or undefined when unknown).
    */
-  summarizeHashed(message: unknown, hash: string, bytes: number, outputItems?: number): MessageSummary {
-    const summary = this.byHash.get(hash) ?? describe(message, hash, bytes, outputItems);
+  summarizeHashed(message: unknown, hash: string, bytes: number, content?: ToolContent): MessageSummary {
+    const summary = this.byHash.get(hash) ?? describe(message, hash, bytes, content);
     this.byHash.set(hash, summary);
     return summary;
   }
@@ -91,7 +92,20 @@ export function chatRequestSummary(request: Record<string, unknown>, messages: M
  */
 export const ELIDED_ITEM_BYTES = 100;
 
-function describe(message: unknown, hash: string, bytes: number, outputItems?: number): MessageSummary {
+/** What a tool message's content holds: its items (1 for text) and screenshots. */
+export interface ToolContent {
+  items: number;
+  screenshots: number;
+}
+
+/** The items and screenshots of a tool message's content; undefined when it is neither text nor parts. */
+export function toolContentOf(content: unknown): ToolContent | undefined {
+  if (typeof content === 'string') return { items: 1, screenshots: 0 };
+  if (!Array.isArray(content)) return undefined;
+  return { items: content.length, screenshots: content.filter((part) => isRecord(part) && part.type === 'image_url').length };
+}
+
+function describe(message: unknown, hash: string, bytes: number, outputContent?: ToolContent): MessageSummary {
   const fields = isRecord(message) ? message : {};
   const role = typeof fields.role === 'string' ? fields.role : 'unknown';
   const summary: MessageSummary = { role, bytes, hash };
@@ -100,11 +114,11 @@ function describe(message: unknown, hash: string, bytes: number, outputItems?: n
   }
   if (typeof fields.tool_call_id === 'string') summary.toolCallId = fields.tool_call_id;
   if (role === 'tool') {
-    const items =
-      outputItems ?? (typeof fields.content === 'string' ? 1 : Array.isArray(fields.content) ? fields.content.length : undefined);
-    if (items !== undefined) {
+    const content = outputContent ?? toolContentOf(fields.content);
+    if (content !== undefined) {
       const bare = Buffer.byteLength(JSON.stringify({ ...fields, content: '' }));
-      summary.elidedBytes = Math.min(bytes, bare + Math.max(1, items) * ELIDED_ITEM_BYTES);
+      summary.elidedBytes = Math.min(bytes, bare + Math.max(1, content.items) * ELIDED_ITEM_BYTES);
+      summary.screenshots = content.screenshots;
     }
   }
   if ((role === 'system' || role === 'user') && typeof fields.content === 'string') {

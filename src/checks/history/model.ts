@@ -18,6 +18,8 @@ export interface MessageSummary {
   toolCallIds?: string[];
   /** The call a tool message answers. */
   toolCallId?: string;
+  /** A tool message's screenshots (its `image_url` parts; 0 for text content). */
+  screenshots?: number;
   /** Text of a system or user message whose content is a string (prompts and cards). */
   text?: string;
   /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { journalHash } from '../../contract/journal-hash.ts';
 import { GENESIS_HASH } from '../../contract/kernel-api.ts';
+import type { Message } from '../../contract/messages.ts';
 import { checkRun } from '../index.ts';
 import { DEFAULT_KERNEL_MAPPING } from '../mapping.ts';
 import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
@@ -311,6 +312,55 @@ describe('journal.chain: the turn counter', () => {
         `journal seq 4: payload.elided (request) of turn 2 says bytes_before ${boundary - 90}; seq 3 left the request at ${boundary - 100}`,
         `journal seq 4: payload.elided (request) of turn 2 says bytes_after ${boundary - 200}; the turn's call_model request is ${boundary} bytes`,
       ]);
+    });
+
+    describe('what a request elision counts', () => {
+      const shot = { type: 'image_url' as const, image_url: { url: `data:image/png;base64,${'A'.repeat(4000)}` } };
+      /** Turn 1 returns a screenshot and a text; turn 2's request elides both, journaled with `counts`. */
+      const elided = (counts: Record<string, unknown>) => {
+        const run = new AgentRunHistory().turn({ tools: [[{ type: 'text', text: 'screen 1' }, shot], 3000] });
+        const elide = (dialog: Message[]): Message[] =>
+          dialog.map((m) =>
+            m.role !== 'tool'
+              ? m
+              : {
+                  ...m,
+                  content:
+                    typeof m.content === 'string'
+                      ? '[elided: tool output, 3,000 bytes]'
+                      : [
+                          { type: 'text', text: 'screen 1' },
+                          { type: 'text', text: '[elided: screenshot]' },
+                        ],
+                },
+          );
+        const bytes = (dialog: Message[]) => Buffer.byteLength(JSON.stringify(run.request(dialog)));
+        run.journal(
+          'payload.elided',
+          { turn: 2, payload: 'request', bytes_before: bytes(run.dialog), bytes_after: bytes(elide(run.dialog)), ...counts },
+          { turn: 2 },
+        );
+        return journalChain(run.turn({ messages: elide }));
+      };
+
+      it('passes counts that are what the request sent lost', () => {
+        expect(elided({ items: 2, screenshots: 1, tool_outputs: 1, elided_bytes: 7000 }).status).toBe('pass');
+      });
+
+      it('fails screenshots the request did not lose, tool outputs fewer than the texts it lost, and counts that do not add up', () => {
+        expect(elided({ items: 2, screenshots: 0, tool_outputs: 1 }).evidence[0]).toBe(
+          'journal seq 3: payload.elided (request) of turn 2 counts 0 screenshots; the request sent has 1 fewer than the dialog at the boundary',
+        );
+        expect(elided({ items: 2, screenshots: 1, tool_outputs: 0 }).evidence[0]).toBe(
+          'journal seq 3: payload.elided (request) of turn 2 counts 0 tool outputs; 1 tool messages of the request sent changed with their screenshots kept',
+        );
+        expect(elided({ items: 1, screenshots: 1, tool_outputs: 1 }).evidence[0]).toBe(
+          'journal seq 3: payload.elided of turn 2 counts 1 screenshots and 1 tool outputs among 1 items',
+        );
+        expect(elided({ items: 2, screenshots: 1, tool_outputs: 1, elided_bytes: -7000 }).evidence[0]).toBe(
+          'journal seq 3: payload.elided of turn 2 counts elided_bytes -7000, not a whole number',
+        );
+      });
     });
   });
 });

@@ -7,7 +7,11 @@
  *   `execution_request_bytes` those of the whole execution;
  * - the sizes a turn's request went through: each `payload.elided` of the request and each
  *   `context.compacted` starts from the size the one before it left (the first from the request
- *   at the boundary, when the history establishes it), and the last leaves the request sent.
+ *   at the boundary, when the history establishes it), and the last leaves the request sent;
+ * - what a `payload.elided` counts: whole numbers, its screenshots and tool outputs among its
+ *   items; at a turn with no compaction (elision is then the request's only change), its
+ *   screenshots are those the request sent lacks against the dialog at the boundary, and its tool
+ *   outputs at least the tool messages that changed with their screenshots all kept.
  * A figure the kernel does not journal is not judged. Findings are journal.chain's. A run view,
  * a report and an operator read these records as the run's own account: a kernel that counts one
  * thing and records another misleads all three.
@@ -44,7 +48,13 @@ export function journalFigureFailures(run: RunView): string[] {
       );
     }
   }
-  for (const [number, entries] of sizeRecordsByTurn(run)) failures.push(...sizeChainFailures(run, entries, turns.get(number)));
+  for (const entry of journalOf(run, 'payload.elided')) failures.push(...elidedCountFailures(entry));
+  for (const [number, entries] of sizeRecordsByTurn(run)) {
+    const turn = turns.get(number);
+    failures.push(...sizeChainFailures(run, entries, turn));
+    if (turn && !entries.some((entry) => entry.event.type === 'context.compacted'))
+      failures.push(...elidedItemFailures(run, entries, turn));
+  }
   return failures;
 }
 
@@ -142,4 +152,53 @@ function startBytes(run: RunView, first: JournaledEvent, turn: Turn): number | u
   const held = turnDialog(run, turn)();
   const bytes = held ? dialogBytes(held) : null;
   return bytes === null ? undefined : envelope + bytes;
+}
+
+const COUNTS = ['items', 'screenshots', 'tool_outputs', 'elided_bytes'] as const;
+
+/** Each count a whole number; the screenshots and the tool outputs among the items. */
+function elidedCountFailures(entry: JournaledEvent): string[] {
+  const { data } = entry.event;
+  const bad = COUNTS.filter((name) => data[name] !== undefined && !(Number.isInteger(data[name]) && (data[name] as number) >= 0));
+  const where = `journal seq ${entry.event.seq}: payload.elided of turn ${entry.event.turn}`;
+  if (bad.length > 0) return bad.map((name) => `${where} counts ${name} ${JSON.stringify(data[name])}, not a whole number`);
+  const { items, screenshots, tool_outputs } = data as Partial<Record<(typeof COUNTS)[number], number>>;
+  if (items !== undefined && (screenshots ?? 0) + (tool_outputs ?? 0) > items) {
+    return [`${where} counts ${screenshots} screenshots and ${tool_outputs} tool outputs among ${items} items`];
+  }
+  return [];
+}
+
+/**
+ * At a turn with no compaction, the items its request elisions count against the dialog at the
+ * boundary and the request sent, tool message by tool message (by call id).
+ */
+function elidedItemFailures(run: RunView, entries: readonly JournaledEvent[], turn: Turn): string[] {
+  const request = turn.calls[0] ? callRequest(turn.calls[0]) : undefined;
+  const held = turnDialog(run, turn)();
+  if (request?.format !== 'chat-completions' || !held) return [];
+  const sentTools = new Map(request.messages.filter((m) => m.toolCallId !== undefined).map((m) => [m.toolCallId, m]));
+  let lostScreenshots = 0;
+  let changedTexts = 0;
+  for (const before of held) {
+    if (before.toolCallId === undefined) continue;
+    const after = sentTools.get(before.toolCallId);
+    if (!after || 'unknownContent' in before || before.screenshots === undefined || after.screenshots === undefined) return [];
+    lostScreenshots += before.screenshots - after.screenshots;
+    if (before.hash !== after.hash && before.screenshots === after.screenshots) changedTexts++;
+  }
+  const sum = (name: string) => entries.reduce((total, entry) => total + ((entry.event.data[name] as number | undefined) ?? 0), 0);
+  const where = `journal seq ${entries.map((entry) => entry.event.seq).join(', ')}: payload.elided (request) of turn ${turn.number}`;
+  const failures: string[] = [];
+  if (entries.every((entry) => entry.event.data.screenshots !== undefined) && sum('screenshots') !== lostScreenshots) {
+    failures.push(
+      `${where} counts ${sum('screenshots')} screenshots; the request sent has ${lostScreenshots} fewer than the dialog at the boundary`,
+    );
+  }
+  if (entries.every((entry) => entry.event.data.tool_outputs !== undefined) && sum('tool_outputs') < changedTexts) {
+    failures.push(
+      `${where} counts ${sum('tool_outputs')} tool outputs; ${changedTexts} tool messages of the request sent changed with their screenshots kept`,
+    );
+  }
+  return failures;
 }

@@ -22,7 +22,7 @@ describe('compaction.failure-continues', () => {
     const run = overTrigger();
     const turn = run.turnNumber + 1;
     run.compact({ outcome: 'failed', journal: false }).turn({ final: true });
-    run.journal('context.compaction_failed', { turn, reason: 'failed' }, { turn });
+    run.journal('context.compaction_failed', { turn, reason: 'HttpUnavailable: compaction model unavailable' }, { turn });
     run.history.workflowTask();
     run.history.completed({ runId: run.input.runId, counters: run.counters, finalAnswer: 'done', ended: 'done' });
     const result = resultOf(run, 'compaction.failure-continues');
@@ -30,6 +30,14 @@ describe('compaction.failure-continues', () => {
       expect.stringMatching(new RegExp(`context\\.compaction_failed \\(turn ${turn}\\); call_model again at event \\d+$`)),
     );
     expect(result.status).toBe('pass');
+  });
+
+  it("fails a failure record whose reason names none of the failure's types (the outer failure's message, say)", () => {
+    const at = (reason: string) => resultOf(overTrigger().compact({ outcome: 'failed', reason }).turn(), 'compaction.failure-continues');
+    expect(at('Activity task failed').evidence[0]).toMatch(
+      /^event \d+: compact_context failed with HttpUnavailable; the journal's context\.compaction_failed of turn \d+ gives the reason "Activity task failed"$/,
+    );
+    expect(at('HttpUnavailable: compaction model unavailable').status).toBe('pass');
   });
 
   it('fails when the run ends failed because of the compaction (the compaction-fatal control)', () => {

@@ -60,7 +60,7 @@ export const compactionFailureContinues: HistoryInvariant = {
   id: 'compaction.failure-continues',
   appliesTo: 'kernel',
   description:
-    'after context.compaction_failed (or a failed compaction activity) the run goes on; a failed compaction names a failure type of the contract; compaction retries are bounded',
+    'after context.compaction_failed (or a failed compaction activity) the run goes on; a failed compaction names a failure type of the contract, and its journal record that type; compaction retries are bounded',
   check(run) {
     const failures: string[] = [];
     const notes: string[] = [];
@@ -88,10 +88,18 @@ export const compactionFailureContinues: HistoryInvariant = {
         if (activity.type !== run.mapping.activities.compactContext) continue;
         if (activity.outcome !== 'failed' && activity.outcome !== 'timed-out') continue;
         const turn = activity.input.kind === 'compact-context' ? activity.input.turn : undefined;
-        const journaled = journalOf(run, 'context.compaction_failed').some((e) => turn === undefined || e.event.turn === turn);
+        const journaled = journalOf(run, 'context.compaction_failed').filter((e) => turn === undefined || e.event.turn === turn);
         const at = run.at(execution, activity.closed?.id ?? activity.scheduled.id);
-        if (!journaled) {
+        if (journaled.length === 0) {
           failures.push(`${at}: compact_context ${activity.outcome} but the journal has no context.compaction_failed for turn ${turn}`);
+        }
+        // The record is what an operator reads of the failure: its reason names the failure's type.
+        const reason = journaled.at(-1)?.event.data.reason;
+        const named = (activity.failure?.types ?? []).filter((type) => run.mapping.failureTypes.includes(type));
+        if (typeof reason === 'string' && reason !== '' && named.length > 0 && !named.some((type) => reason.includes(type))) {
+          failures.push(
+            `${at}: compact_context failed with ${named.join(', ')}; the journal's context.compaction_failed of turn ${turn} gives the reason ${JSON.stringify(reason)}`,
+          );
         }
         // The run goes on after any failed compaction, so a crash of the kernel's own code there
         // (a TypeError in its card check, say) would pass for a model that failed: the failure

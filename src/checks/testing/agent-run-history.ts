@@ -88,9 +88,21 @@ export interface CompactOptions {
   unbounded?: boolean;
   /** The journal's `dropped` instead of the groups the rebuild displaced (to break it). */
   dropped?: number;
+  /** The reason context.compaction_failed gives (default: the failure's `Type: message`, as the kernel journals it). */
+  reason?: string;
   /** Edits the context.compacted record (to break it). */
   record?: (data: Record<string, unknown>) => Record<string, unknown>;
 }
+
+/** The reason the kernel journals for each way a compaction fails: the innermost failure's `Type: message`. */
+const REASONS: Record<NonNullable<CompactOptions['outcome']>, string> = {
+  accepted: '',
+  failed: 'HttpUnavailable: compaction model unavailable',
+  'timed-out': 'activity StartToClose timeout',
+  rejected: 'the card is over the limit',
+  'invalid-card': 'InvalidCard: card is invalid',
+  crashed: "TypeError: Cannot read properties of undefined (reading 'compaction')",
+};
 
 export interface ContinueOptions {
   /** Edits what the ContinueAsNew carries (to break carry-over). */
@@ -318,7 +330,8 @@ export class AgentRunHistory {
     this.history.workflowTask();
     if (outcome !== 'accepted') {
       this.counters.compactionFailures++;
-      if (options.journal !== false) this.journal('context.compaction_failed', { turn, reason: outcome }, { turn });
+      if (options.journal !== false)
+        this.journal('context.compaction_failed', { turn, reason: options.reason ?? REASONS[outcome] }, { turn });
       return this;
     }
     const rebuilt: Message[] = [

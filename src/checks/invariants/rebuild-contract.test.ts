@@ -41,7 +41,7 @@ describe('rebuild.contract', () => {
   it("fails when context.compacted's dropped is not the groups the rebuild displaced (the dropped-counts-kept control)", () => {
     const run = overTrigger();
     const groups = run.request().messages.filter((m) => m.role === 'assistant').length;
-    run.compact({ tailGroups: 3, dropped: groups }).turn();
+    run.compact({ tailGroups: 3, record: (data) => ({ ...data, dropped: groups }) }).turn();
     const result = resultOf(run, 'rebuild.contract');
     expect(result.status).toBe('fail');
     expect(result.evidence).toContainEqual(

@@ -18,7 +18,7 @@
  */
 import { canonicalJson } from '../../contract/journal-hash.ts';
 import { boundaryBytes, compactedEntryOf, journalOf, turnDialog } from './compactions.ts';
-import { dialogBytes } from './dialog.ts';
+import { dialogBytes, type ExpectedMessage } from './dialog.ts';
 import { type Activity, callRequest, type JournaledEvent, type RunView, type Turn } from './run-view.ts';
 
 export function journalFigureFailures(run: RunView): string[] {
@@ -51,9 +51,15 @@ export function journalFigureFailures(run: RunView): string[] {
   for (const entry of journalOf(run, 'payload.elided')) failures.push(...elidedCountFailures(entry));
   for (const [number, entries] of sizeRecordsByTurn(run)) {
     const turn = turns.get(number);
-    failures.push(...sizeChainFailures(run, entries, turn));
-    if (turn && !entries.some((entry) => entry.event.type === 'context.compacted'))
-      failures.push(...elidedItemFailures(run, entries, turn));
+    if (!turn) continue;
+    // Established once for both rules, and only for a turn that has size records.
+    let dialog: ExpectedMessage[] | null | undefined;
+    const held = () => {
+      dialog ??= turnDialog(run, turn)();
+      return dialog;
+    };
+    failures.push(...sizeChainFailures(run, entries, turn, held));
+    if (!entries.some((entry) => entry.event.type === 'context.compacted')) failures.push(...elidedItemFailures(entries, turn, held()));
   }
   return failures;
 }
@@ -109,10 +115,10 @@ const describeRecord = (entry: JournaledEvent): string =>
   `journal seq ${entry.event.seq}: ${entry.event.type}${entry.event.type === 'payload.elided' ? ' (request)' : ''} of turn ${entry.event.turn}`;
 
 /** Each record starts where the one before left the request; the first at the boundary, the last at the request sent. */
-function sizeChainFailures(run: RunView, entries: readonly JournaledEvent[], turn: Turn | undefined): string[] {
+function sizeChainFailures(run: RunView, entries: readonly JournaledEvent[], turn: Turn, held: () => ExpectedMessage[] | null): string[] {
   const failures: string[] = [];
   const [first] = entries;
-  const start = first && turn ? startBytes(run, first, turn) : undefined;
+  const start = first ? startBytes(run, first, turn, held) : undefined;
   if (first && start !== undefined && differs(first.event.data.bytes_before, start)) {
     failures.push(
       `${describeRecord(first)} says bytes_before ${JSON.stringify(first.event.data.bytes_before)}; the request at the boundary is ${start} bytes`,
@@ -129,7 +135,7 @@ function sizeChainFailures(run: RunView, entries: readonly JournaledEvent[], tur
       }
       return;
     }
-    const sent = turn ? sentBytes(turn) : undefined;
+    const sent = sentBytes(turn);
     if (sent !== undefined && differs(after, sent)) {
       failures.push(`${describeRecord(entry)} says bytes_after ${JSON.stringify(after)}; the turn's call_model request is ${sent} bytes`);
     }
@@ -141,16 +147,16 @@ function sizeChainFailures(run: RunView, entries: readonly JournaledEvent[], tur
 const differs = (recorded: unknown, measured: unknown): boolean => recorded !== undefined && recorded !== measured;
 
 /** The request at the boundary before the turn's first size record, when the history establishes it. */
-function startBytes(run: RunView, first: JournaledEvent, turn: Turn): number | undefined {
+function startBytes(run: RunView, first: JournaledEvent, turn: Turn, held: () => ExpectedMessage[] | null): number | undefined {
   const request = turn.calls[0] ? callRequest(turn.calls[0]) : undefined;
   if (!request) return undefined;
   const envelope = request.bytes - request.messagesBytes;
   if (first.event.type === 'context.compacted') {
     const compaction = turn.compactions.find((c) => compactedEntryOf(run, c) === first);
-    return compaction ? (boundaryBytes(compaction, envelope, turnDialog(run, turn)) ?? undefined) : undefined;
+    return compaction ? (boundaryBytes(compaction, envelope, held) ?? undefined) : undefined;
   }
-  const held = turnDialog(run, turn)();
-  const bytes = held ? dialogBytes(held) : null;
+  const dialog = held();
+  const bytes = dialog ? dialogBytes(dialog) : null;
   return bytes === null ? undefined : envelope + bytes;
 }
 
@@ -173,9 +179,8 @@ function elidedCountFailures(entry: JournaledEvent): string[] {
  * At a turn with no compaction, the items its request elisions count against the dialog at the
  * boundary and the request sent, tool message by tool message (by call id).
  */
-function elidedItemFailures(run: RunView, entries: readonly JournaledEvent[], turn: Turn): string[] {
+function elidedItemFailures(entries: readonly JournaledEvent[], turn: Turn, held: ExpectedMessage[] | null): string[] {
   const request = turn.calls[0] ? callRequest(turn.calls[0]) : undefined;
-  const held = turnDialog(run, turn)();
   if (request?.format !== 'chat-completions' || !held) return [];
   const sentTools = new Map(request.messages.filter((m) => m.toolCallId !== undefined).map((m) => [m.toolCallId, m]));
   let lostScreenshots = 0;

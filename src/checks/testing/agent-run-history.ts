@@ -86,8 +86,6 @@ export interface CompactOptions {
   journal?: boolean;
   /** Schedule compact_context with no attempt bound and no schedule-to-close (the compaction-retries-forever slip). */
   unbounded?: boolean;
-  /** The journal's `dropped` instead of the groups the rebuild displaced (to break it). */
-  dropped?: number;
   /** The reason context.compaction_failed gives (default: the failure's `Type: message`, as the kernel journals it). */
   reason?: string;
   /** Edits the context.compacted record (to break it). */
@@ -350,7 +348,7 @@ export class AgentRunHistory {
         bytes_after: Buffer.byteLength(JSON.stringify(this.request())),
         card,
         kept,
-        dropped: options.dropped ?? before.filter((m) => m.role === 'assistant').length - kept,
+        dropped: before.filter((m) => m.role === 'assistant').length - kept,
       };
       this.journal('context.compacted', options.record ? options.record(record) : record, { turn });
     }

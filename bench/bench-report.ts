@@ -156,7 +156,17 @@ export function scaleTable(result: ScaleResult): Table {
           ? `${cycle.turns} turns, ${formatBytes(cycle.historyBytes)} of history, past the ${cycle.budgetBytes / 2 ** 20} MiB budget`
           : 'none',
       ],
-      ['peak RSS worker (this process)', formatBytes(result.meter.selfPeakRssBytes)],
+      [
+        'peak RSS worker',
+        `${formatBytes(result.workerPeakRssBytes)} (target: under 600 MB; ${result.workerProcesses.map((p) => `${p.what} ${formatBytes(p.peakRssBytes)}`).join(', ')})`,
+      ],
+      ['peak RSS longrun (mocks, judging, replay)', formatBytes(result.meter.selfPeakRssBytes)],
+      [
+        'CPU worker / longrun / server',
+        [result.workerProcesses.reduce((n, p) => n + p.cpuMs, 0), result.meter.selfCpuMs, result.meter.serverCpuMs]
+          .map((ms) => `${formatNumber(ms / 1000)} s`)
+          .join(' / '),
+      ],
       ['peak RSS server', formatBytes(result.meter.serverPeakRssBytes)],
       ['invariants', result.passed ? 'all hold' : 'VIOLATED'],
     ],

@@ -1,4 +1,6 @@
-/** The benchmark's pure parts: arithmetic, verdicts, arguments and tables. Nothing here is timed. */
+/** The benchmark's pure parts (arithmetic, verdicts, arguments and tables) and its reading of /proc. Nothing here is timed. */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { planRun, runMessages } from '../mocks/index.ts';
 import { buildAgentRequest } from '../src/kernel/index.ts';
@@ -6,7 +8,7 @@ import { BenchUsageError, MONTH_CONCURRENCY, PRODUCTION_BYTES_PER_TURN, PRODUCTI
 import { type BenchReport, reportTables } from './bench-report.ts';
 import { shareOfCeiling } from './ceiling/run-ceiling.ts';
 import type { Meter } from './meter.ts';
-import { peakRssBytes } from './proc-stat.ts';
+import { ProcessPeaks, peakRssBytes } from './proc-stat.ts';
 import { bottleneck, CPU_OVERHEAD_TARGET, median, overheadRatio } from './stats.ts';
 import { formatNumber, formatTable } from './table.ts';
 import { appendOnlyRequestBytes, tokensOf } from './token-accounting.ts';
@@ -164,6 +166,18 @@ describe('peak RSS', () => {
     expect(peakRssBytes(status)).toBe(204800 * 1024);
     expect(peakRssBytes('Name:\tnode\n')).toBe(0);
   });
+
+  it("keeps a child process's peak after it has freed the memory and exited", async () => {
+    // 200 MB touched, dropped, then a pause: the peak is gone from its RSS but not from VmHWM.
+    const child = spawn(process.execPath, ['-e', 'let b = Buffer.alloc(2e8, 1); b = null; setTimeout(() => {}, 600);']);
+    const peaks = new ProcessPeaks();
+    peaks.add(child.pid as number, 'child');
+    await once(child, 'exit');
+    const [peak] = peaks.stop();
+    expect(peak?.what).toBe('child');
+    expect(peak?.peakRssBytes).toBeGreaterThan(2e8);
+    expect(peak?.cpuMs).toBeGreaterThan(0);
+  });
 });
 
 describe('tables', () => {
@@ -252,11 +266,17 @@ describe('tables', () => {
           { historyBytes: 34.3e6, events: 500, closedBy: 'completed' },
         ],
         fullCycle: { historyBytes: 139.1e6, turns: 260, budgetBytes: 134_217_728 },
+        workerProcesses: [
+          { what: 'v1 worker (pid 11)', peakRssBytes: 300e6, cpuMs: 30_000 },
+          { what: 'activities worker (pid 12)', peakRssBytes: 150e6, cpuMs: 10_000 },
+        ],
+        workerPeakRssBytes: 450e6,
         meter,
         bottleneck: limits,
       },
       month: {
         partial: false,
+        wallSeconds: 72,
         runs: 1067,
         runsCompleted: 1067,
         concurrency: 4,
@@ -308,6 +328,7 @@ describe('tables', () => {
     );
     expect(text).toMatch(/max \(730k\) window\s+4\s+513\s+5\.5\s+2\.59/);
     expect(text).toContain('260 turns, 139 MB of history, past the 128 MiB budget');
+    expect(text).toContain('450 MB (target: under 600 MB; v1 worker (pid 11) 300 MB, activities worker (pid 12) 150 MB)');
     expect(text).toContain('input tokens without compaction  3.840 B');
     expect(text).toContain('1 min 12 s');
     expect(text).toContain('A production month: 1067 runs, 4 at once, 6,000 context bytes per turn');

@@ -24,6 +24,8 @@ const COMPACTION_MODEL = 'longrun-compactor';
 export interface MonthResult {
   /** Stopped before every run was made (the counts and tokens are those of the runs made). */
   partial: boolean;
+  /** The month's wall time, seconds (the stable key; `meter.wallMs` is the same). */
+  wallSeconds: number;
   runs: number;
   runsCompleted: number;
   concurrency: number;
@@ -113,6 +115,7 @@ export async function measureMonth(options: MonthOptions, log: (line: string) =>
   const sum = (bytes: (run: RunRecord) => number) => tokensOf(completed.reduce((n, run) => n + bytes(run), 0));
   return {
     partial: summary.partial,
+    wallSeconds: meter.wallMs / 1000,
     runs: summary.runs.length,
     runsCompleted: completed.length,
     concurrency: options.concurrency,

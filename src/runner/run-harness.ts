@@ -1,12 +1,13 @@
 /**
  * What the runner drives runs on: a server, the mocks and the kernel workers. By default all in
  * this process (fast: workers share it, the mocks answer through MSW), replaying every task when
- * the scenario forces replay and nothing more; for a scenario with chaos steps that strike,
- * worker processes that can be crashed, the mocks over HTTP, and the chaos controller.
+ * the scenario forces replay and nothing more; for a scenario with chaos steps that strike (or
+ * when the caller wants the workers measured apart), worker processes that can be crashed, the
+ * mocks over HTTP, and the chaos controller.
  */
 import type { temporal } from '@temporalio/proto';
 import { type MockProvider, startInProcessMocks } from '../../mocks/index.ts';
-import { type ChaosEvent, type ChaosPlan, type ChaosSessionOptions, servedBinaries, startChaosSession } from '../chaos/index.ts';
+import { type ChaosEvent, type ChaosPlan, type ChaosSessionOptions, planChaos, servedBinaries, startChaosSession } from '../chaos/index.ts';
 import { type Environment, startEnvironment } from '../environment/index.ts';
 import type { BinaryId, BinaryName } from '../kernel/index.ts';
 import { type KernelWorkers, startKernelWorkers, workflowCacheSize } from '../kernel/workers/kernel-workers.ts';
@@ -33,18 +34,21 @@ export interface RunHarness {
   close(graceful: boolean): Promise<void>;
 }
 
-/** Worker processes and the chaos controller when chaos strikes; this process otherwise (forced replay alone runs here). */
+/**
+ * Worker processes and the chaos controller when chaos strikes or the workers are asked apart;
+ * this process otherwise (forced replay alone runs here).
+ */
 export function startHarness(
   scenario: Scenario,
   chaos: ChaosPlan | undefined,
   binaries: readonly BinaryId[],
   queuePrefix: string,
-  options: { environment?: Environment; onChaosEvent?: (event: ChaosEvent) => void; signal?: AbortSignal },
+  options: { environment?: Environment; onChaosEvent?: (event: ChaosEvent) => void; signal?: AbortSignal; workersApart?: boolean },
 ): Promise<RunHarness> {
   const environment = options.environment ? { environment: options.environment } : {};
   const signal = options.signal ? { signal: options.signal } : {};
-  if (chaos && chaos.steps.length > 0) {
-    return startChaosHarness(scenario, chaos, queuePrefix, {
+  if ((chaos && chaos.steps.length > 0) || options.workersApart) {
+    return startChaosHarness(scenario, chaos ?? planChaos(scenario), queuePrefix, {
       ...environment,
       ...signal,
       ...(options.onChaosEvent ? { onEvent: options.onChaosEvent } : {}),

@@ -53,6 +53,12 @@ export interface RunScenarioOptions {
   scenarioFile?: string;
   /** Chaos scenarios: every process started (with its pid) and every strike, as they happen. */
   onChaosEvent?: (event: ChaosEvent) => void;
+  /**
+   * Runs the kernel's workers in processes of their own, as chaos does, even with no chaos step,
+   * so that their memory and CPU are measured apart from longrun's (`onChaosEvent` names their
+   * pids). Default false: in this process, which is faster.
+   */
+  workersApart?: boolean;
 }
 
 export async function runScenario(scenario: Scenario, options: RunScenarioOptions = {}): Promise<Summary> {

@@ -123,6 +123,7 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
           namespace: environment.namespace,
           activities: { modelBaseUrl, sandboxBaseUrl: mocks.sandboxBaseUrl },
           maxCachedWorkflows: plan.forceReplay ? 0 : workflowCacheSize(scenario.runs.concurrency),
+          runsInFlight: scenario.runs.concurrency,
         });
     const workers = await WorkerPool.start({
       kind,

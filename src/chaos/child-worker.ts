@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { BinaryId } from '../kernel/index.ts';
-import { workflowWorkerHeapMiB } from '../kernel/workers/kernel-workers.ts';
+import { activityWorkerHeapMiB, workflowWorkerHeapMiB } from '../kernel/workers/kernel-workers.ts';
 import { nodeArgsFor, siblingModule } from '../shared/package-paths.ts';
 import { type ExitStatus, exitOf, isRunning, stopChild, tailOf, trackChild } from './child-processes.ts';
 import type { PoolWorker } from './worker-kind.ts';
@@ -27,10 +27,23 @@ const STOP_GRACE_MS = 15_000;
  */
 const NATIVE_ALLOCATOR = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '65536' };
 
-/** A workflow worker's heap limit follows its cache size (workflowWorkerHeapMiB); without one, the SDK sizes the cache from the heap. */
+/**
+ * V8's young generation: semi-spaces of 4 MiB instead of 16. A max-size run's worker processes
+ * peaked 35 MB lower each; the objects a turn allocates are mostly its large payloads, which V8
+ * puts straight in the old generation anyway.
+ */
+const YOUNG_GENERATION_ARGS = ['--max-semi-space-size=4'];
+
+/**
+ * A workflow worker's heap limit follows its cache size (workflowWorkerHeapMiB; without one, the
+ * SDK sizes the cache from the heap), an activity worker's the runs it serves at once.
+ */
 function heapArgsOf(role: WorkerRole): string[] {
-  if (role.runs !== 'workflows' || role.maxCachedWorkflows === undefined) return [];
-  return [`--max-old-space-size=${workflowWorkerHeapMiB(role.maxCachedWorkflows)}`];
+  const oldSpaceMiB =
+    role.runs === 'workflows'
+      ? role.maxCachedWorkflows !== undefined && workflowWorkerHeapMiB(role.maxCachedWorkflows)
+      : role.runsInFlight !== undefined && activityWorkerHeapMiB(role.runsInFlight);
+  return [...YOUNG_GENERATION_ARGS, ...(oldSpaceMiB ? [`--max-old-space-size=${oldSpaceMiB}`] : [])];
 }
 
 export type ActivityListener = (report: ActivityReport, worker: ChildWorker) => void;

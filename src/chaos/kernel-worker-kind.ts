@@ -21,6 +21,8 @@ export interface KernelWorkerKindOptions {
   activities: Pick<ActivitiesConfig, 'modelBaseUrl' | 'sandboxBaseUrl'>;
   /** 0 replays every workflow task from history. */
   maxCachedWorkflows?: number;
+  /** The runs in flight at once (the scenario's concurrency): the activity workers' heap limit follows it. */
+  runsInFlight?: number;
 }
 
 export class KernelWorkerKind implements WorkerKind<ChildWorker> {
@@ -74,6 +76,7 @@ export class KernelWorkerKind implements WorkerKind<ChildWorker> {
       return {
         runs: 'activities',
         activities: isBinaryId(queue) ? activitiesConfigFor(queue, this.options.activities) : this.options.activities,
+        ...(this.options.runsInFlight !== undefined ? { runsInFlight: this.options.runsInFlight } : {}),
       };
     }
     if (!isBinaryId(runs)) throw new Error(`no kernel binary ${runs}`);

@@ -18,7 +18,12 @@ export type WorkerRole =
       /** 0 replays every workflow task from history. */
       maxCachedWorkflows?: number;
     }
-  | { runs: 'activities'; activities: Pick<ActivitiesConfig, 'modelBaseUrl' | 'sandboxBaseUrl' | 'headers' | 'digestWindowUnit'> };
+  | {
+      runs: 'activities';
+      activities: Pick<ActivitiesConfig, 'modelBaseUrl' | 'sandboxBaseUrl' | 'headers' | 'digestWindowUnit'>;
+      /** The runs it serves at once: its heap limit follows it. */
+      runsInFlight?: number;
+    };
 
 export interface WorkerProcessConfig {
   /** gRPC host:port of the Temporal frontend (or of a proxy in front of it). */

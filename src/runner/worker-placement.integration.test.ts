@@ -2,12 +2,12 @@
  * Where the kernel's workers run without a chaos step that strikes: in this process, caching no
  * workflow when force-replay is the only chaos step (every workflow task goes to the task queue,
  * none to a worker's sticky queue, so each replays the history), and in processes of their own
- * when the caller asks them apart (`workersApart`), their pids named and the workflow tasks
- * taken there. About 25 seconds on two cores.
+ * when the caller asks them apart (`workersApart`), their pids named, their heaps bounded and the
+ * workflow tasks taken there. About 25 seconds on two cores.
  */
 import type { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectPassed, runChaos, smallScenario, stickyTasks } from '../chaos/testing/chaos-runs.ts';
+import { commandOf, expectPassed, runChaos, smallScenario, stickyTasks } from '../chaos/testing/chaos-runs.ts';
 import { type Environment, startEnvironment } from '../environment/index.ts';
 import type { ScenarioInput } from '../scenario/index.ts';
 import { runScenario } from './run-scenario.ts';
@@ -43,9 +43,11 @@ describe('force-replay alone', () => {
 describe('workers apart', () => {
   it('runs the workflows and the activities in two processes of their own, which take every workflow task', async () => {
     const identities = new Set<string>();
+    const commandLines = new Map<string, string>();
     const run = await runChaos(smallScenario('workers-apart', { runs: { count: 1, concurrency: 1, maxTurns: 30 }, faults: {} }), {
       environment,
       workersApart: true,
+      onChaosEvent: (event) => event.type === 'process' && commandLines.set(event.what.split(' ')[0] as string, commandOf(event.pid)),
       onHistories: async (_, found) => {
         for (const history of await found()) {
           for (const event of history.events ?? []) {
@@ -61,5 +63,8 @@ describe('workers apart', () => {
     expect(run.pids).not.toContain(process.pid);
     const workflowWorker = processes.find((p) => p.what.startsWith('v1 '))?.pid;
     expect([...identities]).toEqual([`v1@longrun-worker-${workflowWorker}`]);
+    // Their heaps bounded for one run in flight: a cache of 4 runs (192 + 4 x 8 MiB), one run's activities (112 + 16).
+    expect(commandLines.get('v1')).toMatch(/--max-semi-space-size=4 --max-old-space-size=224 /);
+    expect(commandLines.get('activities')).toMatch(/--max-semi-space-size=4 --max-old-space-size=128 /);
   });
 });

@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../contract/journal-hash.ts';
 import { answerOf, chatRequestBytes, conversationOf, jsonArrayBytes, type NeutralMessage } from './conversation.ts';
-import type { MessageSummary, RequestSummary } from './model.ts';
+import { jsonStringTextBytes } from './json-bytes.ts';
+import type { MessageSummary, PartSummary, RequestSummary } from './model.ts';
 import { isRecord } from './proto-values.ts';
 
 /** The hex sha256 of the text, or of pieces one after another. */
@@ -92,17 +93,51 @@ export function chatRequestSummary(request: Record<string, unknown>, messages: M
  */
 export const ELIDED_ITEM_BYTES = 100;
 
-/** What a tool message's content holds: its items (1 for text) and screenshots. */
+/** What a tool message's content holds: its items (1 for text), screenshots, and each part. */
 export interface ToolContent {
   items: number;
   screenshots: number;
+  parts: PartSummary[];
 }
 
-/** The items and screenshots of a tool message's content; undefined when it is neither text nor parts. */
+/** A text this short may be a placeholder: more than the longest the contract's form writes. */
+export const PLACEHOLDER_MAX_BYTES = 100;
+
+/** A text part: its bytes, and the text itself when it may be a placeholder. */
+export function textPart(text: string): PartSummary {
+  const bytes = Buffer.byteLength(text);
+  return bytes <= PLACEHOLDER_MAX_BYTES ? { kind: 'text', bytes, text } : { kind: 'text', bytes };
+}
+
+function partOf(part: unknown): PartSummary {
+  if (!isRecord(part)) return { kind: 'other' };
+  if (part.type === 'text' && typeof part.text === 'string') return textPart(part.text);
+  const url = part.type === 'image_url' && isRecord(part.image_url) ? part.image_url.url : undefined;
+  if (typeof url === 'string') return { kind: 'screenshot', bytes: Buffer.byteLength(url) };
+  return { kind: 'other' };
+}
+
+/**
+ * A tool message's string content from its raw JSON bytes (quotes included): measured without
+ * decoding it (tool outputs are most of a run's text), decoded only when it may be a placeholder.
+ */
+export function stringContentOf(raw: Buffer): ToolContent {
+  const bytes = jsonStringTextBytes(raw);
+  const part: PartSummary =
+    bytes === undefined
+      ? { kind: 'text' }
+      : bytes <= PLACEHOLDER_MAX_BYTES
+        ? textPart(JSON.parse(raw.toString('utf8')))
+        : { kind: 'text', bytes };
+  return { items: 1, screenshots: 0, parts: [part] };
+}
+
+/** The items, screenshots and parts of a tool message's content; undefined when it is neither text nor parts. */
 export function toolContentOf(content: unknown): ToolContent | undefined {
-  if (typeof content === 'string') return { items: 1, screenshots: 0 };
+  if (typeof content === 'string') return { items: 1, screenshots: 0, parts: [textPart(content)] };
   if (!Array.isArray(content)) return undefined;
-  return { items: content.length, screenshots: content.filter((part) => isRecord(part) && part.type === 'image_url').length };
+  const parts = content.map(partOf);
+  return { items: content.length, screenshots: parts.filter((part) => part.kind === 'screenshot').length, parts };
 }
 
 function describe(message: unknown, hash: string, bytes: number, outputContent?: ToolContent): MessageSummary {
@@ -119,8 +154,10 @@ function describe(message: unknown, hash: string, bytes: number, outputContent?:
       const bare = Buffer.byteLength(JSON.stringify({ ...fields, content: '' }));
       summary.elidedBytes = Math.min(bytes, bare + Math.max(1, content.items) * ELIDED_ITEM_BYTES);
       summary.screenshots = content.screenshots;
+      summary.parts = content.parts;
     }
   }
+  if (role === 'assistant' && typeof fields.content === 'string') summary.parts = [textPart(fields.content)];
   if ((role === 'system' || role === 'user') && typeof fields.content === 'string') {
     summary.text = fields.content;
   }

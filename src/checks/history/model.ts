@@ -7,6 +7,16 @@
 import type { JournalEvent, JournalHead, KernelLimits, RunCounters } from '../../contract/kernel-api.ts';
 import type { KernelMapping } from '../mapping.ts';
 
+/** One part of a tool or assistant message's content (string content: one text), as an elision sees it (run/placeholders.ts). */
+export interface PartSummary {
+  /** A screenshot (`image_url` part), a text (a text part, or string content), or a part of another type. */
+  kind: 'screenshot' | 'text' | 'other';
+  /** UTF-8 bytes of its data URL or text; undefined when not measured. */
+  bytes?: number;
+  /** The text itself, when it is short enough to be a placeholder (PLACEHOLDER_MAX_BYTES). */
+  text?: string;
+}
+
 /** One message of a model request, summarized; equal messages share one summary (interned by hash). */
 export interface MessageSummary {
   role: string;
@@ -22,6 +32,8 @@ export interface MessageSummary {
   screenshots?: number;
   /** Text of a system or user message whose content is a string (prompts and cards). */
   text?: string;
+  /** The parts of a tool message's content, or of an assistant message's string content. */
+  parts?: PartSummary[];
   /**
    * A tool message's bytes with its output elided: each text or screenshot a placeholder of
    * ELIDED_ITEM_BYTES (history/messages.ts). The least a payload guard could leave of it.

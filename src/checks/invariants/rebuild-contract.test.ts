@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../contract/messages.ts';
+import type { ContentPart, Message } from '../../contract/messages.ts';
 import { AgentRunHistory, CARD_FRAME, lastGroups, resultOf, SMALL_LIMITS, validCard } from '../testing/index.ts';
 
 function overTrigger(): AgentRunHistory {
@@ -36,6 +36,78 @@ describe('rebuild.contract', () => {
         /^event \d+ \(turn 3\): the journal says the request was elided \(event \d+\), but it is the dialog as it stood, nothing elided$/,
       ),
     );
+  });
+
+  describe('what an elision leaves: in the form [elided: <what>, <n> bytes], the truth', () => {
+    const screenshot = `data:image/png;base64,${'iVBORw0KGgo'.repeat(300)}`;
+    const text = 'вывод: 合格 ✅ '.repeat(200);
+    const screenshotBytes = screenshot.length;
+    const textBytes = Buffer.byteLength(text);
+    const grouped = (n: number) => n.toLocaleString('en-US');
+    /** Turn 3's request with the last tool message's parts (a text, a screenshot) as `leave` leaves them; the journal says it elided. */
+    const leaving = (leave: (part: ContentPart) => ContentPart) => {
+      const run = new AgentRunHistory().turn().turn({
+        tools: [
+          [
+            { type: 'text', text },
+            { type: 'image_url', image_url: { url: screenshot } },
+          ],
+        ],
+      });
+      run.journal('payload.elided', { turn: 3, payload: 'request', items: 1 }, { turn: 3 });
+      const edit = (dialog: Message[]) =>
+        dialog.map((m, i) => (i === dialog.length - 1 ? ({ ...m, content: (m.content as ContentPart[]).map(leave) } as Message) : m));
+      const result = resultOf(run.turn({ messages: edit }).complete(), 'rebuild.contract');
+      if (result.status !== 'fail') return result.status;
+      return result.evidence.filter((line) => line.includes(', part ')).map((line) => line.slice(line.indexOf('part ')));
+    };
+    const image = (replacement: ContentPart | string) => (part: ContentPart) =>
+      part.type !== 'image_url'
+        ? part
+        : typeof replacement === 'string'
+          ? ({ type: 'text', text: replacement } as ContentPart)
+          : replacement;
+    const toolText = (replacement: string) => (part: ContentPart) =>
+      part.type === 'text' ? { type: 'text' as const, text: replacement } : part;
+
+    it('passes placeholders that say what was there and its UTF-8 bytes (digits grouped or not), and a form of its own', () => {
+      expect(leaving(image(`[elided: screenshot, ${grouped(screenshotBytes)} bytes]`))).toBe('not-applicable');
+      expect(leaving(toolText(`[elided: tool output, ${textBytes} bytes]`))).toBe('not-applicable');
+      expect(leaving(image('(a screenshot was removed here)'))).toBe('not-applicable');
+    });
+
+    it("measures a tool output given as a string in UTF-8 bytes, as it is read from the history's bytes", () => {
+      const elidedTo = (placeholder: string) => {
+        const run = new AgentRunHistory().turn().turn({ tools: [`${text}\n"quoted"\t\u0001 \ud800`] });
+        run.journal('payload.elided', { turn: 3, payload: 'request', items: 1 }, { turn: 3 });
+        const edit = (dialog: Message[]) =>
+          dialog.map((m, i) => (i === dialog.length - 1 ? ({ ...m, content: placeholder } as Message) : m));
+        const result = resultOf(run.turn({ messages: edit }).complete(), 'rebuild.contract');
+        return result.status === 'fail' ? result.evidence.filter((line) => line.includes(', part ')).length : result.status;
+      };
+      const bytes = Buffer.byteLength(`${text}\n"quoted"\t\u0001 \ud800`);
+      expect(elidedTo(`[elided: tool output, ${grouped(bytes)} bytes]`)).toBe('not-applicable');
+      expect(elidedTo(`[elided: tool output, ${grouped(bytes - 1)} bytes]`)).toBe(1);
+    });
+
+    it('fails a placeholder that names the wrong item, a size in UTF-16 units, no item, or another form; an empty text; a part that is no text', () => {
+      expect(leaving(image(`[elided: tool output, ${grouped(screenshotBytes)} bytes]`))).toEqual([
+        `part 1: "[elided: tool output, ${grouped(screenshotBytes)} bytes]" says tool output; it replaced a screenshot`,
+      ]);
+      expect(leaving(toolText(`[elided: tool output, ${grouped(text.length)} bytes]`))).toEqual([
+        `part 0: "[elided: tool output, ${grouped(text.length)} bytes]" says ${grouped(text.length)} bytes; the tool output was ${grouped(textBytes)} bytes`,
+      ]);
+      expect(leaving(image(`[elided: , ${grouped(screenshotBytes)} bytes]`))).toEqual([
+        `part 1: "[elided: , ${grouped(screenshotBytes)} bytes]" says nothing; it replaced a screenshot`,
+      ]);
+      expect(leaving(image('[elided: screenshot]'))).toEqual([
+        `part 1: a screenshot of ${grouped(screenshotBytes)} bytes replaced by "[elided: screenshot]", not of the form [elided: <what>, <n> bytes]`,
+      ]);
+      expect(leaving(toolText(''))).toEqual([`part 0: a tool output of ${grouped(textBytes)} bytes replaced by an empty text`]);
+      expect(leaving(image({ type: '', text: '[elided: screenshot, 1 bytes]' } as unknown as ContentPart))).toEqual([
+        `part 1: a screenshot of ${grouped(screenshotBytes)} bytes replaced by a part that is not a text`,
+      ]);
+    });
   });
 
   it("fails when context.compacted's dropped is not the groups the rebuild displaced (the dropped-counts-kept control)", () => {

@@ -9,6 +9,7 @@ import {
 } from '../run/compactions.ts';
 import { contiguityViolations } from '../run/contiguity.ts';
 import { dialogBefore, dialogDifference, knownWhole } from '../run/dialog.ts';
+import { placeholderProblems } from '../run/placeholders.ts';
 import { checkRebuild } from '../run/rebuild.ts';
 import { type Activity, callRequest, type RunView } from '../run/run-view.ts';
 import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
@@ -35,7 +36,7 @@ export const rebuildContract: HistoryInvariant = {
   id: 'rebuild.contract',
   appliesTo: 'kernel',
   description:
-    'system prompt and user request verbatim; one framed card message; tail of 2-8 whole groups <= tail max; tool contiguity intact',
+    'system prompt and user request verbatim; one framed card message; tail of 2-8 whole groups <= tail max; tool contiguity intact; an elided item leaves a text that says what it was',
   check(run, ctx) {
     const failures: string[] = [];
     const notes: string[] = [];
@@ -88,6 +89,8 @@ export const rebuildContract: HistoryInvariant = {
           );
           continue;
         }
+        // What an elision left must say what it took (or at least not be empty).
+        if (relaxed && dialog) for (const problem of placeholderProblems(request.messages, dialog)) failures.push(`${where}: ${problem}`);
         // A journaled elision relaxes the comparison above: it must have elided something, or a
         // kernel could journal one every turn and compare tool messages by call id alone.
         const elided = requestElidedAt(run, turn);

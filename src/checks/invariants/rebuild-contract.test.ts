@@ -45,7 +45,9 @@ describe('rebuild.contract', () => {
     const textBytes = Buffer.byteLength(text);
     const grouped = (n: number) => n.toLocaleString('en-US');
     /** Turn 3's request with the last tool message's parts (a text, a screenshot) as `leave` leaves them; the journal says it elided. */
-    const leaving = (leave: (part: ContentPart) => ContentPart) => {
+    const leaving = (leave: (part: ContentPart) => ContentPart) => leavingContent((parts) => parts.map(leave));
+    /** The same, the message's whole content as `leave` makes it. */
+    const leavingContent = (leave: string | ((parts: ContentPart[]) => ContentPart[])) => {
       const run = new AgentRunHistory().turn().turn({
         tools: [
           [
@@ -56,10 +58,14 @@ describe('rebuild.contract', () => {
       });
       run.journal('payload.elided', { turn: 3, payload: 'request', items: 1 }, { turn: 3 });
       const edit = (dialog: Message[]) =>
-        dialog.map((m, i) => (i === dialog.length - 1 ? ({ ...m, content: (m.content as ContentPart[]).map(leave) } as Message) : m));
+        dialog.map((m, i) =>
+          i === dialog.length - 1
+            ? ({ ...m, content: typeof leave === 'string' ? leave : leave(m.content as ContentPart[]) } as Message)
+            : m,
+        );
       const result = resultOf(run.turn({ messages: edit }).complete(), 'rebuild.contract');
       if (result.status !== 'fail') return result.status;
-      return result.evidence.filter((line) => line.includes(', part ')).map((line) => line.slice(line.indexOf('part ')));
+      return result.evidence.filter((line) => / \(tool call_/.test(line)).map((line) => line.slice(line.search(/part |has \d/)));
     };
     const image = (replacement: ContentPart | string) => (part: ContentPart) =>
       part.type !== 'image_url'
@@ -104,6 +110,9 @@ describe('rebuild.contract', () => {
         `part 1: a screenshot of ${grouped(screenshotBytes)} bytes replaced by "[elided: screenshot]", not of the form [elided: <what>, <n> bytes]`,
       ]);
       expect(leaving(toolText(''))).toEqual([`part 0: a tool output of ${grouped(textBytes)} bytes replaced by an empty text`]);
+      expect(leavingContent(`[elided: screenshot, ${grouped(screenshotBytes)} bytes]`)).toEqual([
+        "has 1 parts where the dialog's has 2: an elision replaces each item with a text, it removes none",
+      ]);
       expect(leaving(image({ type: '', text: '[elided: screenshot, 1 bytes]' } as unknown as ContentPart))).toEqual([
         `part 1: a screenshot of ${grouped(screenshotBytes)} bytes replaced by a part that is not a text`,
       ]);

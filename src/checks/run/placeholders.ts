@@ -3,8 +3,9 @@
  * content) `[elided: <what>, <n> bytes]`: what was there (`screenshot`, `tool output`,
  * `assistant text`) and its UTF-8 bytes, so the model knows what it no longer sees. A text in
  * that form must tell the truth; a kernel with a form of its own may write any other text, but
- * not an empty one, nor a part that is not a text. Measured by the checks on the parts of the
- * dialog at the boundary, never through the kernel's code.
+ * not an empty one, nor a part that is not a text, and it replaces each item with a text of its
+ * own: a message keeps its number of parts. Measured by the checks on the parts of the dialog at
+ * the boundary, never through the kernel's code.
  */
 import type { MessageSummary, PartSummary } from '../history/model.ts';
 import type { ExpectedMessage } from './dialog.ts';
@@ -46,7 +47,7 @@ function replacementProblem(sent: PartSummary, held: PartSummary, role: string):
 /**
  * The placeholders of a request sent at a turn with no compaction, against the dialog at the
  * boundary: each part of a message that differs from the dialog's in the same place. Messages
- * or parts that do not line up are other rules' business (the request must be the dialog).
+ * that do not line up are other rules' business (the request must be the dialog).
  */
 export function placeholderProblems(sent: readonly MessageSummary[], dialog: readonly ExpectedMessage[]): string[] {
   if (sent.length !== dialog.length) return [];
@@ -54,8 +55,14 @@ export function placeholderProblems(sent: readonly MessageSummary[], dialog: rea
   sent.forEach((message, index) => {
     const held = dialog[index] as ExpectedMessage;
     if ('unknownContent' in held || message.hash === held.hash || message.role !== held.role) return;
-    if (!message.parts || !held.parts || message.parts.length !== held.parts.length) return;
+    if (!message.parts || !held.parts) return;
     const who = message.toolCallId ? `${message.role} ${message.toolCallId}` : message.role;
+    if (message.parts.length !== held.parts.length) {
+      problems.push(
+        `message ${index} (${who}) has ${message.parts.length} parts where the dialog's has ${held.parts.length}: an elision replaces each item with a text, it removes none`,
+      );
+      return;
+    }
     message.parts.forEach((part, at) => {
       const before = held.parts?.[at] as PartSummary;
       if (samePart(part, before)) return;

@@ -82,6 +82,22 @@ describe('rebuild.contract', () => {
       expect(leaving(image('(a screenshot was removed here)'))).toBe('not-applicable');
     });
 
+    it("judges a compaction's input as a request: a tool output it elided must be called one", () => {
+      const compactedWith = (what: string) => {
+        const run = overTrigger();
+        const first = run.dialog.findIndex((m) => m.role === 'tool');
+        const bytes = Buffer.byteLength(run.dialog[first]?.content as string);
+        const sent = (before: Message[]) =>
+          before.map((m, i) => (i === first ? ({ ...m, content: `[elided: ${what}, ${grouped(bytes)} bytes]` } as Message) : m));
+        const result = resultOf(run.compact({ sent }).turn(), 'rebuild.contract');
+        return result.evidence.filter((line) => line.includes("the compaction's input")).map((line) => line.slice(line.indexOf('part ')));
+      };
+      expect(compactedWith('tool output')).toEqual([]);
+      expect(compactedWith('assistant text')).toEqual([
+        expect.stringMatching(/^part 0: ".*" says assistant text; it replaced a tool output$/),
+      ]);
+    });
+
     it("measures a tool output given as a string in UTF-8 bytes, as it is read from the history's bytes", () => {
       const elidedTo = (placeholder: string) => {
         const run = new AgentRunHistory().turn().turn({ tools: [`${text}\n"quoted"\t\u0001 \ud800`] });

@@ -57,6 +57,14 @@ export const rebuildContract: HistoryInvariant = {
           if (request.format !== 'chat-completions') read[request.format]++;
           for (const violation of contiguityViolations(request.messages)) failures.push(`${where} (${label}): ${violation}`);
         }
+        // A compaction is sent the dialog at the boundary, its items elided when it is past the blob limit.
+        const held = turn.compactions.length > 0 ? dialogBefore(run, turn) : null;
+        for (const compaction of held ? turn.compactions : []) {
+          const sent = compaction.input.kind === 'compact-context' ? compaction.input.messages : undefined;
+          for (const problem of sent && held ? placeholderProblems(sent, held) : []) {
+            failures.push(`${run.at(execution, compaction.scheduled.id)} (${label}), the compaction's input: ${problem}`);
+          }
+        }
         const first = turn.calls[0] as Activity;
         const request = callRequest(first);
         if (!request) continue;

@@ -20,6 +20,8 @@ function whatWasThere(part: PartSummary, role: string): string | undefined {
   return undefined;
 }
 
+const withArticle = (what: string) => `${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what}`;
+
 /** The same part, as far as its summary tells (a long text is known by its size alone). */
 function samePart(sent: PartSummary, held: PartSummary): boolean {
   return sent.kind === held.kind && sent.bytes === held.bytes && sent.text === held.text;
@@ -29,14 +31,15 @@ function samePart(sent: PartSummary, held: PartSummary): boolean {
 function replacementProblem(sent: PartSummary, held: PartSummary, role: string): string | null {
   const what = whatWasThere(held, role) ?? 'part';
   const size = held.bytes === undefined ? '' : ` of ${held.bytes.toLocaleString('en-US')} bytes`;
-  if (sent.kind !== 'text') return `a ${what}${size} replaced by a part that is not a text`;
+  if (sent.kind !== 'text') return `${withArticle(what)}${size} replaced by a part that is not a text`;
   if (sent.text === undefined) return null; // a long text: the kernel's own form, not a placeholder
-  if (sent.text.trim() === '') return `a ${what}${size} replaced by an empty text`;
+  if (sent.text.trim() === '') return `${withArticle(what)}${size} replaced by an empty text`;
   if (!sent.text.startsWith(PREFIX)) return null;
   const form = FORM.exec(sent.text);
-  if (!form) return `a ${what}${size} replaced by "${sent.text}", not of the form [elided: <what>, <n> bytes]`;
+  if (!form) return `${withArticle(what)}${size} replaced by "${sent.text}", not of the form [elided: <what>, <n> bytes]`;
   const [, said, count] = form as unknown as [string, string, string];
-  if (said !== what && whatWasThere(held, role) !== undefined) return `"${sent.text}" says ${said || 'nothing'}; it replaced a ${what}`;
+  if (said !== what && whatWasThere(held, role) !== undefined)
+    return `"${sent.text}" says ${said || 'nothing'}; it replaced ${withArticle(what)}`;
   const claimed = Number(count.replaceAll(',', ''));
   if (held.bytes !== undefined && claimed !== held.bytes) {
     return `"${sent.text}" says ${claimed.toLocaleString('en-US')} bytes; the ${what} was ${held.bytes.toLocaleString('en-US')} bytes`;
@@ -45,8 +48,8 @@ function replacementProblem(sent: PartSummary, held: PartSummary, role: string):
 }
 
 /**
- * The placeholders of a request sent at a turn with no compaction, against the dialog at the
- * boundary: each part of a message that differs from the dialog's in the same place. Messages
+ * The placeholders of a request sent at a turn with no compaction, or of a compaction's input,
+ * against the dialog at the boundary: each part of a message that differs from the dialog's in the same place. Messages
  * that do not line up are other rules' business (the request must be the dialog).
  */
 export function placeholderProblems(sent: readonly MessageSummary[], dialog: readonly ExpectedMessage[]): string[] {

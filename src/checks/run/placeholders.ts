@@ -49,8 +49,8 @@ function replacementProblem(sent: PartSummary, held: PartSummary, role: string):
 
 /**
  * The placeholders of a request sent at a turn with no compaction, or of a compaction's input,
- * against the dialog at the boundary: each part of a message that differs from the dialog's in the same place. Messages
- * that do not line up are other rules' business (the request must be the dialog).
+ * against the dialog at the boundary: each part of a message that differs from the dialog's in
+ * the same place. Messages that do not line up are other rules' business.
  */
 export function placeholderProblems(sent: readonly MessageSummary[], dialog: readonly ExpectedMessage[]): string[] {
   if (sent.length !== dialog.length) return [];

@@ -68,10 +68,15 @@ export class ProcessPeaks {
     this.read();
   }
 
-  stop(): ProcessPeak[] {
+  /** Every process added, with its peak as last read. */
+  get processes(): ProcessPeak[] {
+    return [...this.peaks.values()];
+  }
+
+  /** The last reading; the processes keep their peaks. */
+  stop(): void {
     clearInterval(this.timer);
     this.read();
-    return [...this.peaks.values()];
   }
 
   private read(): void {

@@ -6,7 +6,7 @@
  * peak memory is its own and not longrun's: the mocks, the judging and the replay stay here.
  */
 import { CONTINUE_AS_NEW_BYTES } from '../src/contract/limits.ts';
-import type { ExecutionRecord, Summary } from '../src/result/index.ts';
+import type { ExecutionRecord } from '../src/result/index.ts';
 import { runScenario } from '../src/runner/run-scenario.ts';
 import { withBenchEnvironment } from './bench-environment.ts';
 import { benchScenario } from './bench-scenario.ts';
@@ -37,22 +37,16 @@ export interface ScaleResult {
 export async function measureScale(): Promise<ScaleResult> {
   const scenario = benchScenario({ name: 'bench-scale', seed: 1, count: 1, concurrency: 1, targetTokens: RUN_SIZES.max });
   const workers = new ProcessPeaks();
-  let workerProcesses: ProcessPeak[];
-  let measured: Awaited<ReturnType<typeof metered<Summary>>>;
-  try {
-    measured = await withBenchEnvironment(({ env, serverPid }) =>
-      metered(serverPid, () =>
-        runScenario(scenario, {
-          environment: env,
-          workersApart: true,
-          onChaosEvent: (event) => event.type === 'process' && workers.add(event.pid, event.what),
-        }),
-      ),
-    );
-  } finally {
-    workerProcesses = workers.stop();
-  }
-  const { value: summary, meter } = measured;
+  const { value: summary, meter } = await withBenchEnvironment(({ env, serverPid }) =>
+    metered(serverPid, () =>
+      runScenario(scenario, {
+        environment: env,
+        workersApart: true,
+        onChaosEvent: (event) => event.type === 'process' && workers.add(event.pid, event.what),
+      }),
+    ),
+  ).finally(() => workers.stop());
+  const workerProcesses = workers.processes;
   if (workerProcesses.length === 0) throw new Error('scale: no worker process was started apart');
   const run = summary.runs[0];
   if (!run) throw new Error('scale: the max-size run did not start');

@@ -33,11 +33,11 @@ export class MessageInterner {
 
   /**
    * A message whose canonical JSON's hash and JSON's bytes the caller has (read from the message's
-   * bytes); `content`: a tool message's content, when `message` leaves it out (its items
-   * and screenshots, or undefined when unknown).
+   * bytes); `parts`: a tool message's content parts, when `message` leaves its content out
+   * (undefined when unknown).
    */
-  summarizeHashed(message: unknown, hash: string, bytes: number, content?: ToolContent): MessageSummary {
-    const summary = this.byHash.get(hash) ?? describe(message, hash, bytes, content);
+  summarizeHashed(message: unknown, hash: string, bytes: number, parts?: PartSummary[]): MessageSummary {
+    const summary = this.byHash.get(hash) ?? describe(message, hash, bytes, parts);
     this.byHash.set(hash, summary);
     return summary;
   }
@@ -93,13 +93,6 @@ export function chatRequestSummary(request: Record<string, unknown>, messages: M
  */
 export const ELIDED_ITEM_BYTES = 100;
 
-/** What a tool message's content holds: its items (1 for text), screenshots, and each part. */
-export interface ToolContent {
-  items: number;
-  screenshots: number;
-  parts: PartSummary[];
-}
-
 /** A text this short may be a placeholder: more than the longest the contract's form writes. */
 export const PLACEHOLDER_MAX_BYTES = 100;
 
@@ -112,35 +105,29 @@ export function textPart(text: string): PartSummary {
 function partOf(part: unknown): PartSummary {
   if (!isRecord(part)) return { kind: 'other' };
   if (part.type === 'text' && typeof part.text === 'string') return textPart(part.text);
-  const url = part.type === 'image_url' && isRecord(part.image_url) ? part.image_url.url : undefined;
-  if (typeof url === 'string') return { kind: 'screenshot', bytes: Buffer.byteLength(url) };
-  return { kind: 'other' };
+  if (part.type !== 'image_url') return { kind: 'other' };
+  const url = isRecord(part.image_url) ? part.image_url.url : undefined;
+  return typeof url === 'string' ? { kind: 'screenshot', bytes: Buffer.byteLength(url) } : { kind: 'screenshot' };
 }
 
 /**
- * A tool message's string content from its raw JSON bytes (quotes included): measured without
- * decoding it (tool outputs are most of a run's text), decoded only when it may be a placeholder.
+ * A tool message's string content, as one part, from its raw JSON bytes (quotes included):
+ * measured without decoding it (tool outputs are most of a run's text), decoded only when it may
+ * be a placeholder.
  */
-export function stringContentOf(raw: Buffer): ToolContent {
+export function stringContentParts(raw: Buffer): PartSummary[] {
   const bytes = jsonStringTextBytes(raw);
-  const part: PartSummary =
-    bytes === undefined
-      ? { kind: 'text' }
-      : bytes <= PLACEHOLDER_MAX_BYTES
-        ? textPart(JSON.parse(raw.toString('utf8')))
-        : { kind: 'text', bytes };
-  return { items: 1, screenshots: 0, parts: [part] };
+  if (bytes === undefined) return [{ kind: 'text' }];
+  return [bytes <= PLACEHOLDER_MAX_BYTES ? textPart(JSON.parse(raw.toString('utf8'))) : { kind: 'text', bytes }];
 }
 
-/** The items, screenshots and parts of a tool message's content; undefined when it is neither text nor parts. */
-export function toolContentOf(content: unknown): ToolContent | undefined {
-  if (typeof content === 'string') return { items: 1, screenshots: 0, parts: [textPart(content)] };
-  if (!Array.isArray(content)) return undefined;
-  const parts = content.map(partOf);
-  return { items: content.length, screenshots: parts.filter((part) => part.kind === 'screenshot').length, parts };
+/** The parts of a tool message's content (string content is one text); undefined when it is neither. */
+export function contentParts(content: unknown): PartSummary[] | undefined {
+  if (typeof content === 'string') return [textPart(content)];
+  return Array.isArray(content) ? content.map(partOf) : undefined;
 }
 
-function describe(message: unknown, hash: string, bytes: number, outputContent?: ToolContent): MessageSummary {
+function describe(message: unknown, hash: string, bytes: number, outputParts?: PartSummary[]): MessageSummary {
   const fields = isRecord(message) ? message : {};
   const role = typeof fields.role === 'string' ? fields.role : 'unknown';
   const summary: MessageSummary = { role, bytes, hash };
@@ -149,12 +136,12 @@ function describe(message: unknown, hash: string, bytes: number, outputContent?:
   }
   if (typeof fields.tool_call_id === 'string') summary.toolCallId = fields.tool_call_id;
   if (role === 'tool') {
-    const content = outputContent ?? toolContentOf(fields.content);
-    if (content !== undefined) {
+    const parts = outputParts ?? contentParts(fields.content);
+    if (parts !== undefined) {
       const bare = Buffer.byteLength(JSON.stringify({ ...fields, content: '' }));
-      summary.elidedBytes = Math.min(bytes, bare + Math.max(1, content.items) * ELIDED_ITEM_BYTES);
-      summary.screenshots = content.screenshots;
-      summary.parts = content.parts;
+      summary.elidedBytes = Math.min(bytes, bare + Math.max(1, parts.length) * ELIDED_ITEM_BYTES);
+      summary.screenshots = parts.filter((part) => part.kind === 'screenshot').length;
+      summary.parts = parts;
     }
   }
   if (role === 'assistant' && typeof fields.content === 'string') summary.parts = [textPart(fields.content)];

@@ -14,7 +14,7 @@ import { canonicalPieces } from './canonical-bytes.ts';
 import { hasBlocks } from './conversation.ts';
 import { OPEN_ARRAY, QUOTE } from './json-bytes.ts';
 import { type CutArray, cutArray, cutValue, type MessageArray } from './message-spans.ts';
-import { chatRequestSummary, MessageInterner, messageText, sha256, stringContentOf, toolContentOf } from './messages.ts';
+import { chatRequestSummary, contentParts, MessageInterner, messageText, sha256, stringContentParts } from './messages.ts';
 import type { ActivityInput, ActivityResult, JournalEntry, MessageSummary, RunInputSummary } from './model.ts';
 import { decodePayload, jsonPlainBytes } from './payloads.ts';
 import { isRecord, toBuffer } from './proto-values.ts';
@@ -186,7 +186,7 @@ export class ContractReader {
         { role: 'tool', tool_call_id: result.tool_call_id },
         hash,
         head.length + cut.value.length + 1,
-        parts !== undefined ? toolContentOf(parts) : cut.value[0] === QUOTE ? stringContentOf(cut.value) : undefined,
+        parts !== undefined ? contentParts(parts) : cut.value[0] === QUOTE ? stringContentParts(cut.value) : undefined,
       );
       if (parts === undefined || !hasBlocks({ content: parts })) {
         this.chatTexts.set(`${head.toString('latin1')}${cut.value.toString('latin1')}}`, summary);

@@ -8,7 +8,7 @@ import {
   turnLabel,
 } from '../run/compactions.ts';
 import { contiguityViolations } from '../run/contiguity.ts';
-import { dialogBefore, dialogDifference, knownWhole } from '../run/dialog.ts';
+import { dialogDifference, knownWhole } from '../run/dialog.ts';
 import { placeholderProblems } from '../run/placeholders.ts';
 import { checkRebuild } from '../run/rebuild.ts';
 import { type Activity, callRequest, type RunView } from '../run/run-view.ts';
@@ -57,11 +57,13 @@ export const rebuildContract: HistoryInvariant = {
           if (request.format !== 'chat-completions') read[request.format]++;
           for (const violation of contiguityViolations(request.messages)) failures.push(`${where} (${label}): ${violation}`);
         }
-        // A compaction is sent the dialog at the boundary, its items elided when it is past the blob limit.
-        const held = turn.compactions.length > 0 ? dialogBefore(run, turn) : null;
-        for (const compaction of held ? turn.compactions : []) {
+        // The dialog at the boundary, established once for every rule below that needs it.
+        const held = turnDialog(run, turn);
+        // A compaction is sent that dialog, its items elided when it is past the blob limit.
+        for (const compaction of turn.compactions) {
           const sent = compaction.input.kind === 'compact-context' ? compaction.input.messages : undefined;
-          for (const problem of sent && held ? placeholderProblems(sent, held) : []) {
+          const dialog = sent && held();
+          for (const problem of sent && dialog ? placeholderProblems(sent, dialog) : []) {
             failures.push(`${run.at(execution, compaction.scheduled.id)} (${label}), the compaction's input: ${problem}`);
           }
         }
@@ -76,7 +78,7 @@ export const rebuildContract: HistoryInvariant = {
           const report = checkRebuild(request.messages, {
             input: run.input,
             card: accepted.card,
-            before: dialogBeforeCompaction(accepted.compaction, turnDialog(run, turn)),
+            before: dialogBeforeCompaction(accepted.compaction, held),
             relaxed,
             tailMaxBytes: ctx.limits.tailMaxBytes,
           });
@@ -89,7 +91,7 @@ export const rebuildContract: HistoryInvariant = {
           }
           continue;
         }
-        const dialog = dialogBefore(run, turn);
+        const dialog = held();
         const difference = dialog ? dialogDifference(request.messages, dialog, relaxed) : null;
         if (difference) {
           failures.push(

@@ -120,9 +120,13 @@ export function requestElidedAt(run: RunView, turn: Turn): JournaledEvent | unde
   );
 }
 
-/** The dialog before `turn`, established on demand. */
+/** The dialog before `turn`, established on demand and once, however many rules ask for it. */
 export function turnDialog(run: RunView, turn: Turn): () => ExpectedMessage[] | null {
-  return () => dialogBefore(run, turn);
+  let dialog: ExpectedMessage[] | null | undefined;
+  return () => {
+    if (dialog === undefined) dialog = dialogBefore(run, turn);
+    return dialog;
+  };
 }
 
 export function turnLabel(turn: Turn): string {

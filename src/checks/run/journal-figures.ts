@@ -53,11 +53,7 @@ export function journalFigureFailures(run: RunView): string[] {
     const turn = turns.get(number);
     if (!turn) continue;
     // Established once for both rules, and only for a turn that has size records.
-    let dialog: ExpectedMessage[] | null | undefined;
-    const held = () => {
-      dialog ??= turnDialog(run, turn)();
-      return dialog;
-    };
+    const held = turnDialog(run, turn);
     failures.push(...sizeChainFailures(run, entries, turn, held));
     if (!entries.some((entry) => entry.event.type === 'context.compacted')) failures.push(...elidedItemFailures(entries, turn, held()));
   }

@@ -29,7 +29,8 @@ function samePart(sent: PartSummary, held: PartSummary): boolean {
 
 /** What is wrong with the part left where `held` was; null when nothing is. */
 function replacementProblem(sent: PartSummary, held: PartSummary, role: string): string | null {
-  const what = whatWasThere(held, role) ?? 'part';
+  const named = whatWasThere(held, role);
+  const what = named ?? 'part';
   const size = held.bytes === undefined ? '' : ` of ${held.bytes.toLocaleString('en-US')} bytes`;
   if (sent.kind !== 'text') return `${withArticle(what)}${size} replaced by a part that is not a text`;
   if (sent.text === undefined) return null; // a long text: the kernel's own form, not a placeholder
@@ -38,8 +39,7 @@ function replacementProblem(sent: PartSummary, held: PartSummary, role: string):
   const form = FORM.exec(sent.text);
   if (!form) return `${withArticle(what)}${size} replaced by "${sent.text}", not of the form [elided: <what>, <n> bytes]`;
   const [, said, count] = form as unknown as [string, string, string];
-  if (said !== what && whatWasThere(held, role) !== undefined)
-    return `"${sent.text}" says ${said || 'nothing'}; it replaced ${withArticle(what)}`;
+  if (named !== undefined && said !== named) return `"${sent.text}" says ${said || 'nothing'}; it replaced ${withArticle(named)}`;
   const claimed = Number(count.replaceAll(',', ''));
   if (held.bytes !== undefined && claimed !== held.bytes) {
     return `"${sent.text}" says ${claimed.toLocaleString('en-US')} bytes; the ${what} was ${held.bytes.toLocaleString('en-US')} bytes`;

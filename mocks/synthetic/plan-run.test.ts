@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractIdentifiers } from '../../src/contract/identifiers.ts';
 import { BLOB_LIMIT_BYTES, BYTES_PER_TOKEN } from '../../src/contract/limits.ts';
-import type { SyntheticToolArgs } from '../../src/contract/messages.ts';
+import type { ContentPart, SyntheticToolArgs } from '../../src/contract/messages.ts';
 import { planContextBytes, planRun, type RunPlan } from './plan-run.ts';
 import { contextBytes, runMessages } from './run-messages.ts';
 import { toolContentWireBytes, toolOutput } from './tool-output.ts';
@@ -55,10 +55,14 @@ describe('planRun', () => {
     expect(worstError).toBeLessThan(0.02);
   });
 
-  it('counts screenshots at their exact wire size', () => {
+  it('counts screenshots at their exact wire size, and their page text within its escaping', () => {
     for (const bytes of [256, 12_345, 80_000]) {
       const args = { seed: bytes, bytes, url: 'http://localhost:3000/cart' };
       expect(jsonBytes(toolOutput('screenshot', args))).toBe(toolContentWireBytes('screenshot', args));
+      const withPage = { ...args, pageText: 30_000, multibyte: 0.4 };
+      const wire = jsonBytes(toolOutput('screenshot', withPage));
+      expect(wire - jsonBytes(toolOutput('screenshot', args))).toBeGreaterThan(30_000);
+      expect(Math.abs(wire - toolContentWireBytes('screenshot', withPage)) / wire).toBeLessThan(0.01);
     }
   });
 
@@ -153,6 +157,32 @@ describe('planRun', () => {
       const texts = turn.calls.filter((c) => c.tool !== 'screenshot');
       if (texts.length > 0) expect(texts.reduce((sum, c) => sum + c.args.bytes, 0)).toBe(50_000);
     });
+  });
+
+  it("gives every screenshot the page's visible text beside its image when asked, planned at its wire size", () => {
+    const shape = {
+      screenshots: { share: 0 },
+      text: { multibyteShare: 0.4 },
+      overrides: { turns: 9, bytesPerTurn: 2_000, screenshotEvery: 2, screenshotBytes: 3_000, screenshotPageTextBytes: 12_000 },
+    };
+    const plan = planRun({ seed: SEED, runId: 'browser', shape });
+    const shots = plan.turns.flatMap((t) => t.calls).filter((c) => c.tool === 'screenshot');
+    expect(shots).toHaveLength(4);
+    for (const shot of shots) {
+      const [text, image] = toolOutput('screenshot', shot.args) as ContentPart[];
+      expect(image?.type).toBe('image_url');
+      if (text?.type !== 'text') throw new Error('the first part is not a text');
+      const [caption, page] = text.text.split('\n\n', 2) as [string, string];
+      expect(caption).toMatch(/^Screenshot of http/);
+      expect(Buffer.byteLength(text.text) - Buffer.byteLength(caption) - 2).toBe(12_000);
+      expect(page).toMatch(/^# \w+ Admin\n/);
+    }
+    const pageTexts = shots.map((shot) => JSON.stringify(toolOutput('screenshot', shot.args)[0]));
+    expect(pageTexts.some((text) => Buffer.byteLength(text) > text.length)).toBe(true);
+    const actual = contextBytes(runMessages(plan));
+    expect(Math.abs(actual - plan.plannedBytes) / actual).toBeLessThan(0.005);
+    const scaled = planRun({ seed: SEED, runId: 'browser', shape: { ...shape, scale: 0.5 } });
+    expect(scaled.turns.flatMap((t) => t.calls).filter((c) => c.tool === 'screenshot')[0]?.args.pageText).toBe(6_000);
   });
 
   it('makes every tool turn exactly callsPerTurn calls when overridden (many small ones)', () => {

@@ -138,7 +138,10 @@ export function planRun(input: PlanRunInput): RunPlan {
   }
   if (shape.scale !== 1) {
     plan.systemPrompt = prompt(shape.scale);
-    for (const call of calls.flat()) call.bytes = scaledSize(call, shape.scale);
+    for (const call of calls.flat()) {
+      call.bytes = scaledSize(call, shape.scale);
+      if (call.details.pageText !== undefined) call.details.pageText = Math.max(1, Math.round(call.details.pageText * shape.scale));
+    }
   }
   build(shape.scale);
   plan.plannedBytes = planContextBytes(plan);
@@ -186,7 +189,7 @@ interface DraftCall {
   tool: ToolName;
   seed: number;
   bytes: number;
-  details: Pick<ToolArgs, 'format' | 'path' | 'command' | 'base' | 'url' | 'multibyte' | 'loneSurrogates'>;
+  details: Pick<ToolArgs, 'format' | 'path' | 'command' | 'base' | 'url' | 'pageText' | 'multibyte' | 'loneSurrogates'>;
   args(): ToolArgs;
 }
 
@@ -205,6 +208,13 @@ function draftCalls(shape: RunShape, turnCount: number, targetBytes: number, sto
   };
   const screenshotBytes = () =>
     Math.max(MIN_SCREENSHOT_BYTES, Math.round(overrides.screenshotBytes ?? curveAt(screenshots.bytes, rng.float())));
+  const screenshotCall = (bytes: number) => {
+    const call = draft('screenshot', bytes, story, rng);
+    if (overrides.screenshotPageTextBytes !== undefined) {
+      Object.assign(call.details, { pageText: overrides.screenshotPageTextBytes }, textMixArgs(shape.text));
+    }
+    return call;
+  };
   const capped = overrides.screenshotEvery === undefined && overrides.screenshotBytes === undefined;
   let screenshotBudget = screenshots.maxShareOfRun * targetBytes;
 
@@ -221,7 +231,7 @@ function draftCalls(shape: RunShape, turnCount: number, targetBytes: number, sto
       }
       let bytes = screenshotBytes();
       if (capped) {
-        const call = draft('screenshot', bytes, story, rng);
+        const call = screenshotCall(bytes);
         const wire = toolContentWireBytes('screenshot', call.args());
         if (wire > screenshotBudget) {
           // Shrink it to what is left, or make it a text call when too little is left.
@@ -238,7 +248,7 @@ function draftCalls(shape: RunShape, turnCount: number, targetBytes: number, sto
         calls.push(call);
         continue;
       }
-      calls.push(draft('screenshot', bytes, story, rng));
+      calls.push(screenshotCall(bytes));
     }
     turns.push(calls);
   }

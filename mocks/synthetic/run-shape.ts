@@ -63,6 +63,9 @@ const overrides = z.strictObject({
   bytesPerTurn: positive.optional().describe("text output bytes of every tool turn, instead of filling the run's target"),
   screenshotEvery: positiveInt.optional().describe('the first call of every Nth turn is a screenshot, and no other call is'),
   screenshotBytes: positive.optional().describe("every screenshot's encoded PNG size"),
+  screenshotPageTextBytes: positiveInt
+    .optional()
+    .describe("UTF-8 bytes of the page's visible text every screenshot carries beside its image, as a browser tool reads it"),
   narrationBytes: positiveInt
     .optional()
     .describe("UTF-8 bytes of every tool turn's assistant text (what it says before its calls), instead of a sentence or a few"),

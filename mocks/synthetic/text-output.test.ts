@@ -37,6 +37,9 @@ describe('textOutput', () => {
     expect(textOutput({ ...details, format: 'stack-trace' })).toMatch(/\n {4}at \w+\.\w+ \(\/workspace\/src\/[\w/.-]+:\d+:\d+\)/);
     expect(textOutput({ ...details, format: 'listing' })).toMatch(/-rw-r--r-- {2}1 agent staff +\d+ \w{3} [ \d]\d \d\d:\d\d /);
     expect(textOutput({ ...details, format: 'code' })).toContain('// src/orders/order-service.ts');
+    expect(textOutput({ ...details, format: 'page' })).toMatch(
+      /^\$ kubectl logs deploy\/x\n# \w+ Admin\n\[Dashboard\] \[\w+s\] \[Settings\] \[Sign out\]\n\n## \w+s \(\d+\)\n\| ID \| Status /,
+    );
   });
 
   it('keeps JSON documents valid at any size above their skeleton', () => {

@@ -1,13 +1,13 @@
 /**
  * Text tool outputs that look like the real thing (logs, JSON, diffs, stack traces, file
- * listings, source files, test reports), exactly `bytes` UTF-8 bytes long, seeded by their
+ * listings, source files, test reports, a web page's visible text), exactly `bytes` UTF-8 bytes long, seeded by their
  * arguments alone. At the mix's share, lines carry non-ASCII text (see multibyte.ts).
  */
 import { ASCII_ONLY, fitUtf8, Multibyte, type TextMix } from './multibyte.ts';
 import { Rng } from './random.ts';
 import { type Vocabulary, vocabulary } from './vocabulary.ts';
 
-export const TEXT_FORMATS = ['log', 'test-report', 'stack-trace', 'json', 'code', 'yaml', 'listing', 'diff'] as const;
+export const TEXT_FORMATS = ['log', 'test-report', 'stack-trace', 'json', 'code', 'yaml', 'listing', 'diff', 'page'] as const;
 export type TextFormat = (typeof TEXT_FORMATS)[number];
 
 export interface TextDetails {
@@ -81,6 +81,7 @@ const LINES: Record<Exclude<TextFormat, 'json'>, (ctx: Context, details: TextDet
   yaml: yamlBlocks,
   listing: listing,
   diff: diffHunks,
+  page: pageText,
 };
 
 function pascal(word: string): string {
@@ -278,6 +279,28 @@ function diffHunks(ctx: Context, details: TextDetails): () => string {
     }
     hunkLines--;
     return `${rng.pick([' ', ' ', ' ', '+', '-'])}${code()}\n`;
+  };
+}
+
+/**
+ * What a browser tool reads off an admin page beside its screenshot: the page's heading, then
+ * table rows and notices as the page shows them (owners and comments in the mix's languages).
+ */
+function pageText(ctx: Context): () => string {
+  const { rng, words, multibyte } = ctx;
+  let first = true;
+  return () => {
+    if (first) {
+      first = false;
+      const section = pascal(rng.pick(words.nouns));
+      return `# ${pascal(rng.pick(words.products))} Admin\n[Dashboard] [${section}s] [Settings] [Sign out]\n\n## ${section}s (${rng.int(20, 9000)})\n| ID | Status | Owner | Amount | Updated |\n| --- | --- | --- | --- | --- |\n`;
+    }
+    if (rng.chance(0.1)) {
+      return `\n${multibyte.line() ? multibyte.userMessage() : `Showing ${rng.int(1, 50)} of ${rng.int(50, 9000)}. ${rng.pick(words.phrases)}`}\n\n`;
+    }
+    const owner = multibyte.line() ? multibyte.person() : rng.pick(words.people);
+    const status = rng.pick(['Active', 'Pending', 'Failed', 'Shipped', 'Archived']);
+    return `| ${rng.pick(words.nouns)}_${rng.alnum(10)} | ${status} | ${owner} | $${rng.int(1, 999999) / 100} | ${timestamp(ctx).slice(0, 16).replace('T', ' ')} |\n`;
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * What the sandbox returns for a synthetic tool call, made from the call's arguments alone:
- * text for shell, read_file, list_files and diff; a caption plus a PNG data URL for screenshot.
+ * text for shell, read_file, list_files and diff; a caption (and the page's text, when the call
+ * asks for it) plus a PNG data URL for screenshot.
  */
 import { z } from 'zod';
 import type { ContentPart, SyntheticToolArgs, ToolName } from '../../src/contract/messages.ts';
@@ -23,6 +24,8 @@ export interface ToolArgs extends SyntheticToolArgs {
   command?: string;
   base?: string;
   url?: string;
+  /** UTF-8 bytes of the page's visible text a screenshot's caption carries, as a browser tool reads it. */
+  pageText?: number;
   /** The mix's shares (see TextMix); left out, the output is ASCII. */
   multibyte?: number;
   loneSurrogates?: number;
@@ -35,6 +38,7 @@ const detailsSchema = z.looseObject({
   command: z.string().optional(),
   base: z.string().optional(),
   url: z.string().optional(),
+  pageText: z.number().int().positive().optional(),
   format: z.string().optional(),
   multibyte: z.number().min(0).max(1).optional(),
   loneSurrogates: z.number().min(0).max(1).optional(),
@@ -60,10 +64,9 @@ export function parseToolArgs(tool: ToolName, args: unknown): ToolArgs {
 
 export function toolOutput(tool: ToolName, args: ToolArgs): string | ContentPart[] {
   if (tool === 'screenshot') {
-    const url = args.url ?? 'about:blank';
     const png = screenshotPng(args.seed, args.bytes);
     return [
-      { type: 'text', text: screenshotCaption(url, args.bytes) },
+      { type: 'text', text: screenshotText(args) },
       {
         type: 'image_url',
         image_url: { url: `${PNG_DATA_URL_PREFIX}${png.toString('base64')}` },
@@ -79,6 +82,16 @@ export function toolOutput(tool: ToolName, args: ToolArgs): string | ContentPart
     base: args.base,
     mix: textMix(args),
   });
+}
+
+const PAGE_TEXT_SEPARATOR = '\n\n';
+
+/** The caption, then the page's visible text when the call asks for it: one text part beside the image. */
+function screenshotText(args: ToolArgs): string {
+  const caption = screenshotCaption(args.url ?? 'about:blank', args.bytes);
+  if (args.pageText === undefined) return caption;
+  const page = textOutput({ seed: args.seed, bytes: args.pageText, format: 'page', path: args.url, mix: textMix(args) });
+  return `${caption}${PAGE_TEXT_SEPARATOR}${page}`;
 }
 
 /** The text mix a call's arguments ask for. */
@@ -106,11 +119,12 @@ export function toolContentWireBytes(tool: ToolName, args: ToolArgs): number {
     const shell = JSON.stringify([
       {
         type: 'text',
-        text: screenshotCaption(args.url ?? 'about:blank', args.bytes),
+        text: `${screenshotCaption(args.url ?? 'about:blank', args.bytes)}${args.pageText === undefined ? '' : PAGE_TEXT_SEPARATOR}`,
       },
       { type: 'image_url', image_url: { url: '' } },
     ]);
-    return Buffer.byteLength(shell) + PNG_DATA_URL_PREFIX.length + 4 * Math.ceil(args.bytes / 3);
+    const page = args.pageText === undefined ? 0 : Math.round(args.pageText * (1 + escapeRatio('page', textMix(args))));
+    return Buffer.byteLength(shell) + page + PNG_DATA_URL_PREFIX.length + 4 * Math.ceil(args.bytes / 3);
   }
   return 2 + Math.round(args.bytes * (1 + escapeRatio(textFormat(tool, args.format), textMix(args))));
 }

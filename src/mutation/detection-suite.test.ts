@@ -1,16 +1,30 @@
 import type { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildRunView, DEFAULT_KERNEL_MAPPING, loadHistory } from '../checks/index.ts';
+import { buildRunView, DEFAULT_KERNEL_MAPPING, loadHistory, type RunView } from '../checks/index.ts';
 import { CARD_SECTIONS } from '../contract/limits.ts';
 import { type Environment, startEnvironment } from '../environment/index.ts';
 import type { BinaryId } from '../kernel/index.ts';
 import { MUTANT_SERVER, MUTANTS } from '../mutants/catalogue.ts';
+import type { Summary } from '../result/index.ts';
 import { runScenario } from '../runner/run-scenario.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
 import { DETECTION_SCENARIOS } from './detection-suite.ts';
 
 const scenario = (name: string) => DETECTION_SCENARIOS.find((s) => s.name === name) as Scenario;
 const on = (s: Scenario, binary: BinaryId): Scenario => ({ ...s, target: { binaries: [binary] }, expect: [{ on: binary, hold: 'all' }] });
+
+/** Runs a suite scenario and reads its v1 run back from its histories. */
+async function runAndView(environment: Environment, name: string): Promise<{ summary: Summary; view: RunView }> {
+  const histories: temporal.api.history.v1.IHistory[] = [];
+  const summary = await runScenario(scenario(name), {
+    environment,
+    onHistories: async (record, chain) => {
+      if (record.binary === 'v1') histories.push(...(await chain()));
+    },
+  });
+  const view = buildRunView(histories.map((h, i) => loadHistory(h, { source: `execution ${i + 1}`, mapping: DEFAULT_KERNEL_MAPPING })));
+  return { summary, view };
+}
 
 /** The suite's card scenarios: untidy cards; a failed compaction, a card over the limit, then one exactly at it. */
 describe('detection suite: the card scenarios, and the controls of its new checks', () => {
@@ -32,15 +46,8 @@ describe('detection suite: the card scenarios, and the controls of its new check
   it('detect-compaction holds on v1: its first card, after a preamble, is rejected twice, then taken with headings ending in spaces', {
     timeout: 180_000,
   }, async () => {
-    const histories: temporal.api.history.v1.IHistory[] = [];
-    const summary = await runScenario(scenario('detect-compaction'), {
-      environment: env,
-      onHistories: async (record, chain) => {
-        if (record.binary === 'v1') histories.push(...(await chain()));
-      },
-    });
+    const { summary, view } = await runAndView(env, 'detect-compaction');
     expect(summary.expectations.filter((e) => !e.met)).toEqual([]);
-    const view = buildRunView(histories.map((history, i) => loadHistory(history, { source: `execution ${i + 1}` })));
     const [first] = view.executions.flatMap((e) => e.activities).filter((a) => a.type === DEFAULT_KERNEL_MAPPING.activities.compactContext);
     expect(first?.attempt).toBe(3);
     const card = first?.result?.kind === 'compact-context' ? first.result.card : '';
@@ -68,6 +75,24 @@ describe('detection suite: the card scenarios, and the controls of its new check
     );
   });
 
+  it("holds every invariant on v1 when a page's text sits beside its screenshot: the guard elides the text and keeps the image", {
+    timeout: 120_000,
+  }, async () => {
+    const { summary, view } = await runAndView(env, 'detect-page-texts');
+    expect(summary.expectations.filter((e) => !e.met)).toEqual([]);
+    const last = view.executions
+      .flatMap((e) => e.activities)
+      .filter((a) => a.input.kind === 'call-model')
+      .at(-1);
+    const tools = last?.input.kind === 'call-model' ? last.input.request.messages.filter((m) => m.role === 'tool') : [];
+    const shapes = tools.map((m) => (m.parts ?? []).map((p) => (p.text?.startsWith('[elided: tool output, ') ? 'placeholder' : p.kind)));
+    // Every tool message holds a page's text and its image; the oldest have their text elided, never the image.
+    expect(shapes.length).toBe(15);
+    expect(shapes.filter((parts) => parts[0] === 'placeholder').length).toBeGreaterThan(5);
+    expect(shapes.every((parts) => parts.length === 2 && parts[1] === 'screenshot')).toBe(true);
+    expect(shapes.at(-1)).toEqual(['text', 'screenshot']);
+  });
+
   it('holds every invariant on v1 when texts pass the blob limit: each compaction input elides them', { timeout: 120_000 }, async () => {
     const summary = await runScenario(scenario('detect-compaction-input'), { environment: env });
     expect(summary.expectations.filter((e) => !e.met)).toEqual([]);
@@ -82,16 +107,9 @@ describe('detection suite: the card scenarios, and the controls of its new check
   it('holds every invariant on v1 when a tool fails for good: its call is still answered, and the run goes on', {
     timeout: 120_000,
   }, async () => {
-    const histories: temporal.api.history.v1.IHistory[] = [];
-    const summary = await runScenario(scenario('detect-tool-failure'), {
-      environment: env,
-      onHistories: async (_, fetch) => {
-        histories.push(...(await fetch()));
-      },
-    });
+    const { summary, view } = await runAndView(env, 'detect-tool-failure');
     expect(summary.expectations.filter((e) => !e.met)).toEqual([]);
     expect(summary.runs.map((r) => [r.outcome, r.turns.length])).toEqual([['completed', 4]]);
-    const view = buildRunView(histories.map((h, i) => loadHistory(h, { source: `execution ${i + 1}`, mapping: DEFAULT_KERNEL_MAPPING })));
     const [execution] = view.executions;
     // Turn 2's tool calls failed all 5 attempts; turn 3's request still answers each of them.
     const failed = (execution?.activities ?? []).filter((a) => a.type === 'run_tool' && a.outcome === 'failed');

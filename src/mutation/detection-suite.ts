@@ -2,8 +2,8 @@
  * The detection suite StrykerJS runs against every mutant of the kernel's decision code: a few
  * short v1 scenarios on one shared server, each reaching a different decision (compaction and
  * rebuild, ContinueAsNew, v0 histories replayed on v1, a failing compaction, cards over and at
- * their limit, the trigger and the budget at their exact byte, the payload guard, a compaction
- * input past the blob limit). A mutant is killed when any expectation fails: every invariant
+ * their limit, the trigger and the budget at their exact byte, the payload guard, a page's text
+ * beside its screenshot, a compaction input past the blob limit). A mutant is killed when any expectation fails: every invariant
  * holds and every run ends as it must on the kernel as written. Limits as in the mutant catalogue
  * (8x down).
  */
@@ -106,6 +106,18 @@ export const DETECTION_SCENARIOS: readonly Scenario[] = [
     shape: {
       screenshots: { share: 0 },
       overrides: { turns: 36, bytesPerTurn: 16_000, callsPerTurn: 2, screenshotEvery: 4, screenshotBytes: 40_000 },
+    },
+  }),
+  // A browser agent: every call a screenshot whose caption carries the page's text (24 KB, big, in
+  // the default language mix) beside a 4 KB image. The page texts alone pass the blob limit by turn
+  // 11, so the guard must elide a text part of a message that also holds an image, and say so: a
+  // guard that takes every part for a screenshot mislabels it (rebuild.contract), one that skips
+  // text parts beside an image gives up while eliding could fit. No compaction.
+  detection('page-texts', {
+    limits: { ...LIMITS, compactionTriggerBytes: 10_000_000 },
+    shape: {
+      screenshots: { share: 0 },
+      overrides: { turns: 16, callsPerTurn: 1, screenshotEvery: 1, screenshotBytes: 3_000, screenshotPageTextBytes: 24_000 },
     },
   }),
   // Texts that take the request past the blob limit in one turn: the compaction input elides them

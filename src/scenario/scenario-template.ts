@@ -46,6 +46,7 @@ shape:
   #   bytesPerTurn: 8192
   #   screenshotEvery: 5
   #   screenshotBytes: 200000
+  #   screenshotPageTextBytes: 20000 # the page's text beside each screenshot, as a browser tool reads it
   #   callsPerTurn: 20
   #   narrationBytes: 4000 # each tool turn's assistant text, in UTF-8 bytes
 

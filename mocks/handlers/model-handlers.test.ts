@@ -3,6 +3,7 @@ import { BYTES_PER_TOKEN, CARD_MAX_BYTES, CARD_SECTIONS } from '../../src/contra
 import type { ChatRequest, ChatResponse, ToolResult } from '../../src/contract/messages.ts';
 import { type InProcessMocks, startInProcessMocks } from '../server/in-process.ts';
 import { runMessages } from '../synthetic/run-messages.ts';
+import { screenshotPng } from '../synthetic/screenshot.ts';
 import { driveRun } from '../testing/drive-run.ts';
 import { CHAT_TOOLS } from '../testing/sandbox-tools.ts';
 
@@ -242,6 +243,26 @@ describe('model and sandbox handlers', () => {
       ['compaction', 'r', 'v1', 200, false],
       ['compaction', 'r', 'v1', 400, true],
     ]);
+  });
+
+  it("refuse a compaction request that carries a screenshot's bytes, in its digest or as an image", async () => {
+    start({ seed: 7 });
+    const url = `data:image/png;base64,${screenshotPng(1, 2_000).toString('base64')}`;
+    const metadata = { longrun_run_id: 'r', longrun_turn: '1', longrun_purpose: 'compaction' as const };
+    const compact = async (content: unknown) => {
+      const response = await chat({ model: 'm', messages: [{ role: 'user', content } as ChatRequest['messages'][number]], metadata });
+      return [response.status, ((await response.json()) as { error?: { message: string } }).error?.message];
+    };
+    expect(await compact(`### [3] tool result for call_1\n${url.slice(-1_024)}`)).toEqual([
+      400,
+      expect.stringMatching(/^body: the compaction request of turn 1 of r: it carries a screenshot's bytes \(the base64 of a PNG's end, /),
+    ]);
+    expect(
+      await compact([
+        { type: 'text', text: 'Digest of 4 messages' },
+        { type: 'image_url', image_url: { url } },
+      ]),
+    ).toEqual([400, expect.stringMatching(/PNG's beginning/)]);
   });
 
   it('answer a screenshot call with a caption and a PNG data URL', async () => {

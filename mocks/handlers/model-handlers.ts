@@ -15,6 +15,7 @@ import type { MockRecorder, MockTarget } from '../recorder/mock-recorder.ts';
 import type { RunPlan } from '../synthetic/plan-run.ts';
 import { usageFor } from './chat-answer.ts';
 import { extractIdentifiers, type Identifier, writeCard } from './compaction-card.ts';
+import { screenshotBytesProblem } from './digest-screenshots.ts';
 import { digestWindowProblem, plannedTexts } from './digest-windows.ts';
 import { identify } from './run-identity.ts';
 import type { ModelRequest, Reply } from './wire-format.ts';
@@ -82,6 +83,10 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
           // A model calls only the tools it is offered: a request that leaves out the plan's tool cannot be answered as planned.
           const offered = req.tools.length > 0 ? `it offers ${req.tools.join(', ')}` : 'it offers no tools';
           return refuse(`body.tools: turn ${turn} of ${runId} calls ${unoffered.function.name}, and ${offered}`, owner);
+        }
+        if (req.purpose === 'compaction') {
+          const shown = screenshotBytesProblem(text);
+          if (shown) return refuse(`body: the compaction request of turn ${turn} of ${runId}: ${shown}`, owner);
         }
         if (req.purpose === 'compaction' && runId !== null) {
           const problem = digestWindowProblem(req.digest, plannedTexts(options.plans(runId), turn ?? Number.POSITIVE_INFINITY));

@@ -20,7 +20,7 @@ export type WorkerRole =
     }
   | {
       runs: 'activities';
-      activities: Pick<ActivitiesConfig, 'modelBaseUrl' | 'sandboxBaseUrl' | 'headers' | 'digestWindowUnit'>;
+      activities: Pick<ActivitiesConfig, 'modelBaseUrl' | 'sandboxBaseUrl' | 'headers' | 'digestWindowUnit' | 'compactionScreenshots'>;
       /** The runs it serves at once: its heap limit follows it. */
       runsInFlight?: number;
     };

@@ -14,5 +14,6 @@ describe('activitiesConfigFor', () => {
       digestWindowUnit: 'utf16-units',
       headers: { [BINARY_HEADER]: 'digest-in-units' },
     });
+    expect(activitiesConfigFor('compaction-sees-screenshots', host)).toMatchObject({ compactionScreenshots: 'sent' });
   });
 });

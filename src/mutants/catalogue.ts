@@ -106,6 +106,8 @@ export const MUTANTS: readonly Mutant[] = [
   mutant('compaction-keeps-texts', ['compaction.failure-continues'], TEXTS_PAST_THE_LIMIT),
   // Its digests show non-ASCII windows past 1,024 bytes: the compaction model refuses them, and v1 goes on without a card.
   mutant('digest-in-units', ['requests.accepted'], {}),
+  // The tail's groups hold screenshots: the control sends them to the compaction model, which refuses every compaction.
+  onBuiltIn('compaction-sees-screenshots', ['requests.accepted'], 'bounds-big-groups'),
   // The catalogue scales three limits of five: the control refuses every run at its input.
   mutant('limits-whole', ['run.liveness'], {}),
   // Stalled runs: longrun stops them at their timeout, and run.liveness names why they stalled.

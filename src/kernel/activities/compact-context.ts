@@ -6,7 +6,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { FAILURE_TYPE } from '../../contract/failure-types.ts';
 import type { CompactContextInput, CompactContextResult, RunSettings } from '../../contract/kernel-api.ts';
-import type { ChatRequest } from '../../contract/messages.ts';
+import type { ChatRequest, ContentPart, Message } from '../../contract/messages.ts';
 import { cardProblem } from '../context/card.ts';
 import { buildDigest, DIGEST_DEFAULTS } from '../context/digest.ts';
 import { modelHeaders } from './call-model.ts';
@@ -17,13 +17,22 @@ import { parseChatResponse } from './wire-schemas.ts';
 
 const PEER = 'compaction model';
 
+function digestContent(config: ActivitiesConfig, messages: readonly Message[]): string | ContentPart[] {
+  const digest = buildDigest(messages, { ...DIGEST_DEFAULTS, windowUnit: config.digestWindowUnit ?? 'utf8-bytes' });
+  if (config.compactionScreenshots !== 'sent') return digest;
+  const images = messages
+    .flatMap((message) => (Array.isArray(message.content) ? message.content : []))
+    .filter((part) => part.type === 'image_url');
+  return [{ type: 'text', text: digest }, ...images];
+}
+
 export async function compactContext(config: ActivitiesConfig, input: CompactContextInput): Promise<CompactContextResult> {
   const model = compactionModel(input.settings, process.env.LONGRUN_MODEL);
   const request: ChatRequest = {
     model,
     messages: [
       { role: 'system', content: compactionPrompt(input.cardMaxBytes) },
-      { role: 'user', content: buildDigest(input.messages, { ...DIGEST_DEFAULTS, windowUnit: config.digestWindowUnit ?? 'utf8-bytes' }) },
+      { role: 'user', content: digestContent(config, input.messages) },
     ],
     metadata: {
       longrun_run_id: input.runId,

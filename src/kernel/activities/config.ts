@@ -19,6 +19,12 @@ export interface ActivitiesConfig {
    * `'utf16-units'` is the `digest-in-units` control's slip (`activityControls` of its binary).
    */
   digestWindowUnit?: SizeUnit;
+  /**
+   * What the compaction request carries of the dialog's screenshots. Default `'counted'`: the
+   * digest counts them, the spec; `'sent'` also attaches them as image parts, the
+   * `compaction-sees-screenshots` control's slip.
+   */
+  compactionScreenshots?: 'counted' | 'sent';
 }
 
 export interface HttpTimeouts {

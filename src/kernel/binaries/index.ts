@@ -35,6 +35,7 @@ export const BINARY_IDS = [
   'limits-whole',
   'compaction-keeps-texts',
   'digest-in-units',
+  'compaction-sees-screenshots',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
 /** A binary named in a scenario or a result: the one schema, so naming other binaries is one edit. */
@@ -72,6 +73,7 @@ export interface Binary {
 /** The activities' settings a broken control may turn (its workflow is the release's): `ActivitiesConfig`'s fields of the same names. */
 export interface ActivityControls {
   digestWindowUnit?: 'utf16-units';
+  compactionScreenshots?: 'sent';
 }
 
 const DESCRIPTIONS: Record<BinaryId, Omit<Binary, 'id' | 'workflowsPath'>> = {
@@ -191,6 +193,12 @@ const DESCRIPTIONS: Record<BinaryId, Omit<Binary, 'id' | 'workflowsPath'>> = {
     description:
       "the compaction digest cuts each message's head and tail at 1,024 UTF-16 units, not bytes: non-ASCII windows run past the contract's, and the compaction model refuses them",
     activityControls: { digestWindowUnit: 'utf16-units' },
+  },
+  'compaction-sees-screenshots': {
+    broken: true,
+    description:
+      'the compaction request attaches the screenshots of the dialog as image parts: the compaction model is sent what the spec only counts, and refuses it',
+    activityControls: { compactionScreenshots: 'sent' },
   },
   'guard-target-margin': {
     broken: true,

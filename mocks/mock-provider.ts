@@ -19,7 +19,10 @@ export interface MockProviderOptions {
   faults?: FaultProfile;
   modelBaseUrl?: string;
   sandboxBaseUrl?: string;
-  /** Model names answered as the compaction model when a request has no longrun_purpose. */
+  /**
+   * The compaction model's names: a request with no longrun_purpose that names one is a
+   * compaction, and a compaction request must name one (none given: any model).
+   */
   compactionModels?: readonly string[];
   cardMaxBytes?: number;
 }

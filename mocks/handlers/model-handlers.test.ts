@@ -109,7 +109,7 @@ describe('model and sandbox handlers', () => {
     const instructions = { role: 'system' as const, content: 'Compact into at most 8192 bytes.' };
     for (const request of [
       {
-        model: 'any',
+        model: 'cheap-model',
         messages: [instructions, { role: 'user' as const, content: digest }],
         metadata: { longrun_run_id: 'r', longrun_turn: '9', longrun_purpose: 'compaction' as const },
       },
@@ -263,6 +263,21 @@ describe('model and sandbox handlers', () => {
         { type: 'image_url', image_url: { url } },
       ]),
     ).toEqual([400, expect.stringMatching(/PNG's beginning/)]);
+  });
+
+  it("refuse a compaction request that names another model than the run's compaction model, when the mocks are told it", async () => {
+    const metadata = { longrun_run_id: 'r', longrun_turn: '2', longrun_purpose: 'compaction' as const };
+    const digest = { role: 'user' as const, content: 'Digest of 3 messages; 0 screenshots counted, not included.' };
+    start({ seed: 7, compactionModels: ['compactor'] });
+    const refused = await chat({ model: 'agent-model', messages: [digest], metadata });
+    expect([refused.status, ((await refused.json()) as { error: { message: string } }).error.message]).toEqual([
+      400,
+      'body.model: the compaction request of turn 2 of r names "agent-model"; the run\'s settings name "compactor" for compaction (settings.compaction.model)',
+    ]);
+    expect((await chat({ model: 'compactor', messages: [digest], metadata })).status).toBe(200);
+    await mocks?.close();
+    start({ seed: 7 });
+    expect((await chat({ model: 'agent-model', messages: [digest], metadata })).status).toBe(200);
   });
 
   it('answer a screenshot call with a caption and a PNG data URL', async () => {

@@ -27,7 +27,10 @@ export interface ModelHandlerOptions {
   /** The plan of a run: the agent model answers its turns. */
   plans: (runId: string) => RunPlan;
   modelBaseUrl?: string;
-  /** Model names that are the compaction model when a request has no longrun_purpose. */
+  /**
+   * The compaction model's names: a request with no longrun_purpose that names one is a
+   * compaction, and a compaction request must name one (none given: any model).
+   */
   compactionModels?: readonly string[];
   cardMaxBytes?: number;
   faults?: FaultProfile;
@@ -83,6 +86,13 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
           // A model calls only the tools it is offered: a request that leaves out the plan's tool cannot be answered as planned.
           const offered = req.tools.length > 0 ? `it offers ${req.tools.join(', ')}` : 'it offers no tools';
           return refuse(`body.tools: turn ${turn} of ${runId} calls ${unoffered.function.name}, and ${offered}`, owner);
+        }
+        if (req.purpose === 'compaction' && compactionModels.length > 0 && !compactionModels.includes(req.model)) {
+          const named = compactionModels.map((model) => JSON.stringify(model)).join(' or ');
+          return refuse(
+            `body.model: the compaction request of turn ${turn} of ${runId} names ${JSON.stringify(req.model)}; the run's settings name ${named} for compaction (settings.compaction.model)`,
+            owner,
+          );
         }
         if (req.purpose === 'compaction') {
           const shown = screenshotBytesProblem(text);

@@ -20,7 +20,10 @@ export type WorkerRole =
     }
   | {
       runs: 'activities';
-      activities: Pick<ActivitiesConfig, 'modelBaseUrl' | 'sandboxBaseUrl' | 'headers' | 'digestWindowUnit' | 'compactionScreenshots'>;
+      activities: Pick<
+        ActivitiesConfig,
+        'modelBaseUrl' | 'sandboxBaseUrl' | 'headers' | 'digestWindowUnit' | 'compactionScreenshots' | 'compactionModel'
+      >;
       /** The runs it serves at once: its heap limit follows it. */
       runsInFlight?: number;
     };

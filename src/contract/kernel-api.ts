@@ -35,6 +35,15 @@ export interface RunSettings {
   judge?: { model?: string };
 }
 
+/**
+ * The settings of every run longrun starts: the mocks answer the agent model as the plan says
+ * and the compaction model with a card, and a compaction request must name the compaction model.
+ */
+export const LONGRUN_SETTINGS = {
+  agent: { model: 'longrun-agent' },
+  compaction: { model: 'longrun-compactor' },
+} as const satisfies RunSettings;
+
 export interface RunCounters {
   /** Turns completed over the whole run, across executions. */
   turns: number;

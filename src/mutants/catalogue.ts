@@ -108,6 +108,8 @@ export const MUTANTS: readonly Mutant[] = [
   mutant('digest-in-units', ['requests.accepted'], {}),
   // The tail's groups hold screenshots: the control sends them to the compaction model, which refuses every compaction.
   onBuiltIn('compaction-sees-screenshots', ['requests.accepted'], 'bounds-big-groups'),
+  // Every compaction names the agent's model: the compaction model refuses it, and v1 goes on without a card.
+  mutant('compaction-on-agent-model', ['requests.accepted'], {}),
   // The catalogue scales three limits of five: the control refuses every run at its input.
   mutant('limits-whole', ['run.liveness'], {}),
   // Stalled runs: longrun stops them at their timeout, and run.liveness names why they stalled.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { LONGRUN_SETTINGS } from '../contract/kernel-api.ts';
 import { scenarioSchema } from '../scenario/index.ts';
-import { MODELS, runInputOf } from './launch.ts';
+import { runInputOf } from './launch.ts';
 
 describe('runInputOf', () => {
   it("gives a run its plan's prompt and request, the models, the scenario's turn cap and kernel limits", () => {
@@ -15,7 +16,7 @@ describe('runInputOf', () => {
       runId: 'launched-run-0003',
       systemPrompt: 'You are an agent.',
       userRequest: 'Fix the build.',
-      settings: MODELS,
+      settings: LONGRUN_SETTINGS,
       maxTurns: 30,
       limits: { compactionTriggerBytes: 40_000 },
     });

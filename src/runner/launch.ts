@@ -4,13 +4,10 @@
  */
 import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { MockProvider } from '../../mocks/index.ts';
-import { type RunInput, WORKFLOW_TYPE } from '../contract/kernel-api.ts';
+import { LONGRUN_SETTINGS, type RunInput, WORKFLOW_TYPE } from '../contract/kernel-api.ts';
 import type { BinaryName } from '../kernel/index.ts';
 import { durationMs, type Scenario } from '../scenario/scenario-schema.ts';
 import { SERVER_DOWN_TOLERANCE_MS, whileServerDown } from './server-retry.ts';
-
-/** The models every run is given (the agent's model name is part of every request's bytes). */
-export const MODELS = { agent: { model: 'longrun-agent' }, compaction: { model: 'longrun-compactor' } };
 
 export interface LaunchContext {
   client: Client;
@@ -54,7 +51,7 @@ export function runInputOf(scenario: Scenario, runId: string, plan: Pick<RunInpu
     runId,
     systemPrompt: plan.systemPrompt,
     userRequest: plan.userRequest,
-    settings: MODELS,
+    settings: LONGRUN_SETTINGS,
     maxTurns: scenario.runs.maxTurns,
     limits: scenario.limits,
   };

@@ -32,7 +32,6 @@ import { type Progress, RunTally } from './run-tally.ts';
 import { summarize } from './summarize.ts';
 import { watchRun } from './watch.ts';
 
-export { MODELS } from './launch.ts';
 export type { Progress };
 
 export interface RunScenarioOptions {

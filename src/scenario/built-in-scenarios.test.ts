@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { planContextBytes, planRun, type RunPlan, resolveShape, runMessages, toolContentWireBytes } from '../../mocks/index.ts';
+import { LONGRUN_SETTINGS } from '../contract/kernel-api.ts';
 import { BYTES_PER_TOKEN } from '../contract/limits.ts';
 import type { Message } from '../contract/messages.ts';
 import {
@@ -19,7 +20,6 @@ import {
   resolveLimits,
   SPEC_REBUILD,
 } from '../kernel/index.ts';
-import { MODELS } from '../runner/run-scenario.ts';
 import { loadScenarioFile } from './load-scenario.ts';
 import { listScenarios, resolveScenario, SCENARIOS_DIR, scenarioFiles, scenarioName } from './registry.ts';
 import type { Scenario } from './scenario-schema.ts';
@@ -226,7 +226,7 @@ function exactRun(scenario: Scenario) {
   const ends: number[] = [];
   let end = 2;
   for (const turn of plan.turns) {
-    const sent = buildAgentRequest({ runId, turn: turn.turn, model: MODELS.agent.model, messages: messages.slice(0, end) });
+    const sent = buildAgentRequest({ runId, turn: turn.turn, model: LONGRUN_SETTINGS.agent.model, messages: messages.slice(0, end) });
     requests.push(jsonBytes(sent));
     ends.push(end);
     groups.push(messages.slice(end, end + 1 + turn.calls.length));

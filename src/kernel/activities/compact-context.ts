@@ -27,7 +27,8 @@ function digestContent(config: ActivitiesConfig, messages: readonly Message[]): 
 }
 
 export async function compactContext(config: ActivitiesConfig, input: CompactContextInput): Promise<CompactContextResult> {
-  const model = compactionModel(input.settings, process.env.LONGRUN_MODEL);
+  const model =
+    config.compactionModel === 'agent' ? input.settings.agent.model : compactionModel(input.settings, process.env.LONGRUN_MODEL);
   const request: ChatRequest = {
     model,
     messages: [

@@ -25,6 +25,12 @@ export interface ActivitiesConfig {
    * `compaction-sees-screenshots` control's slip.
    */
   compactionScreenshots?: 'counted' | 'sent';
+  /**
+   * The model compaction calls. Default `'compaction-role'`: the settings' compaction model,
+   * then the judge's, then the env model, the spec; `'agent'` is the `compaction-on-agent-model`
+   * control's slip.
+   */
+  compactionModel?: 'compaction-role' | 'agent';
 }
 
 export interface HttpTimeouts {

@@ -36,6 +36,7 @@ export const BINARY_IDS = [
   'compaction-keeps-texts',
   'digest-in-units',
   'compaction-sees-screenshots',
+  'compaction-on-agent-model',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
 /** A binary named in a scenario or a result: the one schema, so naming other binaries is one edit. */
@@ -74,6 +75,7 @@ export interface Binary {
 export interface ActivityControls {
   digestWindowUnit?: 'utf16-units';
   compactionScreenshots?: 'sent';
+  compactionModel?: 'agent';
 }
 
 const DESCRIPTIONS: Record<BinaryId, Omit<Binary, 'id' | 'workflowsPath'>> = {
@@ -199,6 +201,12 @@ const DESCRIPTIONS: Record<BinaryId, Omit<Binary, 'id' | 'workflowsPath'>> = {
     description:
       'the compaction request attaches the screenshots of the dialog as image parts: the compaction model is sent what the spec only counts, and refuses it',
     activityControls: { compactionScreenshots: 'sent' },
+  },
+  'compaction-on-agent-model': {
+    broken: true,
+    description:
+      "compaction calls the agent's model, not the settings' compaction model: the expensive model reads every digest, and the mocks refuse it",
+    activityControls: { compactionModel: 'agent' },
   },
   'guard-target-margin': {
     broken: true,

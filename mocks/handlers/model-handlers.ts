@@ -87,17 +87,16 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
           const offered = req.tools.length > 0 ? `it offers ${req.tools.join(', ')}` : 'it offers no tools';
           return refuse(`body.tools: turn ${turn} of ${runId} calls ${unoffered.function.name}, and ${offered}`, owner);
         }
+        const compaction = `the compaction request${turn === null ? '' : ` of turn ${turn}`}${runId === null ? '' : ` of ${runId}`}`;
         if (req.purpose === 'compaction' && compactionModels.length > 0 && !compactionModels.includes(req.model)) {
           const named = compactionModels.map((model) => JSON.stringify(model)).join(' or ');
           return refuse(
-            `body.model: the compaction request of turn ${turn} of ${runId} names ${JSON.stringify(req.model)}; the run's settings name ${named} for compaction (settings.compaction.model)`,
+            `body.model: ${compaction} names ${JSON.stringify(req.model)}; the run's settings name ${named} for compaction (settings.compaction.model)`,
             owner,
           );
         }
-        if (req.purpose === 'compaction') {
-          const shown = screenshotBytesProblem(text);
-          if (shown) return refuse(`body: the compaction request of turn ${turn} of ${runId}: ${shown}`, owner);
-        }
+        const shown = req.purpose === 'compaction' ? screenshotBytesProblem(text) : null;
+        if (shown) return refuse(`body: ${compaction}: ${shown}`, owner);
         if (req.purpose === 'compaction' && runId !== null) {
           const problem = digestWindowProblem(req.digest, plannedTexts(options.plans(runId), turn ?? Number.POSITIVE_INFINITY));
           if (problem) return refuse(`body.messages: the digest of turn ${turn} of ${runId}: ${problem}`, owner);

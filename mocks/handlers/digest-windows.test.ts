@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DIGEST_MESSAGE_HEAD_BYTES, DIGEST_MESSAGE_TAIL_BYTES } from '../../src/contract/limits.ts';
-import { digestWindowProblem } from './digest-windows.ts';
+import { planRun } from '../synthetic/plan-run.ts';
+import { digestWindowProblem, plannedTexts } from './digest-windows.ts';
 
 /** `n` ASCII bytes that never repeat a 48-character run, as real prose and logs seldom do. */
 function unique(n: number, tag: string): string {
@@ -89,5 +90,27 @@ describe('digestWindowProblem', () => {
     expect(digestWindowProblem(`${twins[0]?.text.slice(0, 500)}\n[...]\n${twins[0]?.text.slice(-1_000)}`, twins.slice(0, 1))).toMatch(
       /does not show its head whole/,
     );
+  });
+
+  it("measures a screenshot's page text as it measures a tool's text output", () => {
+    const shape = {
+      screenshots: { share: 0 },
+      overrides: { turns: 4, callsPerTurn: 1, screenshotEvery: 1, screenshotBytes: 2_000, screenshotPageTextBytes: 5_000 },
+    };
+    const plan = planRun({ seed: 3, runId: 'browser', shape });
+    const texts = plannedTexts(plan, 4).filter((t) => t.name.startsWith('the screenshot output of call '));
+    expect(texts).toHaveLength(3);
+    const [first] = texts;
+    if (!first) throw new Error('no screenshot text');
+    expect(first.text).toMatch(/^Screenshot of .*\n\n# \w+ Admin\n/);
+    const bytes = Buffer.from(first.text);
+    expect(digestWindowProblem(`### [3] tool\n${first.text}`, [first])).toMatch(
+      /the screenshot output of call call_\w+ \(\d+ bytes\): the digest shows more than its head/,
+    );
+    const head = bytes
+      .subarray(0, 1_024)
+      .toString()
+      .replace(/\ufffd$/, '');
+    expect(digestWindowProblem(`### [3] tool\n${head}\n[...]\n${first.text.slice(-300)}`, [first])).toMatch(/does not show its tail whole/);
   });
 });

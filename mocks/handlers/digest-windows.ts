@@ -51,7 +51,8 @@ export function digestWindowProblem(digest: string, texts: readonly DigestedText
 
 /**
  * What the plan wrote that a compaction before `turn` digests: the prompts, then each earlier
- * turn's assistant text and its tools' text outputs (screenshots are counted, never shown).
+ * turn's assistant text and its tools' text outputs, a screenshot's text part (its caption and
+ * page text) among them: a message's one text is its text, whatever a kernel does with its image.
  */
 export function plannedTexts(plan: RunPlan, turn: number): DigestedText[] {
   const texts: DigestedText[] = [
@@ -63,7 +64,8 @@ export function plannedTexts(plan: RunPlan, turn: number): DigestedText[] {
     if (typeof content === 'string' && content !== '') texts.push({ name: `the assistant text of turn ${planned.turn}`, text: content });
     for (const call of planned.calls) {
       const output = toolOutput(call.tool, call.args);
-      if (typeof output === 'string') texts.push({ name: `the ${call.tool} output of call ${call.id}`, text: output });
+      const parts = typeof output === 'string' ? [output] : output.flatMap((part) => (part.type === 'text' ? [part.text] : []));
+      if (parts.length === 1) texts.push({ name: `the ${call.tool} output of call ${call.id}`, text: parts[0] as string });
     }
   }
   return texts;

@@ -1,7 +1,8 @@
 /**
  * Text tool outputs that look like the real thing (logs, JSON, diffs, stack traces, file
- * listings, source files, test reports, a web page's visible text), exactly `bytes` UTF-8 bytes long, seeded by their
- * arguments alone. At the mix's share, lines carry non-ASCII text (see multibyte.ts).
+ * listings, source files, test reports, a web page's visible text), exactly `bytes` UTF-8
+ * bytes long, seeded by their arguments alone. At the mix's share, lines carry non-ASCII text
+ * (see multibyte.ts).
  */
 import { ASCII_ONLY, fitUtf8, Multibyte, type TextMix } from './multibyte.ts';
 import { Rng } from './random.ts';

@@ -90,7 +90,7 @@ const PAGE_TEXT_SEPARATOR = '\n\n';
 function screenshotText(args: ToolArgs): string {
   const caption = screenshotCaption(args.url ?? 'about:blank', args.bytes);
   if (args.pageText === undefined) return caption;
-  const page = textOutput({ seed: args.seed, bytes: args.pageText, format: 'page', path: args.url, mix: textMix(args) });
+  const page = textOutput({ seed: args.seed, bytes: args.pageText, format: 'page', mix: textMix(args) });
   return `${caption}${PAGE_TEXT_SEPARATOR}${page}`;
 }
 

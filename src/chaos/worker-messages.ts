@@ -7,7 +7,7 @@
  * turn loop and its cache: what a crash mid-turn loses), one runs the kernel's activities (the
  * same for every binary). A crash can take either or both.
  */
-import type { ActivitiesConfig, BinaryId } from '../kernel/index.ts';
+import type { ActivitiesConfig, ActivityControls, BinaryId } from '../kernel/index.ts';
 
 export type WorkerRole =
   | {
@@ -20,10 +20,8 @@ export type WorkerRole =
     }
   | {
       runs: 'activities';
-      activities: Pick<
-        ActivitiesConfig,
-        'modelBaseUrl' | 'sandboxBaseUrl' | 'headers' | 'digestWindowUnit' | 'compactionScreenshots' | 'compactionModel'
-      >;
+      /** Where it calls, and the controls its binary turns (ActivityControls' fields are ActivitiesConfig's). */
+      activities: Pick<ActivitiesConfig, 'modelBaseUrl' | 'sandboxBaseUrl' | 'headers' | keyof ActivityControls>;
       /** The runs it serves at once: its heap limit follows it. */
       runsInFlight?: number;
     };

@@ -15,5 +15,6 @@ describe('activitiesConfigFor', () => {
       headers: { [BINARY_HEADER]: 'digest-in-units' },
     });
     expect(activitiesConfigFor('compaction-sees-screenshots', host)).toMatchObject({ compactionScreenshots: 'sent' });
+    expect(activitiesConfigFor('compaction-on-agent-model', host)).toMatchObject({ compactionModelRole: 'agent' });
   });
 });

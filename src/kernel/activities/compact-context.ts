@@ -28,7 +28,7 @@ function digestContent(config: ActivitiesConfig, messages: readonly Message[]): 
 
 export async function compactContext(config: ActivitiesConfig, input: CompactContextInput): Promise<CompactContextResult> {
   const model =
-    config.compactionModel === 'agent' ? input.settings.agent.model : compactionModel(input.settings, process.env.LONGRUN_MODEL);
+    config.compactionModelRole === 'agent' ? input.settings.agent.model : compactionModel(input.settings, process.env.LONGRUN_MODEL);
   const request: ChatRequest = {
     model,
     messages: [

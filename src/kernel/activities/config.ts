@@ -26,11 +26,11 @@ export interface ActivitiesConfig {
    */
   compactionScreenshots?: 'counted' | 'sent';
   /**
-   * The model compaction calls. Default `'compaction-role'`: the settings' compaction model,
+   * The model compaction calls. Default `'compaction'`: the settings' compaction model,
    * then the judge's, then the env model, the spec; `'agent'` is the `compaction-on-agent-model`
    * control's slip.
    */
-  compactionModel?: 'compaction-role' | 'agent';
+  compactionModelRole?: 'compaction' | 'agent';
 }
 
 export interface HttpTimeouts {

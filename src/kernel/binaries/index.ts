@@ -75,7 +75,7 @@ export interface Binary {
 export interface ActivityControls {
   digestWindowUnit?: 'utf16-units';
   compactionScreenshots?: 'sent';
-  compactionModel?: 'agent';
+  compactionModelRole?: 'agent';
 }
 
 const DESCRIPTIONS: Record<BinaryId, Omit<Binary, 'id' | 'workflowsPath'>> = {
@@ -206,7 +206,7 @@ const DESCRIPTIONS: Record<BinaryId, Omit<Binary, 'id' | 'workflowsPath'>> = {
     broken: true,
     description:
       "compaction calls the agent's model, not the settings' compaction model: the expensive model reads every digest, and the mocks refuse it",
-    activityControls: { compactionModel: 'agent' },
+    activityControls: { compactionModelRole: 'agent' },
   },
   'guard-target-margin': {
     broken: true,

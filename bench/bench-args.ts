@@ -37,7 +37,7 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
   --only LIST          sections to run, comma-separated: ${SECTIONS.join(', ')}
   --repetitions N      overhead: longrun/baseline pairs; startup: starts per command (default 5)
   --window SECONDS     throughput: stop each configuration after this long (default 60; 0 = run to the end)
-  --month              the production month instead: ${PRODUCTION_MONTH_RUNS} runs at full size (14-15 minutes
+  --month              the production month instead: ${PRODUCTION_MONTH_RUNS} runs at full size (13-15 minutes
                        on 2 cores of a quiet machine; the target is under 15)
   --runs N             month: runs (default ${PRODUCTION_MONTH_RUNS})
   --concurrency N      month: runs at once (default ${MONTH_CONCURRENCY})

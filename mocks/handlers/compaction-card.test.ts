@@ -43,6 +43,10 @@ describe('the compaction card', () => {
     for (const bytes of [CARD_MAX_BYTES, CARD_MAX_BYTES + 1, 12_001, 12_037]) {
       expect(Buffer.byteLength(writeCard(identifiers, { maxBytes: CARD_MAX_BYTES, oversizeTo: bytes }))).toBe(bytes);
     }
+    // Past the limit in UTF-8 bytes, within it in UTF-16 units: a limit checked in units takes it.
+    for (const bytes of [CARD_MAX_BYTES + 1, 12_000, Math.round(CARD_MAX_BYTES * 1.5)]) {
+      expect(writeCard(identifiers, { maxBytes: CARD_MAX_BYTES, oversizeTo: bytes }).length).toBeLessThanOrEqual(CARD_MAX_BYTES);
+    }
     const short = writeCard(identifiers, { maxBytes: CARD_MAX_BYTES, omit: '## Verified' });
     expect(headings(short)).toEqual(CARD_SECTIONS.filter((s) => s !== '## Verified'));
   });

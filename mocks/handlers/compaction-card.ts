@@ -70,23 +70,27 @@ export function writeCard(identifiers: readonly Identifier[], options: CardOptio
     CARD_SECTIONS.filter((s) => s !== options.omit)
       .map((s) => `${s}${spaces}\n${(bodies.get(s) as string[]).join('\n')}`)
       .join('\n\n');
+  const target = options.oversizeTo;
+  // A card past the limit is a model writing on in the team's language: its identifiers in a third
+  // of it, the rest notes in Chinese (3 bytes a UTF-16 unit), so that it is over the limit in UTF-8
+  // bytes while within it in UTF-16 units, and a limit checked in the wrong unit takes it.
+  const identifierBytes = target !== undefined && target > options.maxBytes ? Math.floor(target / 3) : options.maxBytes;
   let size = Buffer.byteLength(render());
   for (const identifier of identifiers) {
     const line = `- \`${identifier.text}\``;
     const cost = Buffer.byteLength(line) + 1;
-    if (size + cost > options.maxBytes) continue;
+    if (size + cost > identifierBytes) continue;
     (bodies.get(SECTION_OF[identifier.kind]) as string[]).push(line);
     size += cost;
   }
-  const target = options.oversizeTo;
   if (target !== undefined) {
     const open = bodies.get('## Open questions') as string[];
     for (let i = 1; size < target; i++) {
-      // The last line takes the bytes left (each line costs its length and a newline): exactly `target` bytes.
-      const note = `- Unresolved note ${i}: the digest repeats this point without a conclusion.`;
-      const line = size + note.length + 1 <= target ? note : '-'.repeat(target - size - 1);
+      // The last line takes the bytes left (each line costs its bytes and a newline): exactly `target` bytes.
+      const note = `- 未解决的问题 ${i}：摘要多次重复这一点，却始终没有给出结论。`;
+      const line = size + Buffer.byteLength(note) + 1 <= target ? note : '-'.repeat(target - size - 1);
       open.push(line);
-      size += line.length + 1;
+      size += Buffer.byteLength(line) + 1;
     }
   }
   return render();

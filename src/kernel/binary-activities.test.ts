@@ -16,5 +16,6 @@ describe('activitiesConfigFor', () => {
     });
     expect(activitiesConfigFor('compaction-sees-screenshots', host)).toMatchObject({ compactionScreenshots: 'sent' });
     expect(activitiesConfigFor('compaction-on-agent-model', host)).toMatchObject({ compactionModelRole: 'agent' });
+    expect(activitiesConfigFor('card-in-units', host)).toMatchObject({ cardSizeUnit: 'utf16-units' });
   });
 });

@@ -91,6 +91,8 @@ export const MUTANTS: readonly Mutant[] = [
   mutant('trigger-late', ['compaction.trigger'], {}),
   mutant('compaction-fatal', ['compaction.failure-continues'], { faults: { compaction: [{ fault: { kind: 'http-500' } }] } }),
   mutant('card-unchecked', ['compaction.card'], { faults: { compaction: [{ fault: { kind: 'oversized-card', bytes: 12_000 } }] } }),
+  // The oversized card is mostly Chinese: past the limit in bytes, within it in UTF-16 units, so the control takes it.
+  mutant('card-in-units', ['compaction.card'], { faults: { compaction: [{ fault: { kind: 'oversized-card', bytes: 12_000 } }] } }),
   // Every compaction answers a card of exactly the card limit: v1 takes it, the control rejects it.
   // 20 turns: the control fails every compaction past the trigger (~turn 17), each one three attempts.
   mutant('card-limit-exclusive', ['compaction.card'], {

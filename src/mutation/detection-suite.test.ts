@@ -60,6 +60,14 @@ describe('detection suite: the card scenarios, and the controls of its new check
     expect([...failed]).toEqual(['compaction.card']);
   });
 
+  it('fails compaction.card alone on card-in-units, which measures the card in UTF-16 units: its 12,000-byte card is mostly Chinese', {
+    timeout: 120_000,
+  }, async () => {
+    const summary = await runScenario(on(scenario('detect-compaction-faults'), 'card-in-units'), { environment: env });
+    const failed = new Set(summary.runs.flatMap((r) => r.invariants.filter((i) => i.status === 'fail').map((i) => i.id)));
+    expect([...failed]).toEqual(['compaction.card']);
+  });
+
   it('holds every invariant on v1 in the guard scenarios: both kinds elided past the limit, and an honest give-up', {
     timeout: 180_000,
   }, async () => {

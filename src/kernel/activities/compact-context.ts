@@ -50,7 +50,7 @@ export async function compactContext(config: ActivitiesConfig, input: CompactCon
     peer: PEER,
   });
   const card = parseChatResponse(body, PEER).message.content?.trim() ?? '';
-  const problem = cardProblem(card, input.cardMaxBytes);
+  const problem = cardProblem(card, input.cardMaxBytes, config.cardSizeUnit);
   // The card goes with the failure: the checks judge a rejected card on their own (compaction.card).
   if (problem !== null)
     throw ApplicationFailure.create({

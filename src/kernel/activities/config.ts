@@ -31,6 +31,11 @@ export interface ActivitiesConfig {
    * control's slip.
    */
   compactionModelRole?: 'compaction' | 'agent';
+  /**
+   * What the card's size limit counts. Default `'utf8-bytes'`, the contract; `'utf16-units'` is
+   * the `card-in-units` control's slip.
+   */
+  cardSizeUnit?: SizeUnit;
 }
 
 export interface HttpTimeouts {

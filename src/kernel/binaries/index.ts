@@ -37,6 +37,7 @@ export const BINARY_IDS = [
   'digest-in-units',
   'compaction-sees-screenshots',
   'compaction-on-agent-model',
+  'card-in-units',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
 /** A binary named in a scenario or a result: the one schema, so naming other binaries is one edit. */
@@ -76,6 +77,7 @@ export interface ActivityControls {
   digestWindowUnit?: 'utf16-units';
   compactionScreenshots?: 'sent';
   compactionModelRole?: 'agent';
+  cardSizeUnit?: 'utf16-units';
 }
 
 const DESCRIPTIONS: Record<BinaryId, Omit<Binary, 'id' | 'workflowsPath'>> = {
@@ -207,6 +209,12 @@ const DESCRIPTIONS: Record<BinaryId, Omit<Binary, 'id' | 'workflowsPath'>> = {
     description:
       "compaction calls the agent's model, not the settings' compaction model: the expensive model reads every digest, and the mocks refuse it",
     activityControls: { compactionModelRole: 'agent' },
+  },
+  'card-in-units': {
+    broken: true,
+    description:
+      "the card's size limit counts UTF-16 units, not UTF-8 bytes: a card in Chinese or Russian past the limit in bytes is taken",
+    activityControls: { cardSizeUnit: 'utf16-units' },
   },
   'guard-target-margin': {
     broken: true,

@@ -4,7 +4,7 @@
  */
 import { CARD_SECTIONS } from '../../contract/limits.ts';
 import type { Message } from '../../contract/messages.ts';
-import { utf8Bytes } from './bytes.ts';
+import { type SizeUnit, utf8Bytes } from './bytes.ts';
 
 /** The frame around the card, so the model reads it as memory rather than as instructions. */
 export const CARD_FRAME =
@@ -16,9 +16,12 @@ export function cardMessage(card: string): Extract<Message, { role: 'system' }> 
   return { role: 'system', content: `${CARD_FRAME}\n\n${card}` };
 }
 
-/** Why a card is not acceptable, or null when it is: size, and exactly the six sections in order. */
-export function cardProblem(card: string, maxBytes: number): string | null {
-  const bytes = utf8Bytes(card);
+/**
+ * Why a card is not acceptable, or null when it is: size, and exactly the six sections in order.
+ * `unit`: UTF-8 bytes, the contract; `'utf16-units'` is the card-in-units control's slip.
+ */
+export function cardProblem(card: string, maxBytes: number, unit: SizeUnit = 'utf8-bytes'): string | null {
+  const bytes = unit === 'utf16-units' ? card.length : utf8Bytes(card);
   if (bytes > maxBytes) return `card is ${bytes} bytes, over the ${maxBytes}-byte limit`;
   const lines = card.split('\n').map((line) => line.trimEnd());
   if (lines.find((line) => line.trim() !== '') !== CARD_SECTIONS[0]) {

@@ -1,7 +1,7 @@
 /** Decides, request by request, which fault of a profile applies (if any). */
 import type { MockTarget } from '../recorder/mock-recorder.ts';
 import { hash32 } from '../synthetic/random.ts';
-import { type FaultProfile, type FaultSpec, type FaultWhen, parseFaultProfile, tokensOf } from './fault-profile.ts';
+import { type FaultProfile, type FaultSpec, type FaultWhen, parseFaultProfile, retryAfterSecondsOf, tokensOf } from './fault-profile.ts';
 
 export interface FaultRequest {
   runId: string | null;
@@ -22,8 +22,13 @@ export class FaultPicker {
   private readonly profile: FaultProfile;
   private readonly calls = new Map<MockTarget, number>();
   private readonly attempts = new Map<string, number>();
+  /** A run's requests to a target that came back before the Retry-After it was given: answered the same, as a real rate limit does. */
+  private readonly closedUntil = new Map<string, { atMs: number; picked: PickedFault }>();
 
-  constructor(profile: FaultProfile | undefined) {
+  constructor(
+    profile: FaultProfile | undefined,
+    private readonly nowMs: () => number = Date.now,
+  ) {
     this.profile = parseFaultProfile(profile);
   }
 
@@ -34,6 +39,18 @@ export class FaultPicker {
     const key = [target, request.runId, request.turn, request.callId].join('|');
     const attempt = (this.attempts.get(key) ?? 0) + 1;
     this.attempts.set(key, attempt);
+    const window = `${target}|${request.runId}`;
+    const closed = this.closedUntil.get(window);
+    if (closed !== undefined && this.nowMs() < closed.atMs) return closed.picked;
+    const picked = this.pickRule(target, request, call, attempt);
+    const seconds = picked ? retryAfterSecondsOf(picked.fault) : undefined;
+    if (picked && seconds !== undefined && request.runId !== null) {
+      this.closedUntil.set(window, { atMs: this.nowMs() + seconds * 1000, picked });
+    }
+    return picked;
+  }
+
+  private pickRule(target: MockTarget, request: FaultRequest, call: number, attempt: number): PickedFault | null {
     const rules = this.profile[target] ?? [];
     for (const [index, rule] of rules.entries()) {
       if (!overflows(rule.fault, request)) continue;

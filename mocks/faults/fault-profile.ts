@@ -144,6 +144,13 @@ export type FaultWhen = z.infer<typeof faultWhenSchema>;
 export type FaultRule = z.infer<typeof faultRuleSchema>;
 export type FaultProfile = z.infer<typeof faultProfileSchema>;
 
+/** The Retry-After a fault's answer carries, in seconds (a 429's defaults to 1), or undefined when it has none. */
+export function retryAfterSecondsOf(fault: FaultSpec): number | undefined {
+  if (fault.kind === 'http-429') return fault.retryAfterSeconds ?? 1;
+  if (fault.kind === 'http-503' || fault.kind === 'overloaded') return fault.retryAfterSeconds;
+  return undefined;
+}
+
 /** A request's tokens as the mocks count them (usage's prompt tokens, the context window). */
 export function tokensOf(requestBytes: number): number {
   return Math.round(requestBytes / BYTES_PER_TOKEN);

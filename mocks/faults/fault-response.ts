@@ -6,7 +6,7 @@
  */
 import { HttpResponse } from 'msw';
 import type { PickedFault } from './fault-picker.ts';
-import type { FaultSpec } from './fault-profile.ts';
+import { type FaultSpec, retryAfterSecondsOf } from './fault-profile.ts';
 
 export interface Answer {
   status: number;
@@ -43,13 +43,14 @@ export async function respond(
   const fault = picked?.fault;
   switch (fault?.kind) {
     case 'http-429':
-      return send(wording(fault), outcome, { 'retry-after': String(fault.retryAfterSeconds ?? 1) });
+    case 'http-503':
+    case 'overloaded': {
+      const seconds = retryAfterSecondsOf(fault);
+      return send(wording(fault), outcome, seconds === undefined ? {} : { 'retry-after': String(seconds) });
+    }
     case 'http-500':
     case 'context-length-exceeded':
       return send(wording(fault), outcome);
-    case 'http-503':
-    case 'overloaded':
-      return send(wording(fault), outcome, fault.retryAfterSeconds === undefined ? {} : { 'retry-after': String(fault.retryAfterSeconds) });
     case 'reset':
       outcome(0, 0);
       return HttpResponse.error();

@@ -67,13 +67,28 @@ describe('faults on demand, seen through fetch', () => {
         { fault: { kind: 'http-503', retryAfterSeconds: 2 }, when: { turns: [3] } },
       ],
     });
-    const limited = await agent(1);
+    // A run of its own for each: a run told to come back later is refused until then (below).
+    const limited = await agent(1, { runId: 'run-1' });
     expect([limited.status, limited.headers.get('retry-after')]).toEqual([429, '7']);
     expect(lastRecord()).toMatchObject({ fault: 'http-429', status: 429, turn: 1 });
-    expect((await agent(2)).status).toBe(500);
-    const unavailable = await agent(3);
+    expect((await agent(2, { runId: 'run-2' })).status).toBe(500);
+    const unavailable = await agent(3, { runId: 'run-3' });
     expect([unavailable.status, unavailable.headers.get('retry-after')]).toEqual([503, '2']);
-    expect((await agent(4)).status).toBe(200);
+    expect((await agent(4, { runId: 'run-4' })).status).toBe(200);
+  });
+
+  it('refuses a run that comes back before its Retry-After the same way, as a real rate limit does, and that run alone', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    start({ agent: [{ fault: { kind: 'http-429', retryAfterSeconds: 2 }, when: { attempts: [1] } }] });
+    expect((await agent(1)).status).toBe(429);
+    // Its second attempt would pass; it comes 1 ms later, as a client reading seconds as milliseconds would.
+    vi.advanceTimersByTime(1);
+    const early = await agent(1);
+    expect([early.status, early.headers.get('retry-after')]).toEqual([429, '2']);
+    expect(lastRecord()).toMatchObject({ fault: 'http-429', turn: 1 });
+    expect((await agent(5, { runId: 'run-2' })).status).toBe(429); // its own first attempt: another run is not held back
+    vi.advanceTimersByTime(1_999);
+    expect((await agent(1)).status).toBe(200);
   });
 
   it('latency holds the answer back until its delay has passed', async () => {

@@ -7,6 +7,7 @@
  * `anthropic-ratelimit-*` headers on a 429, an `error` event in a stream that fails midway).
  */
 import { BYTES_PER_TOKEN } from '../../src/contract/limits.ts';
+import { retryAfterSecondsOf } from '../faults/fault-profile.ts';
 import type { Answer, ErrorFault } from '../faults/fault-response.ts';
 import { overflow } from './openai-errors.ts';
 import { idOf, jsonAnswer, type ModelRequest, pieces, type Reply, sseEvent, streamAnswer } from './wire-format.ts';
@@ -101,7 +102,7 @@ export function anthropicFault(fault: ErrorFault, request: ModelRequest): Answer
         429,
         'rate_limit_error',
         'Number of request tokens has exceeded your per-minute rate limit',
-        rateLimitHeaders(fault.retryAfterSeconds ?? 1),
+        rateLimitHeaders(retryAfterSecondsOf(fault) ?? 1),
       );
     case 'http-500':
       return anthropicError(500, 'api_error', 'Internal server error');

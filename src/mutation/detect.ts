@@ -1,6 +1,8 @@
 /**
  * StrykerJS's test command: runs the detection suite on one server and exits 1 when any
- * expectation fails (the mutant is killed), 0 when all hold (it survived). Stryker keeps a
+ * expectation fails (the mutant is killed), 0 when all hold (it survived). With `--all` it runs
+ * every scenario past the first failure and prints each failed invariant's first evidence: a
+ * broken kernel tried by hand (docs/blind-trials/). Stryker keeps a
  * run's output only for a killed mutant; with MUTATION_LOG_DIR set, every run's output is also
  * written there as `<mutant id>.log` (`dry-run.log` for the unmutated run), so that a survivor's
  * run can be read after.
@@ -24,6 +26,7 @@ say(`modules loaded: ${sinceProcessBegan()}`);
 const serverStarting = Date.now();
 const env = await startEnvironment({ dynamicConfig: MUTANT_SERVER });
 say(`server started in ${Date.now() - serverStarting} ms (${sinceProcessBegan()})`);
+const all = process.argv.includes('--all');
 let killed = false;
 try {
   const started = Date.now();
@@ -32,11 +35,15 @@ try {
     const scenarioStarted = Date.now();
     const summary = await runScenario(scenario, { environment: env });
     for (const e of summary.expectations) if (!e.met) say(`${summary.scenario}: ${e.detail}`);
+    if (all && !summary.passed) {
+      for (const run of summary.runs)
+        for (const failed of run.invariants.filter((i) => i.status === 'fail')) say(`  ${failed.id}: ${failed.evidence[0] ?? ''}`);
+    }
     say(`${summary.scenario} ${summary.passed ? 'passed' : 'FAILED'} ${Date.now() - scenarioStarted} ms`);
     if (!summary.passed) {
       killed = true;
       // One failure kills the mutant: the rest would only cost time.
-      break;
+      if (!all) break;
     }
   }
   say(`${killed ? 'killed' : 'every detection scenario passed'} in ${Date.now() - started} ms`);

@@ -90,7 +90,7 @@ describe('an Agents SDK worker that will not start', () => {
     const failure = await runScenario(broken, { scenarioFile: file }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ExternalTargetError);
     expect((failure as Error).message).toMatch(
-      /^foreign worker agents-sdk \(`node --import tsx src\/no-such-worker\.ts` in \S+\/examples\/agents-sdk\) exited \(code 1\): [^\n]+$/,
+      /^foreign worker agents-sdk \(`node --import tsx src\/no-such-worker\.ts` in \S+\/examples\/agents-sdk\) exited with code 1 after \d+(\.\d)? s: [^\n]+$/,
     );
   }, 300_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lastMeaningfulLine } from './foreign-command.ts';
+import { describeExit, formatSeconds, lastMeaningfulLine, runForeignCommand, stderrTail } from './foreign-command.ts';
 
 describe('lastMeaningfulLine', () => {
   it("names a Node crash by its error, not by Node's version trailer or the stack", () => {
@@ -44,5 +44,36 @@ describe('lastMeaningfulLine', () => {
     expect(lastMeaningfulLine('')).toBe('');
     expect(lastMeaningfulLine('\n\n')).toBe('');
     expect(lastMeaningfulLine('Node.js v20.20.2\n')).toBe('Node.js v20.20.2');
+  });
+});
+
+describe('runForeignCommand', () => {
+  it('a command killed by a signal of its own exited with it, after the time it really ran', async () => {
+    const outcome = await runForeignCommand({ argv: ['sh', '-c', 'echo "about to abort" >&2; kill -ABRT $$'] }, [], 120_000);
+    expect(outcome).toMatchObject({ code: null, signal: 'SIGABRT', stderr: 'about to abort\n' });
+    expect(outcome.failure).toMatch(/^exited with SIGABRT after \d\.\d s$/);
+    expect(outcome.elapsedMs).toBeLessThan(10_000);
+  });
+
+  it('a command longrun stopped at its timeout says so; one that will not start says why; an exit code is not a failure', async () => {
+    expect((await runForeignCommand({ argv: ['sleep', '5'] }, [], 200)).failure).toBe('stopped by longrun after its timeout of 0.2 s');
+    expect((await runForeignCommand({ argv: ['no-such-command-5e1'] }, [], 1_000)).failure).toBe('could not start: ENOENT');
+    const exited = await runForeignCommand({ argv: ['sh', '-c', 'exit 3'] }, [], 1_000);
+    expect(exited).toMatchObject({ code: 3 });
+    expect(exited.failure).toBeUndefined();
+  });
+});
+
+describe('describeExit and stderrTail', () => {
+  it('names the signal or the code and the seconds, a tenth where it tells something', () => {
+    expect(describeExit(null, 'SIGABRT', 2_140)).toBe('exited with SIGABRT after 2.1 s');
+    expect(describeExit(3, null, 45_400)).toBe('exited with code 3 after 45 s');
+    expect(formatSeconds(120_000)).toBe('120 s');
+  });
+
+  it('keeps the last few non-blank lines, each cut', () => {
+    expect(stderrTail('a\n\nb\nc\n\n', 2)).toEqual(['b', 'c']);
+    expect(stderrTail(`${'y'.repeat(1000)}\n`)[0]).toHaveLength(240);
+    expect(stderrTail('')).toEqual([]);
   });
 });

@@ -35,7 +35,12 @@ child.on('error', (error: NodeJS.ErrnoException) => {
   process.stderr.write(`could not start ${describeCommand(command)}: ${error.code ?? error.message}\n`);
   process.exit(127);
 });
-child.on('exit', (code, signal) => process.exit(code ?? 128 + (signal === 'SIGKILL' ? 9 : 15)));
+child.on('exit', (code, signal) => {
+  const status = code ?? 128 + (signal === 'SIGKILL' ? 9 : 15);
+  // The supervisor's own exit code cannot carry a signal: the harness hears it (SIGABRT, SIGSEGV) over IPC first.
+  if (!process.connected) process.exit(status);
+  process.send?.({ type: 'exited', code, signal }, () => process.exit(status));
+});
 process.on('SIGTERM', () => {
   child.kill('SIGTERM');
   setTimeout(killGroup, GRACE_MS).unref();

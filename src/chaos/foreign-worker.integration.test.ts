@@ -69,16 +69,23 @@ describe('a foreign worker', () => {
     expect(await groupGone(pid)).toBe(true);
   });
 
+  it('that crashes is reported as what happened: its signal, its real time, the end of its stderr', async () => {
+    const command = { argv: ['sh', '-c', 'echo "loading" >&2; echo "fatal: core dumped" >&2; kill -ABRT $$'] };
+    await expect(start('aborts', command)).rejects.toThrow(
+      /^foreign worker aborts \(`sh -c .*`\) exited with SIGABRT after \d\.\d s: fatal: core dumped; its stderr ended: loading \| fatal: core dumped$/,
+    );
+  });
+
   it('that cannot start is one line naming its command', async () => {
     await expect(start('missing', { argv: ['no-such-worker', '--binary', 'v1'] })).rejects.toThrow(
-      /^foreign worker missing \(`no-such-worker --binary v1`\) exited \(code 127\): could not start `no-such-worker --binary v1`: ENOENT$/,
+      /^foreign worker missing \(`no-such-worker --binary v1`\) exited with code 127 after \d+(\.\d)? s: could not start `no-such-worker --binary v1`: ENOENT$/,
     );
   });
 
   it('that exits at once is one line with the last thing it said', async () => {
     const command = { argv: ['sh', '-c', 'echo starting; echo "config: LONGRUN_API_KEY is not set" >&2; exit 3'] };
     await expect(start('broken', command)).rejects.toThrow(
-      /^foreign worker broken \(`sh -c .*`\) exited \(code 3\): config: LONGRUN_API_KEY is not set$/,
+      /^foreign worker broken \(`sh -c .*`\) exited with code 3 after \d+(\.\d)? s: config: LONGRUN_API_KEY is not set$/,
     );
   });
 

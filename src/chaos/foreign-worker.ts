@@ -15,7 +15,7 @@ import { WORKER_ENV } from '../contract/worker-env.ts';
 import { nodeArgsFor, siblingModule } from '../shared/package-paths.ts';
 import { sleep } from '../shared/sleep.ts';
 import { exitOf, isRunning, killNow, stopChild, tailOf, trackChild } from './child-processes.ts';
-import { describeCommand, type ForeignCommand, lastMeaningfulLine } from './foreign-command.ts';
+import { describeCommand, describeExit, type ForeignCommand, lastMeaningfulLine, stderrTail } from './foreign-command.ts';
 import type { PoolWorker } from './worker-kind.ts';
 import type { ActivityReport } from './worker-messages.ts';
 
@@ -50,6 +50,17 @@ export interface ForeignWorkerOptions {
 
 let serial = 0;
 
+/**
+ * "foreign worker py-v1 (`python worker.py`) exited with SIGABRT after 2.1 s: <its last word>;
+ * its stderr ended: <a few lines>": one line, as a run's termination reason carries it.
+ */
+export function crashMessage(who: string, exit: { code: number | null; signal: string | null }, elapsedMs: number, stderr: string): string {
+  const tail = stderrTail(stderr, 3);
+  const said = lastMeaningfulLine(stderr);
+  const ended = tail.length > 1 ? `; its stderr ended: ${tail.join(' | ')}` : '';
+  return `${who} ${describeExit(exit.code, exit.signal, elapsedMs)}: ${said || 'no output'}${ended}`;
+}
+
 /** The environment a foreign worker reads (src/contract/worker-env.ts). */
 export function foreignWorkerEnv(options: ForeignWorkerOptions & { identity: string }): Record<string, string> {
   return {
@@ -76,13 +87,17 @@ export class ForeignWorker implements PoolWorker {
     readonly options: ForeignWorkerOptions & { identity: string },
     private readonly output: () => string,
   ) {
+    const spawnedAt = Date.now();
+    // The worker's own end, as its supervisor saw it (the supervisor's exit code cannot carry a signal).
+    let exited: { code: number | null; signal: string | null } | undefined;
     this.died = exitOf(child).then(({ code, signal }) => {
       if (this.ending) return new Promise<never>(() => {});
-      throw new Error(`${this.describe()} exited (${signal ?? `code ${code}`}): ${lastMeaningfulLine(this.output()) || 'no output'}`);
+      throw new Error(crashMessage(this.describe(), exited ?? { code, signal }, Date.now() - spawnedAt, this.output()));
     });
     this.died.catch(() => {});
-    child.on('message', (message: { type?: string; pid?: number }) => {
+    child.on('message', (message: { type?: string; pid?: number; code?: number | null; signal?: string | null }) => {
       if (message.type === 'started') this.started = message.pid;
+      if (message.type === 'exited') exited = { code: message.code ?? null, signal: message.signal ?? null };
     });
   }
 

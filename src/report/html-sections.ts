@@ -72,6 +72,28 @@ ${rows.join('\n')}
 </tbody></table></section>`;
 }
 
+/** The runs that went wrong in a way no expectation accounts for: each with its first evidence line. */
+export function unexplainedSection(summary: Summary): string {
+  const unexplained = summary.unexplained ?? [];
+  if (unexplained.length === 0) return '';
+  const byId = new Map(summary.runs.map((run) => [run.runId, run]));
+  const shown = unexplained.slice(0, MAX_FAILURE_DETAILS);
+  const rows = shown.map(({ runId, binary, why }) => {
+    const run = byId.get(runId);
+    return `<tr class="failing" data-run="${escapeAttribute(runId)}">${cell(`<code>${escapeText(runId)}</code>`)}${cell(escapeText(binary))}${cell(escapeText(truncate(why, MAX_EVIDENCE_CHARS)))}${cell(run ? historyLinks(run) : '<span class="na">not saved</span>')}</tr>`;
+  });
+  const more =
+    unexplained.length > shown.length
+      ? `<p class="note">Showing ${formatCount(shown.length)} of ${formatCount(unexplained.length)}; all of them are in summary.json and junit.xml.</p>`
+      : '';
+  return `<section id="unexplained"><h2>Runs no expectation accounts for</h2>
+<p class="note">These runs failed, were stopped, violated an invariant or could not be replayed, and no expectation judges or explains it: the scenario cannot pass while one is here.</p>
+<table><thead><tr><th>run</th><th>binary</th><th>first evidence</th><th>histories</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table>
+${more}</section>`;
+}
+
 /** Invariant ids in the canonical order, then any others the runs hold (the replay harness's). */
 function invariantIds(runs: readonly RunRecord[]): InvariantId[] {
   const seen = new Set<InvariantId>(runs.flatMap((run) => run.invariants.map((r) => r.id)));

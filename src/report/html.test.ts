@@ -98,3 +98,19 @@ describe('renderHtml', () => {
     expect(renderHtml(standardFixture())).toBe(html);
   });
 });
+
+describe('renderHtml with runs no expectation accounts for', () => {
+  it('has a section listing each with its first evidence line and its histories, escaped', () => {
+    const run = fixtureRun({ runId: 'long-run-0007', binary: 'v0', turns: 12, growthBytes: 10_000, compaction: 'none', outcome: 'failed' });
+    const summary = fixtureSummary([run], {
+      unexplained: [{ runId: run.runId, binary: 'v0', why: 'ended failed: <UnicodeEncodeError> & more' }],
+    });
+    const html = renderHtml(summary);
+    const section = html.match(/<section id="unexplained">[\s\S]*?<\/section>/)?.[0] ?? '';
+    expect(section).toContain('<tr class="failing" data-run="long-run-0007"><td><code>long-run-0007</code></td><td>v0</td>');
+    expect(section).toContain('ended failed: &lt;UnicodeEncodeError&gt; &amp; more');
+    expect(section).toContain('execution 1</a>');
+    expect(html.indexOf('id="expectations"')).toBeLessThan(html.indexOf('id="unexplained"'));
+    expect(renderHtml(fixtureSummary([run]))).not.toContain('id="unexplained"');
+  });
+});

@@ -13,6 +13,7 @@ import {
   partialBanner,
   runsSection,
   totalsSection,
+  unexplainedSection,
 } from './html-sections.ts';
 
 /** The report page of a summary. Pure: same summary, same bytes. */
@@ -24,6 +25,7 @@ ${headerSection(summary)}
 ${partialBanner(summary)}
 ${totalsSection(summary)}
 ${expectationsSection(summary)}
+${unexplainedSection(summary)}
 ${failuresSection(summary)}
 ${chartsSection(renderCharts(summary))}
 ${invariantsSection(summary)}

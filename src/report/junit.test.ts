@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HISTORY_INVARIANT_IDS } from '../checks/index.ts';
 import { fixtureSummary, NASTY_EVIDENCE, standardFixture } from '../result/testing/index.ts';
 import { visibleControls } from './escape.ts';
-import { EXPECTATIONS_CLASSNAME, INVOCATION_CLASSNAME, renderJunit } from './junit.ts';
+import { EXPECTATIONS_CLASSNAME, INVOCATION_CLASSNAME, renderJunit, UNEXPLAINED_NAME } from './junit.ts';
 import { findAll, parseXml, type XmlElement } from './testing/index.ts';
 
 function testcase(root: XmlElement, classname: string, name: string): XmlElement {
@@ -72,5 +72,14 @@ describe('renderJunit', () => {
 
   it('is deterministic', () => {
     expect(renderJunit(standardFixture())).toBe(renderJunit(standardFixture()));
+  });
+});
+
+describe('renderJunit with a run no expectation accounts for', () => {
+  it('fails a testcase of its own, with its first evidence line', () => {
+    const why = 'ended failed: Error serializing to JSON: UnicodeEncodeError: surrogates not allowed';
+    const root = parseXml(renderJunit(fixtureSummary([], { unexplained: [{ runId: 'long-run-0007', binary: 'v0', why }] })));
+    const failure = testcase(root, 'long-run-0007', UNEXPLAINED_NAME).children.find((c) => c.name === 'failure');
+    expect(failure?.attributes).toMatchObject({ type: 'unexplained', message: why });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * junit.xml for CI: one testsuite for the scenario, a testcase per run x invariant
- * (classname = run id, name = invariant id), one per expectation, and one saying whether the
- * invocation finished (a partial one must not look green).
+ * (classname = run id, name = invariant id), one per expectation, a failing one per run no
+ * expectation accounts for, and one saying whether the invocation finished (a partial one must
+ * not look green).
  */
 import type { InvariantResult } from '../checks/index.ts';
 import type { Summary } from '../result/index.ts';
@@ -11,6 +12,8 @@ import { plural } from './format.ts';
 /** Testcases of expectations and of completion use these classnames (run ids are the others). */
 export const EXPECTATIONS_CLASSNAME = 'expectations';
 export const INVOCATION_CLASSNAME = 'longrun';
+/** The testcase of a run no expectation accounts for (its classname is the run's id). */
+export const UNEXPLAINED_NAME = 'accounted for by an expectation';
 
 const MESSAGE_MAX = 300;
 
@@ -53,6 +56,15 @@ function testCases(summary: Summary): TestCase[] {
       name: expectation.description,
       seconds: 0,
       ...(expectation.met ? {} : { failure: { message: firstLine(expectation.detail), type: 'expectation', body: expectation.detail } }),
+    });
+  }
+  // A run no expectation accounts for fails a case of its own, though none of its invariants may.
+  for (const { runId, why } of summary.unexplained ?? []) {
+    cases.push({
+      classname: runId,
+      name: UNEXPLAINED_NAME,
+      seconds: 0,
+      failure: { message: firstLine(why), type: 'unexplained', body: why },
     });
   }
   cases.push({

@@ -115,3 +115,20 @@ describe('renderProgress', () => {
     );
   });
 });
+
+describe('renderText with runs no expectation accounts for', () => {
+  it('lists each with its first evidence line, after the expectations', () => {
+    const unexplained = Array.from({ length: MAX_TEXT_RUNS + 2 }, (_, i) => ({
+      runId: `long-run-${i}`,
+      binary: 'v0' as const,
+      why: i === 0 ? 'ended failed: Error serializing to JSON: UnicodeEncodeError\u001b[31m' : 'journal.chain: seq 4 follows seq 2',
+    }));
+    const text = renderText(fixtureSummary([], { unexplained, passed: false }));
+    const lines = text.split('\n');
+    const at = lines.indexOf('runs no expectation accounts for (the scenario cannot pass):');
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toBe('  long-run-0 (v0): ended failed: Error serializing to JSON: UnicodeEncodeError\\u001B[31m');
+    expect(lines[at + MAX_TEXT_RUNS + 1]).toBe('  ... and 2 more runs (all in summary.json)');
+    expect(renderText(fixtureSummary([]))).not.toContain('accounts for');
+  });
+});

@@ -75,8 +75,20 @@ export function renderText(summary: Summary, reportDir?: string): string {
     lines.push('expectations:');
     for (const e of summary.expectations) lines.push(`  ${e.met ? 'met  ' : 'UNMET'} ${safe(`${e.description}: ${e.detail}`)}`);
   }
+  lines.push(...unexplainedBlock(summary));
   if (reportDir !== undefined) lines.push(`report: ${join(reportDir, 'report.html')} (summary.json, junit.xml beside it)`);
   return lines.join('\n');
+}
+
+/** Runs no expectation accounts for, each with its first evidence line: never hidden behind a met expectation. */
+function unexplainedBlock(summary: Summary): string[] {
+  const unexplained = summary.unexplained ?? [];
+  if (unexplained.length === 0) return [];
+  const lines = ['runs no expectation accounts for (the scenario cannot pass):'];
+  for (const { runId, binary, why } of unexplained.slice(0, MAX_TEXT_RUNS)) lines.push(`  ${safe(`${runId} (${binary}): ${why}`)}`);
+  if (unexplained.length > MAX_TEXT_RUNS)
+    lines.push(`  ... and ${plural(unexplained.length - MAX_TEXT_RUNS, 'more run')} (all in summary.json)`);
+  return lines;
 }
 
 /**

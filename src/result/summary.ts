@@ -88,6 +88,15 @@ export const expectationRecordSchema = z.object({
 });
 export type ExpectationRecord = z.infer<typeof expectationRecordSchema>;
 
+/** A run that went wrong in a way no expectation judges or explains (src/runner/unexplained-runs.ts). */
+export const unexplainedRunSchema = z.object({
+  runId: z.string().min(1),
+  binary: binaryNameSchema,
+  /** Its first evidence line: how it ended, or the invariant it violated and why. */
+  why: z.string(),
+});
+export type UnexplainedRun = z.infer<typeof unexplainedRunSchema>;
+
 export const summarySchema = z.object({
   scenario: z.string().min(1),
   /** The scenario file, when it came from one. */
@@ -111,6 +120,11 @@ export const summarySchema = z.object({
   }),
   runs: z.array(runRecordSchema),
   expectations: z.array(expectationRecordSchema),
+  /**
+   * Runs that failed, were stopped or violated an invariant for a reason no expectation accounts
+   * for (present when there is one): the summary does not pass while there is one.
+   */
+  unexplained: z.array(unexplainedRunSchema).optional(),
   totals: z.object({
     runs: count,
     turns: count,
@@ -121,7 +135,7 @@ export const summarySchema = z.object({
   }),
   /** Throughput, turn latency, and worker and server RSS and CPU over the run. */
   load: loadMetricsSchema.optional(),
-  /** Every expectation met (and nothing partial). */
+  /** Every expectation met, no run unexplained (and nothing partial). */
   passed: z.boolean(),
 });
 export type Summary = z.infer<typeof summarySchema>;

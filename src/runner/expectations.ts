@@ -1,10 +1,12 @@
 /**
  * A scenario's verdict: each expectation (invariants hold, an incident reproduces, a broken
  * control is caught, runs end as expected) judged over the run records of the binary it names.
+ * A replay that could not be done catches no broken control (unexplained-runs.ts lists its run).
  */
 import type { BinaryName } from '../kernel/index.ts';
 import type { ExpectationRecord, RunRecord } from '../result/index.ts';
 import type { Expectation } from '../scenario/scenario-schema.ts';
+import { violated } from './unexplained-runs.ts';
 
 export function evaluateExpectations(expectations: readonly Expectation[], runs: readonly RunRecord[]): ExpectationRecord[] {
   return expectations.map((expectation) => {
@@ -45,7 +47,7 @@ export function evaluateExpectations(expectations: readonly Expectation[], runs:
                 .join(', ')}`,
       };
     }
-    const missed = expectation.violates.filter((id) => !onBinary.some((r) => r.invariants.some((i) => i.id === id && i.status === 'fail')));
+    const missed = expectation.violates.filter((id) => !onBinary.some((r) => violated(r, id)));
     return {
       description: describe(expectation),
       met: missed.length === 0,

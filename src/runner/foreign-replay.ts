@@ -2,22 +2,22 @@
  * Cross-version replay on a foreign binary: its own replayer command (the Go kernel's
  * `go-kernel replay --binary v1`) gets a run's histories as files, as `temporal workflow show
  * --output json` writes them, and exits 0 when every one replays, or non-zero with the first
- * nondeterminism on its last line of stderr.
+ * nondeterminism on its last line of stderr. A replayer that does not get to exit by itself (a
+ * signal, its timeout, a command that will not start) could not replay the run: that is the
+ * outcome, with the end of its stderr, and the judging goes on.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import type { temporal } from '@temporalio/proto';
-import { describeCommand, type ForeignCommand, lastMeaningfulLine, runForeignCommand } from '../chaos/foreign-command.ts';
+import { describeCommand, type ForeignCommand, lastMeaningfulLine, runForeignCommand, stderrTail } from '../chaos/foreign-command.ts';
 import type { BinaryName } from '../kernel/index.ts';
-import type { ReplayOutcome, ReplayPlan } from './replay.ts';
+import type { ReplayPlan } from './replay.ts';
+import type { ReplayOutcome } from './replay-verdict.ts';
 
 /** A replay of a few executions takes seconds; one that takes minutes is stuck. */
 const REPLAY_TIMEOUT_MS = 120_000;
-
-/** Thrown when the replayer itself cannot run (not found, killed, timed out): no verdict, a broken setup. */
-export class ForeignReplayError extends Error {}
 
 export async function replayWithCommand(
   binary: BinaryName,
@@ -34,10 +34,14 @@ export async function replayWithCommand(
       return file;
     });
     const { code, stderr, failure } = await runForeignCommand(command, files, REPLAY_TIMEOUT_MS);
-    if (failure) throw new ForeignReplayError(`replayer of ${binary} (${describeCommand(command)}): ${failure}`);
+    const inDir = (line: string) => line.split(`${dir}/`).join('');
+    if (failure) {
+      const why = `its replayer (${describeCommand(command)}) ${failure}`;
+      return { binary, errors: [], notReplayed: { why, stderr: stderrTail(stderr).map(inDir) } };
+    }
     if (code === 0) return { binary, errors: [] };
     const said = lastMeaningfulLine(stderr) || `exited with code ${code} and said nothing`;
-    return { binary, errors: [said.split(`${dir}/`).join('')] };
+    return { binary, errors: [inDir(said)] };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

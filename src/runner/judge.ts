@@ -11,7 +11,8 @@ import type { RunRecord } from '../result/index.ts';
 import { fetchRunForJudging, fetchRunHistories, type JudgingFetchOptions } from './history-chain.ts';
 import type { RunHistoryStream } from './history-stream.ts';
 import type { LaunchedRun } from './launch.ts';
-import { type ReplayPlan, replayVerdict } from './replay.ts';
+import type { ReplayPlan } from './replay.ts';
+import { replayVerdict } from './replay-verdict.ts';
 import type { RequestRefusals } from './request-refusals.ts';
 import type { RunHarness } from './run-harness.ts';
 import { buildRunRecord } from './run-record.ts';
@@ -67,8 +68,14 @@ export async function judgeRun(
   const tookOver = served.length > 1 || ranOn !== binary;
   // The replay runs on the replayers while this one checks the histories.
   const targets = tookOver ? [ranOn] : context.replays.targets(binary);
-  const replayed = Promise.all(targets.map((target) => context.replays.replay(target, workflowId, histories)));
-  replayed.catch(() => {}); // awaited below; a check that throws first must not leave it unhandled
+  // A replay that throws could not be done: the run's record says so, and the other runs are still judged.
+  const replayed = Promise.all(
+    targets.map((target) =>
+      context.replays
+        .replay(target, workflowId, histories)
+        .catch((error: unknown) => ({ binary: target, errors: [], notReplayed: { why: errorLine(error), stderr: [] } })),
+    ),
+  );
   const view = buildRunView(fetched.map((f) => f.loaded));
   const verdict = checkRunView(view, tookOver ? { ...context.checkContext, gateOpens: 'at-marker' } : context.checkContext);
   const invariants = [...verdict.results, replayVerdict(await replayed), context.refusals.verdict(run.runId, [binary, ...served])];
@@ -90,4 +97,8 @@ export async function judgeRun(
       return whole.map((f) => f.history);
     },
   };
+}
+
+function errorLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'failed';
 }

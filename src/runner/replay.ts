@@ -4,17 +4,11 @@
  */
 import type { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
-import type { InvariantResult } from '../checks/index.ts';
 import { installRuntime } from '../environment/index.ts';
 import { BINARIES, type BinaryId, type BinaryName, CURRENT_BINARY, RELEASES } from '../kernel/index.ts';
 import { workflowBundle } from '../kernel/workers/workflow-bundles.ts';
 import { JUDGED_AT_ONCE } from './judging-pool.ts';
-
-export interface ReplayOutcome {
-  binary: BinaryName;
-  /** First error per execution, or none. */
-  errors: string[];
-}
+import type { ReplayOutcome } from './replay-verdict.ts';
 
 interface ReplayJob {
   left: number;
@@ -194,19 +188,5 @@ export function kernelReplayPlan(inPlay: readonly BinaryId[]): ReplayPlan {
     targets: (recordedOn) => replayTargets(recordedOn as BinaryId, inPlay),
     replay: (target, workflowId, histories) => replayHistories(target as BinaryId, workflowId, histories),
     readsActivityInputs: false,
-  };
-}
-
-export function replayVerdict(outcomes: readonly ReplayOutcome[]): InvariantResult {
-  if (outcomes.length === 0) {
-    return { id: 'replay.cross-version', status: 'not-applicable', evidence: ['no binary of this run has a replayer'] };
-  }
-  const failed = outcomes.filter((o) => o.errors.length > 0);
-  return {
-    id: 'replay.cross-version',
-    status: failed.length > 0 ? 'fail' : 'pass',
-    evidence: outcomes.map((o) =>
-      o.errors.length > 0 ? `replayed on ${o.binary}: ${o.errors.join('; ')}` : `replayed on ${o.binary}: identical`,
-    ),
   };
 }

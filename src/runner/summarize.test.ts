@@ -69,3 +69,31 @@ describe('summarize', () => {
     expect(summary.passed).toBe(false);
   });
 });
+
+describe('summarize with a run no expectation accounts for', () => {
+  it('lists it and does not pass, though every expectation is met', () => {
+    const reproducing = scenarioSchema.parse({ name: 'long', seed: 7, expect: [{ on: 'v0', reproduces: 'tmprl1103' }] });
+    const reproduced = fixtureRun({
+      runId: 'long-run-0000',
+      binary: 'v0',
+      turns: 21,
+      growthBytes: 100_000,
+      compaction: 'none',
+      outcome: 'terminated',
+      incidents: ['tmprl1103'],
+    });
+    const died = fixtureRun({
+      runId: 'long-run-0001',
+      binary: 'v0',
+      turns: 12,
+      growthBytes: 100_000,
+      compaction: 'none',
+      outcome: 'failed',
+    });
+    const summary = summarize(input({ scenario: reproducing, runs: [reproduced, died] }));
+    expect(summary.expectations.every((e) => e.met)).toBe(true);
+    expect(summary.unexplained).toEqual([{ runId: 'long-run-0001', binary: 'v0', why: 'ended failed: long-run-0001 ended failed' }]);
+    expect(summary.passed).toBe(false);
+    expect(summarize(input())).not.toHaveProperty('unexplained');
+  });
+});

@@ -1,13 +1,15 @@
 /**
  * A scenario's summary: its runs, every expectation judged over them (plus the verdicts chaos
- * and soak add), the totals and the limits they were judged against. It passes only when it
- * is whole, judged at least one run and met every expectation.
+ * and soak add), the totals and the limits they were judged against, and the runs no
+ * expectation accounts for (unexplained-runs.ts). It passes only when it is whole, judged at
+ * least one run, met every expectation and left no run unexplained.
  */
 import type { ExpectationRecord, LoadMetrics, RunRecord, Summary } from '../result/index.ts';
 import { totalsOf } from '../result/index.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
 import { evaluateExpectations } from './expectations.ts';
 import type { RunLimits } from './limits.ts';
+import { unexplainedRuns } from './unexplained-runs.ts';
 
 export interface SummaryInput {
   scenario: Scenario;
@@ -28,6 +30,7 @@ export interface SummaryInput {
 export function summarize(input: SummaryInput): Summary {
   const { scenario, runs, partial, startedAt, finishedAt, load, scenarioFile } = input;
   const expectations = [...evaluateExpectations(scenario.expect, runs), ...input.verdicts];
+  const unexplained = unexplainedRuns(scenario.expect, runs);
   return {
     scenario: scenario.name,
     ...(scenarioFile ? { scenarioFile } : {}),
@@ -40,8 +43,9 @@ export function summarize(input: SummaryInput): Summary {
     limits: input.limits,
     runs,
     expectations,
+    ...(unexplained.length > 0 ? { unexplained } : {}),
     totals: totalsOf(runs),
     ...(load ? { load } : {}),
-    passed: !partial && runs.length > 0 && expectations.every((e) => e.met),
+    passed: !partial && runs.length > 0 && expectations.every((e) => e.met) && unexplained.length === 0,
   };
 }

@@ -14,6 +14,9 @@ import { SERVER_DOWN_TOLERANCE_MS, whileServerDown } from './server-retry.ts';
 
 type Description = temporal.api.workflowservice.v1.IDescribeWorkflowExecutionResponse;
 
+/** The reason of a run stopped because longrun was interrupted: the partial summary's, not the run's. */
+export const INTERRUPTED = 'longrun was interrupted';
+
 /** Consecutive failed attempts of one workflow task that make a retry loop longrun stops. */
 const RETRY_LOOP_ATTEMPTS = 3;
 const WATCH_EVERY_MS = 250;
@@ -143,7 +146,7 @@ export function stopReason(description: Description, state: WatchState): string 
         : state.overdue
           ? `longrun stopped the run after its timeout of ${Math.round(state.timeoutMs / 1000)} s`
           : state.aborted
-            ? 'longrun was interrupted'
+            ? INTERRUPTED
             : state.workerError
               ? `longrun's worker died: ${state.workerError.message}`
               : undefined;

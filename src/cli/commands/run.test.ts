@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { reproCommand, runCommand, soakCommand } from './run.ts';
+import { fixtureRun, fixtureSummary } from '../../result/testing/index.ts';
+import { replayVerdict } from '../../runner/replay-verdict.ts';
+import { reproCommand, runCommand, soakCommand, summaryExit } from './run.ts';
 
 describe('run, soak and repro parse their flags', () => {
   const unset = { ui: false, 'ui-port': undefined, 'metrics-port': undefined };
@@ -48,5 +50,24 @@ describe('run, soak and repro parse their flags', () => {
     await expect(reproCommand.run(['tmprl9999'])).rejects.toThrow(
       'unknown incident "tmprl9999" (known: tmprl1103, history-size, history-count)',
     );
+  });
+});
+
+describe('the exit code of a run', () => {
+  const run = fixtureRun({ runId: 'py-run-0001', binary: 'v1', turns: 3, growthBytes: 1_000, compaction: 'none' });
+  const notReplayed = {
+    ...run,
+    invariants: [
+      ...run.invariants,
+      replayVerdict([
+        { binary: 'v1', errors: [], notReplayed: { why: 'its replayer (`python replay.py`) exited with SIGABRT after 2.1 s', stderr: [] } },
+      ]),
+    ],
+  };
+
+  it('is 0 passed, 1 not, and 2 when a run could not be replayed (the report is written all the same)', () => {
+    expect(summaryExit(fixtureSummary([run], { passed: true }))).toBe(0);
+    expect(summaryExit(fixtureSummary([run], { passed: false }))).toBe(1);
+    expect(summaryExit(fixtureSummary([notReplayed], { passed: false }))).toBe(2);
   });
 });

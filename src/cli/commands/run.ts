@@ -12,10 +12,12 @@ import { INCIDENTS } from '../../checks/index.ts';
 import { DEFAULT_UI_PORT } from '../../environment/index.ts';
 import { renderProgress, renderText, reportDirFor, writeReport } from '../../report/index.ts';
 import type { RunRecord, Summary } from '../../result/index.ts';
+import { couldNotReplay } from '../../runner/replay-verdict.ts';
 import { runScenario } from '../../runner/run-scenario.ts';
 import { durationMs, resolveScenario } from '../../scenario/index.ts';
 import { atomicWriteFile } from '../../shared/atomic-write.ts';
 import { COMMAND_LINES } from '../command-lines.ts';
+import { EXIT, type ExitCode, verdictExit } from '../exit-code.ts';
 import { booleanFlag, defineCommand, valueFlag, wholeNumber } from '../flags.ts';
 import { servePrometheus } from '../serve-metrics.ts';
 import { environmentForUi, serveUiUntilStopped } from '../serve-ui.ts';
@@ -108,7 +110,16 @@ async function runAndReport(nameOrPath: string, flags: ReportFlags, duration?: n
   if (flags.json) console.log(JSON.stringify(summary, null, 2));
   else console.log(renderText(summary, dir));
   if (kept) await serveUiUntilStopped(kept, summary, flags['ui-port']);
-  return summary.passed ? 0 : 1;
+  return summaryExit(summary);
+}
+
+/**
+ * 0 passed, 1 not; 2 when a run could not be judged whole (its replayer crashed, timed out or
+ * would not start): longrun could not do its job there, though the report holds everything else.
+ */
+export function summaryExit(summary: Summary): ExitCode {
+  if (summary.runs.some((run) => run.invariants.some(couldNotReplay))) return EXIT.harness;
+  return verdictExit(summary.passed);
 }
 
 /** The histories of a run that violated an invariant, so the failure can be replayed. */

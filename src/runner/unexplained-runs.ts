@@ -1,0 +1,62 @@
+/**
+ * The runs no expectation accounts for. An expectation judges some runs for some things (`hold`
+ * their invariants, `ends` their outcome) or explains them (`reproduces`: the runs that show the
+ * incident; `violates`: the broken control's runs its invariants caught). A run that went wrong
+ * otherwise (it failed, was terminated, timed out or stopped, or violated an invariant) in a way
+ * nothing on its binary judges or explains would be hidden behind a met expectation: it is
+ * listed, with its first evidence line, and the summary does not pass.
+ *
+ * A run that could not be replayed (its replayer crashed) is always listed: no expectation can
+ * account for a judgment that was not made.
+ */
+import type { InvariantId } from '../checks/index.ts';
+import type { RunRecord, UnexplainedRun } from '../result/index.ts';
+import type { Expectation } from '../scenario/scenario-schema.ts';
+import { couldNotReplay } from './replay-verdict.ts';
+import { INTERRUPTED } from './watch.ts';
+
+/** Outcomes of a run that went its own way to its end. */
+const ENDED_WELL: ReadonlySet<RunRecord['outcome']> = new Set(['completed', 'continued-as-new']);
+
+/** The first line of a text, cut at 240 characters. */
+function firstLine(text: string): string {
+  return (text.split('\n')[0] ?? '').slice(0, 240);
+}
+
+/** Whether the run failed the invariant for real (a replay that could not be done catches nothing). */
+export function violated(run: RunRecord, id: InvariantId): boolean {
+  return run.invariants.some((i) => i.id === id && i.status === 'fail' && !couldNotReplay(i));
+}
+
+/** The runs that went wrong in a way no expectation on their binary judges or explains, in run order. */
+export function unexplainedRuns(expectations: readonly Expectation[], runs: readonly RunRecord[]): UnexplainedRun[] {
+  return runs.flatMap((run) => {
+    const why = unexplainedReason(
+      expectations.filter((e) => e.on === run.binary),
+      run,
+    );
+    return why === undefined ? [] : [{ runId: run.runId, binary: run.binary, why }];
+  });
+}
+
+function unexplainedReason(onBinary: readonly Expectation[], run: RunRecord): string | undefined {
+  const notReplayed = run.invariants.find(couldNotReplay);
+  if (notReplayed) return `${notReplayed.id}: ${firstLine(notReplayed.evidence[0] ?? '')}`;
+  const lastReason = run.executions.at(-1)?.reason;
+  // An interrupted run is the partial summary's to say (it cannot pass), not a run that went wrong.
+  if (lastReason?.startsWith(INTERRUPTED)) return undefined;
+  const explained = onBinary.some(
+    (e) => ('reproduces' in e && run.incidents.includes(e.reproduces)) || ('violates' in e && e.violates.some((id) => violated(run, id))),
+  );
+  if (explained) return undefined;
+  if (!ENDED_WELL.has(run.outcome) && !onBinary.some((e) => 'ends' in e)) {
+    return `ended ${run.outcome}${lastReason ? `: ${firstLine(lastReason)}` : ''}`;
+  }
+  const holds = onBinary.flatMap((e) => ('hold' in e ? [e.hold] : []));
+  // A `hold` judges the invariants it names (its own verdict shows their failures); a `hold` that
+  // names some leaves the others to the scenario's author; without a `hold`, none is judged.
+  const judged = (id: InvariantId) => holds.some((hold) => hold === 'all' || hold.includes(id));
+  const leftAside = (id: InvariantId) => holds.some((hold) => hold !== 'all' && !hold.includes(id));
+  const unjudged = run.invariants.find((i) => i.status === 'fail' && !judged(i.id) && !leftAside(i.id));
+  return unjudged ? `${unjudged.id}: ${firstLine(unjudged.evidence[0] ?? 'failed')}` : undefined;
+}

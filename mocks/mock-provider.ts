@@ -7,6 +7,7 @@ import type { RequestHandler } from 'msw';
 import type { FaultProfile } from './faults/fault-profile.ts';
 import { createModelHandlers, DEFAULT_MODEL_BASE_URL } from './handlers/model-handlers.ts';
 import { createSandboxHandlers, DEFAULT_SANDBOX_BASE_URL } from './handlers/sandbox-handlers.ts';
+import type { ToolMap } from './handlers/tool-map.ts';
 import { MockRecorder } from './recorder/mock-recorder.ts';
 import { planRun, type RunPlan } from './synthetic/plan-run.ts';
 import type { RunShapeInput } from './synthetic/run-shape.ts';
@@ -25,6 +26,12 @@ export interface MockProviderOptions {
    */
   compactionModels?: readonly string[];
   cardMaxBytes?: number;
+  /**
+   * The agent's tools whose backends forward to the sandbox, e.g. `{ get_page: 'screenshot' }`:
+   * a planned call to that sandbox tool is played as a call to the agent's tool, with the
+   * planned arguments (see handlers/play-turn.ts).
+   */
+  toolMap?: ToolMap;
 }
 
 export interface MockProvider {
@@ -71,6 +78,7 @@ export function createMockProvider(options: MockProviderOptions): MockProvider {
       cardMaxBytes: options.cardMaxBytes,
       faults: options.faults,
       recorder,
+      toolMap: options.toolMap,
     }),
     ...createSandboxHandlers({
       sandboxBaseUrl,

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { parseBody } from './json-body.ts';
-import { fromMetadata, functionToolName, type ModelRequest, metadataSchema, partsText } from './wire-format.ts';
+import { fromMetadata, type ModelRequest, metadataSchema, offeredTool, partsText } from './wire-format.ts';
 
 const blocks = z.array(z.looseObject({ type: z.string() }));
 const schema = z.looseObject({
@@ -36,9 +36,11 @@ export function readAnthropicRequest(text: string, compactionModels: readonly st
       .join('\n'),
     maxTokens: parsed.max_tokens,
     // A client tool describes its input; Anthropic's own tools (bash, text editor...) are named by their type.
-    tools: (parsed.tools ?? []).map((tool, i) =>
-      functionToolName(`body.tools.${i}`, tool, 'input_schema', tool.type === undefined || tool.type === 'custom'),
-    ),
+    tools: (parsed.tools ?? []).map((tool, i) => {
+      const custom = tool.type === undefined || tool.type === 'custom';
+      const offered = offeredTool(`body.tools.${i}`, tool, 'input_schema', custom);
+      return custom ? offered : { ...offered, providerDefined: true as const };
+    }),
   };
 }
 

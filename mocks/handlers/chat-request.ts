@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { ChatRequest, Message } from '../../src/contract/messages.ts';
 import { parseBody } from './json-body.ts';
-import { fromMetadata, functionToolName, type ModelRequest, metadataSchema, partsText } from './wire-format.ts';
+import { fromMetadata, type ModelRequest, metadataSchema, offeredTool, partsText } from './wire-format.ts';
 
 const content = z.union([z.string(), z.array(z.looseObject({ type: z.string() })), z.null()]);
 const schema = z.looseObject({
@@ -36,7 +36,7 @@ export function readChatRequest(text: string, compactionModels: readonly string[
     answers: messages.filter((m) => m.role === 'assistant').length,
     digest: digested.map(textOf).join('\n'),
     maxTokens: null,
-    tools: (parsed.tools ?? []).map((tool, i) => functionToolName(`body.tools.${i}.function`, tool.function, 'parameters', false)),
+    tools: (parsed.tools ?? []).map((tool, i) => offeredTool(`body.tools.${i}.function`, tool.function, 'parameters', false)),
   };
 }
 

@@ -14,5 +14,6 @@ export {
   DEFAULT_SANDBOX_BASE_URL,
   type SandboxHandlerOptions,
 } from './sandbox-handlers.ts';
-export type { ModelRequest, Reply, WireFormat, WireFormatName } from './wire-format.ts';
+export { checkToolMap, isSandboxTool, type SandboxToolName, type ToolMap } from './tool-map.ts';
+export type { ModelRequest, OfferedTool, Reply, WireFormat, WireFormatName } from './wire-format.ts';
 export { ANTHROPIC_MESSAGES, CHAT_COMPLETIONS, RESPONSES, WIRE_FORMATS } from './wire-formats.ts';

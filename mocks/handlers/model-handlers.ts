@@ -12,12 +12,14 @@ import { FaultPicker, type PickedFault } from '../faults/fault-picker.ts';
 import type { FaultProfile } from '../faults/fault-profile.ts';
 import { type Answer, respond } from '../faults/fault-response.ts';
 import type { MockRecorder, MockTarget } from '../recorder/mock-recorder.ts';
-import type { RunPlan } from '../synthetic/plan-run.ts';
+import type { AssistantMessage, PlannedTurn, RunPlan } from '../synthetic/plan-run.ts';
 import { usageFor } from './chat-answer.ts';
 import { extractIdentifiers, type Identifier, writeCard } from './compaction-card.ts';
 import { screenshotBytesProblem } from './digest-screenshots.ts';
 import { digestWindowProblem, plannedTexts } from './digest-windows.ts';
+import { playTurn } from './play-turn.ts';
 import { identify } from './run-identity.ts';
+import { checkToolMap, type ToolMap } from './tool-map.ts';
 import type { ModelRequest, Reply } from './wire-format.ts';
 import { WIRE_FORMATS } from './wire-formats.ts';
 
@@ -35,6 +37,8 @@ export interface ModelHandlerOptions {
   cardMaxBytes?: number;
   faults?: FaultProfile;
   recorder?: MockRecorder;
+  /** The agent's tools whose backends reach the sandbox, e.g. `{ get_page: 'screenshot' }` (see play-turn.ts). */
+  toolMap?: ToolMap;
 }
 
 export function createModelHandlers(options: ModelHandlerOptions): RequestHandler[] {
@@ -42,6 +46,7 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
   const picker = new FaultPicker(options.faults);
   const compactionModels = options.compactionModels ?? [];
   const cardMaxBytes = options.cardMaxBytes ?? CARD_MAX_BYTES;
+  const toolMap = checkToolMap(options.toolMap ?? {});
 
   return WIRE_FORMATS.flatMap((format) =>
     format.paths.map((path) =>
@@ -80,12 +85,20 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
         }
         const { runId, turn } = identify(req);
         const owner = { target: req.purpose, runId, turn };
-        const planned = req.purpose === 'agent' ? agentMessage(options.plans(runId as string), turn as number) : null;
-        const unoffered = planned?.tool_calls?.find((call) => !req.tools.includes(call.function.name));
-        if (unoffered) {
-          // A model calls only the tools it is offered: a request that leaves out the plan's tool cannot be answered as planned.
-          const offered = req.tools.length > 0 ? `it offers ${req.tools.join(', ')}` : 'it offers no tools';
-          return refuse(`body.tools: turn ${turn} of ${runId} calls ${unoffered.function.name}, and ${offered}`, owner);
+        let planned: AssistantMessage | null = null;
+        if (req.purpose === 'agent') {
+          const plan = options.plans(runId as string);
+          // A model calls only the tools it is offered: the plan's, the agent's mapped to them, or the agent's own.
+          const played = playTurn({
+            plan,
+            planned: agentTurn(plan, turn as number),
+            runId: runId as string,
+            turn: turn as number,
+            offered: req.tools,
+            toolMap,
+          });
+          if ('refusal' in played) return refuse(played.refusal, owner);
+          planned = played.message;
         }
         const compaction = `the compaction request${turn === null ? '' : ` of turn ${turn}`}${runId === null ? '' : ` of ${runId}`}`;
         if (req.purpose === 'compaction' && compactionModels.length > 0 && !compactionModels.includes(req.model)) {
@@ -155,11 +168,11 @@ function recentFirst(digest: string, identifiers: readonly Identifier[]): Identi
   return [...head, ...rest];
 }
 
-/** The plan's answer for a turn; past the last turn the final answer repeats. */
-function agentMessage(plan: RunPlan, turn: number) {
+/** The plan's turn; past the last turn the final answer repeats. */
+function agentTurn(plan: RunPlan, turn: number): PlannedTurn {
   const planned = plan.turns[Math.min(turn, plan.turns.length) - 1];
   if (!planned) throw new Error(`plan of ${plan.runId} has no turns`);
-  return planned.message;
+  return planned;
 }
 
 function card(digest: string, picked: PickedFault | null, cardMaxBytes: number): string {

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { parseBody } from './json-body.ts';
-import { fromMetadata, functionToolName, type ModelRequest, metadataSchema, partsText } from './wire-format.ts';
+import { fromMetadata, type ModelRequest, metadataSchema, offeredTool, partsText } from './wire-format.ts';
 
 const item = z.looseObject({ type: z.string().optional(), role: z.string().optional() });
 const schema = z.looseObject({
@@ -43,7 +43,7 @@ export function readResponsesRequest(text: string, compactionModels: readonly st
     maxTokens: null,
     // Built-in tools (web search, file search...) have no function to call.
     tools: (parsed.tools ?? []).flatMap((tool, i) =>
-      tool.type === 'function' ? [functionToolName(`body.tools.${i}`, tool, 'parameters', false)] : [],
+      tool.type === 'function' ? [offeredTool(`body.tools.${i}`, tool, 'parameters', false)] : [],
     ),
   };
   const previous = parsed.previous_response_id;

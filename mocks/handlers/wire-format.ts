@@ -27,8 +27,16 @@ export interface ModelRequest {
   digest: string;
   /** The most output tokens the client allows (Anthropic's `max_tokens`); null when it sets none. */
   maxTokens: number | null;
-  /** The names of the tools the request offers: a model calls no other. */
-  tools: readonly string[];
+  /** The function tools the request offers, in its order: a model calls no other. */
+  tools: readonly OfferedTool[];
+}
+
+/** A function tool a request offers: its name and its arguments' JSON Schema (null when it declares none). */
+export interface OfferedTool {
+  name: string;
+  parameters: Record<string, unknown> | null;
+  /** A provider's own tool (Anthropic's bash, text editor...): its arguments are the provider's to define. */
+  providerDefined?: true;
 }
 
 /** What the mock model answers, in no format yet. */
@@ -82,19 +90,19 @@ export const metadataSchema = z
 type Metadata = z.infer<typeof metadataSchema>;
 
 /** A tool's name as OpenAI and Anthropic take it. */
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
- * A function tool's name, checked as its provider checks it (1 to 64 letters, digits, `_` or
- * `-`), with the schema of its arguments (a JSON Schema of type object); throws one line naming
+ * A function tool's name and arguments' schema, checked as its provider checks them (a name of
+ * 1 to 64 letters, digits, `_` or `-`; a JSON Schema of type object); throws one line naming
  * the field, as the provider's 400 does.
  */
-export function functionToolName(
+export function offeredTool(
   path: string,
   tool: { name?: unknown } & Record<string, unknown>,
   argumentsKey: string,
   argumentsRequired: boolean,
-): string {
+): OfferedTool {
   const { name } = tool;
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
     throw new Error(`${path}.name: a tool's name is 1 to 64 letters, digits, _ or -, got ${JSON.stringify(name) ?? 'nothing'}`);
@@ -108,7 +116,7 @@ export function functionToolName(
     const problem = schemaTypeProblem(schema, `${path}.${argumentsKey}`);
     if (problem) throw new Error(`${problem} (in the arguments of ${name})`);
   }
-  return name;
+  return { name, parameters: given ? (schema as Record<string, unknown>) : null };
 }
 
 const SCHEMA_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];

@@ -1,3 +1,4 @@
+export { carriedBytes, carriedText } from './carried-text.ts';
 export {
   type AssistantMessage,
   type PlannedCall,

@@ -53,6 +53,10 @@ export interface RunPlan {
   /** Identifiers the user request names (ticket, commit, ids, paths). */
   identifiers: string[];
   turns: PlannedTurn[];
+  /** What the run is about: more text in its words (an answer that carries a tool's bytes) draws on it. */
+  story: RunStory;
+  /** The run's language mix (`shape.text`). */
+  textMix: TextMix;
 }
 
 export interface PlanRunInput {
@@ -105,6 +109,8 @@ export function planRun(input: PlanRunInput): RunPlan {
     userRequest: `${userRequest(story, new Rng(rng.fork('request')), shape.text)} ${runMarker(runId)}`,
     identifiers: storyIdentifiers(story),
     turns: [],
+    story,
+    textMix: shape.text,
   };
 
   const calls = draftCalls(shape, turnCount, fullBytes, story, new Rng(rng.fork('calls')));

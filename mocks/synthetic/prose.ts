@@ -124,10 +124,17 @@ export function turnText(story: RunStory, calls: readonly CallSummary[], scale: 
         ]);
   const sentences = [lead];
   for (let i = 0; i < extra; i++) sentences.push(sentence());
-  let text = sentences.join(' ');
+  const text = sentences.join(' ');
   if (bytes === undefined) return text;
-  while (Buffer.byteLength(text) < bytes) text += ` ${sentence()}`;
-  return fitUtf8(text, bytes);
+  // Counted as it grows: measuring the whole text each time is quadratic in a long narration.
+  let size = Buffer.byteLength(text);
+  const more: string[] = [text];
+  while (size < bytes) {
+    const next = ` ${sentence()}`;
+    more.push(next);
+    size += Buffer.byteLength(next);
+  }
+  return fitUtf8(more.join(''), bytes);
 }
 
 function leadFor(call: CallSummary, rng: Rng): string {

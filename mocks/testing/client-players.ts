@@ -41,6 +41,15 @@ export interface PlayerOptions {
   model?: string;
   systemPrompt?: string;
   maxRetries?: number;
+  /** The agent's own tools, offered instead of the sandbox's. */
+  tools?: readonly FunctionTool[];
+}
+
+/** A function tool as an agent declares it, whatever the format. */
+export interface FunctionTool {
+  name: string;
+  description?: string;
+  parameters: Record<string, unknown>;
 }
 
 export function openAIClient(options: Pick<PlayerOptions, 'modelBaseUrl' | 'maxRetries'>): OpenAI {
@@ -55,25 +64,33 @@ export function anthropicClient(options: Pick<PlayerOptions, 'modelBaseUrl' | 'm
 export function createPlayer(kind: PlayerKind, options: PlayerOptions): Player {
   const model = options.model ?? 'agent-model';
   const system = options.systemPrompt ?? 'You are a coding agent.';
+  const own = options.tools;
   switch (kind) {
-    case 'chat-completions':
-      return chatPlayer(openAIClient(options), model, system, options.stream);
+    case 'chat-completions': {
+      const tools = own?.map((t): OpenAI.ChatCompletionFunctionTool => ({ type: 'function', function: t })) ?? CHAT_TOOLS;
+      return chatPlayer(openAIClient(options), model, system, options.stream, tools);
+    }
     case 'responses':
-    case 'responses-chained':
-      return responsesPlayer(openAIClient(options), model, system, options.stream, kind === 'responses-chained');
-    case 'messages':
-      return anthropicPlayer(anthropicClient(options), model, system, options.stream);
+    case 'responses-chained': {
+      const tools = own?.map((t): OpenAI.Responses.FunctionTool => ({ type: 'function', strict: false, ...t })) ?? RESPONSES_TOOLS;
+      return responsesPlayer(openAIClient(options), model, system, options.stream, kind === 'responses-chained', tools);
+    }
+    case 'messages': {
+      const tools =
+        own?.map(
+          (t): Anthropic.Tool => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Tool.InputSchema }),
+        ) ?? ANTHROPIC_TOOLS;
+      return anthropicPlayer(anthropicClient(options), model, system, options.stream, tools);
+    }
   }
 }
 
-function chatPlayer(client: OpenAI, model: string, system: string, stream: boolean): Player {
+function chatPlayer(client: OpenAI, model: string, system: string, stream: boolean, tools: OpenAI.ChatCompletionTool[]): Player {
   const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'system', content: system }];
   const ask = async (): Promise<PlayedTurn> => {
     const completion = stream
-      ? await client.chat.completions
-          .stream({ model, messages, tools: CHAT_TOOLS, stream_options: { include_usage: true } })
-          .finalChatCompletion()
-      : await client.chat.completions.create({ model, messages, tools: CHAT_TOOLS });
+      ? await client.chat.completions.stream({ model, messages, tools, stream_options: { include_usage: true } }).finalChatCompletion()
+      : await client.chat.completions.create({ model, messages, tools });
     const message = completion.choices[0]?.message;
     if (!message) throw new Error('no choice in the completion');
     messages.push(message);
@@ -98,11 +115,18 @@ function chatPlayer(client: OpenAI, model: string, system: string, stream: boole
   };
 }
 
-function responsesPlayer(client: OpenAI, model: string, instructions: string, stream: boolean, chained: boolean): Player {
+function responsesPlayer(
+  client: OpenAI,
+  model: string,
+  instructions: string,
+  stream: boolean,
+  chained: boolean,
+  tools: OpenAI.Responses.FunctionTool[],
+): Player {
   let input: OpenAI.Responses.ResponseInputItem[] = [];
   let previous: string | undefined;
   const ask = async (): Promise<PlayedTurn> => {
-    const body = { model, instructions, input, tools: RESPONSES_TOOLS, ...(previous ? { previous_response_id: previous } : {}) };
+    const body = { model, instructions, input, tools, ...(previous ? { previous_response_id: previous } : {}) };
     const response = stream ? await client.responses.stream(body).finalResponse() : await client.responses.create(body);
     if (chained) {
       previous = response.id;
@@ -136,10 +160,10 @@ function responsesPlayer(client: OpenAI, model: string, instructions: string, st
   };
 }
 
-function anthropicPlayer(client: Anthropic, model: string, system: string, stream: boolean): Player {
+function anthropicPlayer(client: Anthropic, model: string, system: string, stream: boolean, tools: Anthropic.Tool[]): Player {
   const messages: Anthropic.MessageParam[] = [];
   const ask = async (): Promise<PlayedTurn> => {
-    const body = { model, max_tokens: 8192, system, messages, tools: ANTHROPIC_TOOLS };
+    const body = { model, max_tokens: 8192, system, messages, tools };
     const message = stream ? await client.messages.stream(body).finalMessage() : await client.messages.create(body);
     messages.push({ role: 'assistant', content: message.content });
     return {
@@ -207,13 +231,21 @@ export interface PlayedRun {
 /** Plays a whole run: the request, then each answer's calls in the sandbox, until an answer calls nothing. */
 export async function playRun(
   player: Player,
-  options: { sandboxBaseUrl: string; runId: string; userRequest: string; maxTurns?: number },
+  options: {
+    sandboxBaseUrl: string;
+    runId: string;
+    userRequest: string;
+    maxTurns?: number;
+    /** Runs a call of the agent's own tools; the sandbox runs the rest. */
+    ownTool?: (call: PlayedCall, turn: number) => Promise<ToolResult> | null;
+  },
 ): Promise<PlayedRun> {
   const turns = [await player.start(options.userRequest)];
   for (let turn = 1; (turns.at(-1) as PlayedTurn).calls.length > 0; turn++) {
     if (turn >= (options.maxTurns ?? 1000)) throw new Error(`${options.runId}: no final answer within ${turn} turns`);
     const calls = (turns.at(-1) as PlayedTurn).calls;
-    const results = await Promise.all(calls.map((call) => runTool(options.sandboxBaseUrl, options.runId, turn, call)));
+    const run = (call: PlayedCall) => options.ownTool?.(call, turn) ?? runTool(options.sandboxBaseUrl, options.runId, turn, call);
+    const results = await Promise.all(calls.map(run));
     turns.push(await player.next(results));
   }
   return { turns };

@@ -1,6 +1,7 @@
 export {
   anthropicClient,
   createPlayer,
+  type FunctionTool,
   openAIClient,
   PLAYER_KINDS,
   type PlayedCall,

@@ -1,0 +1,57 @@
+"""The replayer longrun calls with history files, as `temporal workflow show --output json`
+writes them: exit 0 when every one replays on this folder's ToolsWorkflow, else 1 with the
+first failure (a nondeterminism, most often) as the last line of stderr.
+
+    .venv/bin/python replay.py [--release v1|v2] HISTORY.json...
+"""
+
+import os
+
+os.environ["OPENAI_AGENTS_DISABLE_TRACING"] = "1"
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from temporalio.client import WorkflowHistory
+from temporalio.contrib.openai_agents import OpenAIAgentsPlugin
+from temporalio.worker import Replayer
+
+
+def tools_workflow(release: str) -> type:
+    if release == "v2":
+        from workflows.tools_workflow_v2 import ToolsWorkflow
+    else:
+        from workflows.tools_workflow import ToolsWorkflow
+    return ToolsWorkflow
+
+
+async def main(release: str, files: list[str]) -> None:
+    replayer = Replayer(
+        workflows=[tools_workflow(release)], plugins=[OpenAIAgentsPlugin()]
+    )
+    for file in files:
+        history = WorkflowHistory.from_json(Path(file).stem, Path(file).read_text())
+        try:
+            await replayer.replay_workflow(history)
+        except Exception as error:
+            why = " ".join(str(error).split()) or type(error).__name__
+            raise SystemExit(f"{Path(file).name}: {type(error).__name__}: {why}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--release", choices=["v1", "v2"], default="v1")
+    parser.add_argument("histories", nargs="+")
+    args = parser.parse_args()
+    try:
+        asyncio.run(main(args.release, args.histories))
+    except SystemExit as stop:
+        if isinstance(stop.code, str):
+            print(f"agents-sdk-py replay: {stop.code}", file=sys.stderr)
+            sys.exit(1)
+        raise
+    except Exception as error:
+        print(f"agents-sdk-py replay: {type(error).__name__}: {error}", file=sys.stderr)
+        sys.exit(1)

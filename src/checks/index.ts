@@ -21,6 +21,7 @@ export { INCIDENTS, type Incident, incidentsOf, isPayloadTooLarge } from './inci
 export { requiredIdentifiers, sectionProblem } from './invariants/index.ts';
 export { DEFAULT_KERNEL_MAPPING, type GateMarker, type KernelMapping, type PayloadPath } from './mapping.ts';
 export { parseKernelMapping, readKernelMappingFile } from './mapping-file.ts';
+export { holdsConversation, modelLikeActivities } from './model-like-activities.ts';
 export { groupRuns } from './run/group-runs.ts';
 export {
   type Activity,

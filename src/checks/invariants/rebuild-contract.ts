@@ -110,6 +110,8 @@ export const rebuildContract: HistoryInvariant = {
         }
       }
     }
+    // With no model call at all there is nothing to judge: say which activity was looked for (a mapping may name another).
+    if (requests === 0 && failures.length === 0) notes.unshift(`no ${run.mapping.activities.callModel} activity`);
     notes.push(`${requests} requests checked for tool contiguity; ${rebuilds} rebuilds`);
     const forms = { 'responses-items': 'Responses API items', 'anthropic-messages': 'Anthropic Messages content blocks' };
     for (const [format, count] of Object.entries(read) as [keyof typeof read, number][]) {

@@ -1,20 +1,21 @@
 /**
  * `longrun check`: judge histories of any Temporal workflow, exported by any SDK or the CLI (or
- * saved by longrun), or fetched from a cluster by workflow id. The files given (and the .json
- * files of folders) are grouped into runs by their ContinueAsNew links and each run is judged;
+ * saved by longrun), or fetched from a cluster by workflow id. The files given, and the .json
+ * files of each folder and subfolder (history-files.ts), are grouped into runs by their
+ * ContinueAsNew links and each run is judged;
  * a file that cannot be read is named in one line and the others are still judged.
  */
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   type CheckContext,
   checkRun,
+  DEFAULT_KERNEL_MAPPING,
   groupRuns,
   HistoryLoadError,
   type KernelMapping,
   type LoadedHistory,
   loadHistory,
   loadHistoryFile,
+  modelLikeActivities,
   type RunVerdict,
   readKernelMappingFile,
 } from '../../checks/index.ts';
@@ -23,6 +24,7 @@ import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT, verdictExit } from '../exit-code.ts';
 import { booleanFlag, defineCommand, valueFlag, wholeNumber } from '../flags.ts';
 import { UsageError } from '../usage-error.ts';
+import { historyFileGroups } from './history-files.ts';
 
 function bytesFlag(help: string) {
   return valueFlag({
@@ -58,24 +60,6 @@ export function mappingFile(path: string | undefined): KernelMapping | undefined
   }
 }
 
-export function historyFiles(paths: readonly string[]): string[] {
-  return paths.flatMap((path) => {
-    let stat: ReturnType<typeof statSync>;
-    try {
-      stat = statSync(path);
-    } catch {
-      throw new UsageError(`${path}: no such file or folder`);
-    }
-    if (!stat.isDirectory()) return [path];
-    const files = readdirSync(path)
-      .filter((f) => f.endsWith('.json') || f.endsWith('.json.gz'))
-      .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
-      .map((f) => join(path, f));
-    if (files.length === 0) throw new UsageError(`${path}: no .json history in this folder`);
-    return files;
-  });
-}
-
 async function fromCluster(workflowId: string, mapping: KernelMapping | undefined) {
   if (!clusterSettingsFromEnv())
     throw new UsageError('--workflow-id needs TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE, TLS or API key as your cluster wants)');
@@ -95,14 +79,40 @@ async function fromCluster(workflowId: string, mapping: KernelMapping | undefine
   }
 }
 
+/** How an invariant of the kernel says the run is another workflow's (src/checks/index.ts). */
+const NOT_THE_MECHANISM = "not the kernel's mechanism";
+
 export function printVerdict(verdict: RunVerdict): void {
   const name = verdict.foreign ? `workflow ${verdict.runId} (${verdict.foreign.workflowType})` : `run ${verdict.runId}`;
   console.log(`${name}: ${verdict.status.toUpperCase()} (${verdict.sources.length} execution${verdict.sources.length === 1 ? '' : 's'})`);
   if (verdict.foreign) console.log(`  not the kernel's mechanism: ${verdict.foreign.reason}; its invariants are not applicable`);
   for (const result of verdict.results) {
-    console.log(`  ${result.status === 'fail' ? 'FAIL' : result.status === 'pass' ? 'pass' : 'n/a '}  ${result.id}`);
+    if (result.status === 'not-applicable') {
+      // The foreign reason is said once above; any other is said on the invariant's line.
+      const why = result.evidence[0] ?? 'the run did not exercise it';
+      const foreign = verdict.foreign !== undefined && why.startsWith(NOT_THE_MECHANISM);
+      console.log(`  n/a   ${result.id}${foreign ? '' : `: not applicable: ${why}`}`);
+      continue;
+    }
+    console.log(`  ${result.status === 'fail' ? 'FAIL' : 'pass'}  ${result.id}`);
     if (result.status === 'fail') for (const line of result.evidence.slice(0, 5)) console.log(`          ${line}`);
   }
+}
+
+/**
+ * A run judged without a mapping whose kernel's model calls were not found: when one of its
+ * activities takes a conversation, `rebuild.contract` says which mapping would judge it.
+ */
+async function hintMapping(verdict: RunVerdict): Promise<void> {
+  const rebuild = verdict.results.find((r) => r.id === 'rebuild.contract');
+  const missing = `no ${DEFAULT_KERNEL_MAPPING.activities.callModel} activity`;
+  const [first] = verdict.sources;
+  if (verdict.foreign || rebuild?.status !== 'not-applicable' || rebuild.evidence[0] !== missing || first === undefined) return;
+  const known = new Set(Object.values(DEFAULT_KERNEL_MAPPING.activities).filter((name): name is string => typeof name === 'string'));
+  const [candidate] = await modelLikeActivities(first, known);
+  if (candidate === undefined) return;
+  const mapping = JSON.stringify({ activities: { callModel: candidate } });
+  rebuild.evidence[0] = `${missing}; ${candidate} looks like a model call: --mapping with ${mapping} would judge it`;
 }
 
 /** A file or a run that could not be judged, and why (one line). */
@@ -126,6 +136,18 @@ export async function loadEach(files: readonly string[], mapping: KernelMapping 
   return { loaded, unjudged };
 }
 
+/** Each group of files loaded and sorted into runs apart from the others' (history-files.ts). */
+export async function loadRuns(groups: readonly (readonly string[])[], mapping: KernelMapping | undefined) {
+  const runs: LoadedHistory[][] = [];
+  const unjudged: Unjudged[] = [];
+  for (const files of groups) {
+    const read = await loadEach(files, mapping);
+    runs.push(...groupRuns(read.loaded));
+    unjudged.push(...read.unjudged);
+  }
+  return { runs, unjudged };
+}
+
 /** Judges each run; a run whose executions are not one chain is set aside, naming them. */
 function judgeRuns(runs: readonly LoadedHistory[][], ctx: CheckContext) {
   const verdicts: RunVerdict[] = [];
@@ -147,7 +169,8 @@ export const checkCommand = defineCommand({
   positionals: { min: 0, max: Number.POSITIVE_INFINITY, names: 'history files' },
   notes: `Any SDK's or the CLI's export (proto3 JSON, either enum spelling, bare or in the API's
 { history: { events } }, oldest or newest event first); folders are read for their .json and
-.json.gz files. Files are grouped into runs by their ContinueAsNew links. Every workflow is
+.json.gz files, their subfolders too (a report's histories/<workflow id>/). The files given, and
+each folder's, are grouped into runs by their ContinueAsNew links. Every workflow is
 judged by the invariants of any workflow; the kernel's own apply where the mapping finds its
 RunInput, else say not applicable. A file that cannot be read is named on stderr in one line;
 exit 2 only when nothing could be judged.`,
@@ -166,10 +189,11 @@ exit 2 only when nothing could be judged.`,
     const mapping = mappingFile(values.mapping);
     const ctx: CheckContext = { limits, ...(historySizeLimitBytes ? { historySizeLimitBytes } : {}) };
     const read = workflowId
-      ? { loaded: await fromCluster(workflowId, mapping), unjudged: [] }
-      : await loadEach(historyFiles(positionals), mapping);
-    const judged = judgeRuns(groupRuns(read.loaded), ctx);
+      ? { runs: [await fromCluster(workflowId, mapping)], unjudged: [] }
+      : await loadRuns(historyFileGroups(positionals), mapping);
+    const judged = judgeRuns(read.runs, ctx);
     const unjudged = [...read.unjudged, ...judged.unjudged];
+    if (!mapping) for (const verdict of judged.verdicts) await hintMapping(verdict);
     if (values.json) console.log(JSON.stringify({ runs: judged.verdicts, unjudged }, null, 2));
     else for (const verdict of judged.verdicts) printVerdict(verdict);
     for (const { problem } of unjudged) console.error(`not judged: ${problem}`);

@@ -9,7 +9,6 @@ import {
   type Forecast,
   type ForecastLimits,
   forecastRun,
-  groupRuns,
   HistoryLoadError,
   METRICS,
   type Metric,
@@ -19,7 +18,8 @@ import { atomicWriteFile } from '../../shared/atomic-write.ts';
 import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT } from '../exit-code.ts';
 import { booleanFlag, defineCommand, valueFlag, wholeNumber } from '../flags.ts';
-import { historyFiles, loadEach, MAPPING_FLAG, mappingFile, type Unjudged } from './check.ts';
+import { loadRuns, MAPPING_FLAG, mappingFile, type Unjudged } from './check.ts';
+import { historyFileGroups } from './history-files.ts';
 
 const FLAGS = {
   'blob-limit': valueFlag({
@@ -61,7 +61,7 @@ export const forecastCommand = defineCommand({
   ...COMMAND_LINES.forecast,
   flags: FLAGS,
   positionals: { min: 1, max: Number.POSITIVE_INFINITY, names: 'history files' },
-  notes: `Reads histories as \`check\` does (any SDK, grouped into runs) and fits, per turn of our kernel or
+  notes: `Reads histories as \`check\` does (any SDK, folders and their subfolders, grouped into runs) and fits, per turn of our kernel or
 per activity of another workflow (a mapping names another kernel's model activity: its calls are
 the turns), the largest payload (a line), the history bytes (a parabola)
 and the event count (a line) of each run's last execution. Limits: blob 2 MiB; history size
@@ -69,10 +69,10 @@ and the event count (a line) of each run's last execution. Limits: blob 2 MiB; h
   async run({ values, positionals }) {
     const blob = values['blob-limit'];
     const limits: ForecastLimits = blob ? { ...FORECAST_LIMITS, largestPayload: [{ name: 'blob limit', value: blob }] } : FORECAST_LIMITS;
-    const read = await loadEach(historyFiles(positionals), mappingFile(values.mapping));
+    const read = await loadRuns(historyFileGroups(positionals), mappingFile(values.mapping));
     const forecasts: Forecast[] = [];
     const unjudged: Unjudged[] = [...read.unjudged];
-    for (const run of groupRuns(read.loaded)) {
+    for (const run of read.runs) {
       try {
         forecasts.push(forecastRun(buildRunView(run), limits));
       } catch (error) {

@@ -33,7 +33,7 @@ export const COMMAND_LINES = {
     summary: 'list the built-in scenarios, validate scenario files, or start a new one',
   },
   'mock-server': {
-    usage: 'mock-server [--port N] [--host H] [--scenario S]',
+    usage: 'mock-server [--port N] [--host H] [--scenario S] [--tool-map NAME=TOOL,...]',
     summary: 'serve the mock model and sandbox over HTTP (127.0.0.1 by default) until stopped',
   },
   worker: {

@@ -3,12 +3,26 @@ import { mockServerCommand } from './mock-server.ts';
 
 describe('mock-server parses its flags', () => {
   it('defaults to a free port on loopback with the smoke scenario', () => {
-    expect(mockServerCommand.parse([])).toEqual({ values: { port: 0, host: '127.0.0.1', scenario: 'smoke' }, positionals: [] });
+    expect(mockServerCommand.parse([])).toEqual({
+      values: { port: 0, host: '127.0.0.1', scenario: 'smoke', 'tool-map': undefined },
+      positionals: [],
+    });
     expect(mockServerCommand.parse(['--port', '8080', '--host', '0.0.0.0', '--scenario', 'tmprl1103']).values).toEqual({
       port: 8080,
       host: '0.0.0.0',
       scenario: 'tmprl1103',
+      'tool-map': undefined,
     });
+  });
+
+  it("takes the agent's tools mapped to sandbox tools, and refuses what is no such map", () => {
+    expect(mockServerCommand.parse(['--tool-map', 'get_page=screenshot,run_cmd=shell']).values['tool-map']).toEqual({
+      get_page: 'screenshot',
+      run_cmd: 'shell',
+    });
+    for (const bad of ['get_page', 'get_page=browser', 'shell=shell', 'a=b=c']) {
+      expect(() => mockServerCommand.parse(['--tool-map', bad])).toThrow(`--tool-map ${bad}: want NAME=TOOL pairs`);
+    }
   });
 
   it('refuses a port out of range or not a number, and any positional', () => {

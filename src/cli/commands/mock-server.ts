@@ -2,7 +2,7 @@
  * `longrun mock-server`: the model API and the sandbox API as a standalone HTTP server on
  * loopback, for a worker in another process or language (the production kernel is Go).
  */
-import { startMockServer } from '../../../mocks/index.ts';
+import { checkToolMap, startMockServer, type ToolMap } from '../../../mocks/index.ts';
 import { resolveScenario } from '../../scenario/index.ts';
 import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT } from '../exit-code.ts';
@@ -19,13 +19,30 @@ const FLAGS = {
   }),
   host: valueFlag({ value: 'H', help: 'address to listen on; a container needs 0.0.0.0', default: '127.0.0.1' }),
   scenario: valueFlag({ value: 'S', help: "answer runs with this scenario's seed, shape and faults", default: 'smoke' }),
+  'tool-map': valueFlag({
+    value: 'NAME=TOOL,...',
+    help: "the agent's tools whose backends forward to the sandbox (get_page=screenshot): the model calls them for that sandbox tool",
+    parse: toolMapOf,
+    want: 'NAME=TOOL pairs, comma-separated, TOOL one of screenshot, shell, read_file, list_files, diff',
+  }),
 };
+
+/** `get_page=screenshot,run=shell`; undefined when it is not that. */
+function toolMapOf(raw: string): ToolMap | undefined {
+  const pairs = raw.split(',').map((pair) => pair.split('='));
+  if (pairs.some((pair) => pair.length !== 2)) return undefined;
+  try {
+    return checkToolMap(Object.fromEntries(pairs));
+  } catch {
+    return undefined;
+  }
+}
 
 export const mockServerCommand = defineCommand({
   ...COMMAND_LINES['mock-server'],
   flags: FLAGS,
   positionals: { min: 0, max: 0, names: '' },
-  async run({ values: { port, host, scenario: scenarioName } }) {
+  async run({ values: { port, host, scenario: scenarioName, 'tool-map': toolMap } }) {
     const { scenario } = resolveScenario(scenarioName);
     const server = await startMockServer({
       port,
@@ -33,6 +50,7 @@ export const mockServerCommand = defineCommand({
       seed: scenario.seed,
       shape: scenario.shape,
       faults: scenario.faults,
+      toolMap,
     });
     console.log(`longrun mock server (scenario ${scenario.name}) at ${server.url}`);
     console.log(`  model API:   ${server.modelBaseUrl}/chat/completions`);

@@ -24,8 +24,8 @@ export const COMMAND_LINES = {
     summary: 'say at which turn (or activity) each history limit would be hit',
   },
   replay: {
-    usage: 'replay <history.json>... [--binary B]',
-    summary: "replay a run's histories on a kernel binary and report determinism errors",
+    usage: 'replay <history.json>... [--binary B] [--scenario FILE]',
+    summary: "replay a run's histories on a kernel binary, or a scenario's foreign replayer, and report determinism errors",
   },
   mutants: { usage: 'mutants [--json]', summary: 'run the broken-kernel catalogue and print caught/missed and the score' },
   scenario: {

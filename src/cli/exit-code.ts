@@ -1,8 +1,9 @@
 /**
  * What `longrun`'s exit status tells CI: 0 every expectation held, 1 one did not or a check
  * failed (a regression to look at), 2 longrun could not do its job (a usage error, an unknown
- * scenario, an invalid scenario file, a server it cannot reach, a worker that will not start),
- * so a harness failure is never mistaken for a regression; 130 (a shell's code for Ctrl-C) a
+ * scenario, an invalid scenario file, a server it cannot reach, a worker that will not start, a
+ * run its replayer could not replay: that run's report is written all the same), so a harness
+ * failure is never mistaken for a regression; 130 (a shell's code for Ctrl-C) a
  * Ctrl-C or SIGTERM during start-up stopped it before any run (everything it started is gone).
  */
 export const EXIT = {

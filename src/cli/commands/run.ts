@@ -10,7 +10,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import type { temporal } from '@temporalio/proto';
 import { INCIDENTS } from '../../checks/index.ts';
 import { DEFAULT_UI_PORT } from '../../environment/index.ts';
-import { renderProgress, renderText, reportDirFor, writeReport } from '../../report/index.ts';
+import { isFailingRun, renderProgress, renderText, reportDirFor, writeReport } from '../../report/index.ts';
 import type { RunRecord, Summary } from '../../result/index.ts';
 import { couldNotReplay } from '../../runner/replay-verdict.ts';
 import { runScenario } from '../../runner/run-scenario.ts';
@@ -122,13 +122,13 @@ export function summaryExit(summary: Summary): ExitCode {
   return verdictExit(summary.passed);
 }
 
-/** The histories of a run that violated an invariant, so the failure can be replayed. */
+/** The histories of a run that failed (an invariant, or its end: failed, terminated, timed out), so it can be checked and replayed. */
 async function saveFailingHistories(
   dir: string,
   record: RunRecord,
   fetchHistories: () => Promise<temporal.api.history.v1.IHistory[]>,
 ): Promise<void> {
-  if (!record.invariants.some((i) => i.status === 'fail')) return;
+  if (!isFailingRun(record)) return;
   const histories = await fetchHistories();
   const runDir = join(dir, 'histories', record.workflowId);
   mkdirSync(runDir, { recursive: true });

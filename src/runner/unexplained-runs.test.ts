@@ -96,7 +96,7 @@ describe('unexplainedRuns', () => {
       {
         runId: 'r-5',
         binary: 'v0',
-        why: 'replay.cross-version: could not be replayed on v0: its replayer (`python replay.py`) exited with SIGABRT after 2.1 s',
+        why: 'could not be replayed on v0: its replayer (`python replay.py`) exited with SIGABRT after 2.1 s',
       },
     ]);
     const [control] = evaluateExpectations([{ on: 'v0', violates: ['replay.cross-version'] }], [reproduced]);

@@ -41,7 +41,7 @@ export function unexplainedRuns(expectations: readonly Expectation[], runs: read
 
 function unexplainedReason(onBinary: readonly Expectation[], run: RunRecord): string | undefined {
   const notReplayed = run.invariants.find(couldNotReplay);
-  if (notReplayed) return `${notReplayed.id}: ${firstLine(notReplayed.evidence[0] ?? '')}`;
+  if (notReplayed) return firstLine(notReplayed.evidence[0] ?? '');
   const lastReason = run.executions.at(-1)?.reason;
   // An interrupted run is the partial summary's to say (it cannot pass), not a run that went wrong.
   if (lastReason?.startsWith(INTERRUPTED)) return undefined;

@@ -1,5 +1,6 @@
+import type { Client } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { crashMessage } from './foreign-worker.ts';
+import { crashMessage, ForeignWorker } from './foreign-worker.ts';
 
 describe('crashMessage', () => {
   it('says what happened to a foreign worker: its signal or code, its real time, its last word and the end of its stderr', () => {
@@ -9,6 +10,26 @@ describe('crashMessage', () => {
     );
     expect(crashMessage('foreign worker go-v1', { code: 3, signal: null }, 400, '')).toBe(
       'foreign worker go-v1 exited with code 3 after 0.4 s: no output',
+    );
+  });
+});
+
+describe('a foreign worker that crashes as it starts', () => {
+  it('is reported as what happened: its signal (not the exit code of its supervisor), its real time, the end of its stderr', async () => {
+    // No server: a worker that never polls, asked by a client that sees no poller.
+    const client = { workflowService: { describeTaskQueue: async () => ({ pollers: [] }) } } as unknown as Client;
+    const command = { argv: ['sh', '-c', 'echo "loading" >&2; echo "fatal: core dumped" >&2; kill -ABRT $$'] };
+    const options = {
+      name: 'aborts',
+      command,
+      client,
+      address: '127.0.0.1:1',
+      namespace: 'default',
+      taskQueue: 'q',
+      mockUrl: 'http://127.0.0.1:1',
+    };
+    await expect(ForeignWorker.start(options)).rejects.toThrow(
+      /^foreign worker aborts \(`sh -c .*`\) exited with SIGABRT after \d+\.\d s: fatal: core dumped; its stderr ended: loading \| fatal: core dumped$/,
     );
   });
 });

@@ -23,6 +23,8 @@ const SUPERVISOR = siblingModule(import.meta.url, './foreign-supervisor.ts');
 const POLL_CHECK_EVERY_MS = 200;
 /** A JVM or a `go run` takes a while; a worker that has not polled in a minute will not. */
 const DEFAULT_READY_TIMEOUT_MS = 60_000;
+/** How long a dead worker's last words may take to arrive after its exit. */
+const CLOSE_WAIT_MS = 1_000;
 /** A graceful stop lets activities in flight finish. */
 const STOP_GRACE_MS = 15_000;
 
@@ -90,9 +92,13 @@ export class ForeignWorker implements PoolWorker {
     const spawnedAt = Date.now();
     // The worker's own end, as its supervisor saw it (the supervisor's exit code cannot carry a signal).
     let exited: { code: number | null; signal: string | null } | undefined;
-    this.died = exitOf(child).then(({ code, signal }) => {
+    // 'close' comes once its stderr and the supervisor's last message are read, which 'exit' may precede.
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    this.died = exitOf(child).then(async ({ code, signal }) => {
       if (this.ending) return new Promise<never>(() => {});
-      throw new Error(crashMessage(this.describe(), exited ?? { code, signal }, Date.now() - spawnedAt, this.output()));
+      const elapsedMs = Date.now() - spawnedAt;
+      await Promise.race([closed, sleep(CLOSE_WAIT_MS)]);
+      throw new Error(crashMessage(this.describe(), exited ?? { code, signal }, elapsedMs, this.output()));
     });
     this.died.catch(() => {});
     child.on('message', (message: { type?: string; pid?: number; code?: number | null; signal?: string | null }) => {

@@ -7,6 +7,7 @@ import type { MockProvider } from '../../mocks/index.ts';
 import { LONGRUN_SETTINGS, type RunInput, WORKFLOW_TYPE } from '../contract/kernel-api.ts';
 import type { BinaryName } from '../kernel/index.ts';
 import { durationMs, type Scenario } from '../scenario/scenario-schema.ts';
+import { renderStartArgs } from '../scenario/start-args.ts';
 import { SERVER_DOWN_TOLERANCE_MS, whileServerDown } from './server-retry.ts';
 
 export interface LaunchContext {
@@ -16,6 +17,8 @@ export interface LaunchContext {
   taskQueue(binary: BinaryName): string;
   /** The workflow type the runs start (a foreign target may name its own). */
   workflowType?: string;
+  /** The workflow's arguments as a template over the run (a foreign target's `args`); the RunInput alone by default. */
+  startArgs?: readonly unknown[];
   /** When the scenario started: workflow ids carry it, so a scenario run again on one server starts afresh. */
   startedAt: Date;
 }
@@ -40,10 +43,27 @@ export async function launchRun(context: LaunchContext, binary: BinaryName, inde
   const firstRunId = await startRun(context.client, context.workflowType ?? WORKFLOW_TYPE, workflowId, {
     taskQueue: context.taskQueue(binary),
     workflowId,
-    args: [runInputOf(scenario, runId, context.planFor(runId))],
+    args: startArgsOf(context, runId),
     workflowExecutionTimeout: durationMs(scenario.runs.timeout) * 2,
   });
   return { runId, workflowId, firstRunId, binary, startedAt };
+}
+
+/** The arguments a run's workflow is started with: its RunInput, or a foreign target's template filled in. */
+export function startArgsOf(
+  context: Pick<LaunchContext, 'scenario' | 'startArgs'> & { planFor(runId: string): Pick<RunInput, 'systemPrompt' | 'userRequest'> },
+  runId: string,
+): unknown[] {
+  const plan = context.planFor(runId);
+  const runInput = runInputOf(context.scenario, runId, plan);
+  if (!context.startArgs) return [runInput];
+  return renderStartArgs(context.startArgs, {
+    runInput,
+    runId,
+    userRequest: plan.userRequest,
+    systemPrompt: plan.systemPrompt,
+    maxTurns: context.scenario.runs.maxTurns,
+  });
 }
 
 export function runInputOf(scenario: Scenario, runId: string, plan: Pick<RunInput, 'systemPrompt' | 'userRequest'>): RunInput {

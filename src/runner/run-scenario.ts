@@ -100,7 +100,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
       scenario,
       planFor: (runId: string) => mocks.planFor(runId),
       taskQueue: (binary: BinaryName) => workers.taskQueue(binary),
-      ...(external ? { workflowType: external.workflowType } : {}),
+      ...(external ? { workflowType: external.workflowType, startArgs: external.args } : {}),
       startedAt,
     };
     const watchOptions = { timeoutMs: durationMs(scenario.runs.timeout), signal, workerFailed: harness.failed };

@@ -7,6 +7,7 @@
  * mocks through its environment (contract/README.md).
  */
 import { z } from 'zod';
+import { carriesUserRequest, startArgsSchema } from './start-args.ts';
 
 export const commandSchema = z
   .strictObject({
@@ -42,6 +43,8 @@ export const externalTargetSchema = z
   .strictObject({
     /** The workflow type its runs start (the contract's by default). */
     workflowType: z.string().min(1).default('agentRun'),
+    /** Its workflow's arguments, a template over the run (start-args.ts); the contract's RunInput by default. */
+    args: startArgsSchema,
     /** A JSON kernel mapping (`longrun check --mapping`), relative to the scenario file: how its histories are read. */
     mapping: z.string().min(1).optional(),
     /** Run once before any worker starts (e.g. `go build`); a failure stops the scenario. */
@@ -50,6 +53,14 @@ export const externalTargetSchema = z
     binaries: z.record(z.string(), foreignBinarySchema),
   })
   .superRefine((target, ctx) => {
+    if (!carriesUserRequest(target.args)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['args'],
+        message:
+          'names neither {{userRequest}} nor {{runInput}}: the mock model ties each request to its run by the run marker at the end of the user request, so the workflow must be given it',
+      });
+    }
     const names = Object.keys(target.binaries);
     if (names.length === 0) ctx.addIssue({ code: 'custom', path: ['binaries'], message: 'needs at least one binary' });
     else if (launchedBinaries(target).length === 0) {

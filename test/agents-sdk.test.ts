@@ -35,10 +35,12 @@ describe('the OpenAI Agents SDK under longrun', () => {
       [
         '6 requests checked for tool contiguity; 0 rebuilds',
         '6 requests read from Responses API items into Chat messages; append-only between turns',
+        '5 turns held to the dialog as it stood (append-only; no compaction to rebuild after)',
       ],
       [
         '6 requests checked for tool contiguity; 0 rebuilds',
         '6 requests read from Responses API items into Chat messages; append-only between turns',
+        '5 turns held to the dialog as it stood (append-only; no compaction to rebuild after)',
       ],
     ]);
     expect(summary.runs.every((r) => r.turns.every((t) => t.requestBytes > 0))).toBe(true);

@@ -65,6 +65,11 @@ export const INVARIANTS: Readonly<Record<InvariantId, InvariantEntry>> = {
   },
 } as Record<InvariantId, InvariantEntry>;
 
+/** Whether the run called the model activity the mapping names: an agent, whatever its input. */
+function hasModelCalls(run: RunView): boolean {
+  return run.executions.some((execution) => execution.turns.length > 0);
+}
+
 function isLoaded(history: LoadedHistory | HistoryInput): history is LoadedHistory {
   return typeof history === 'object' && history !== null && 'mapping' in history && 'source' in history;
 }
@@ -87,6 +92,14 @@ export function checkRunView(run: RunView, ctx: CheckContext = {}): RunVerdict {
   const results: InvariantResult[] = HISTORY_INVARIANTS.map((invariant) => {
     if (invariant.appliesTo === 'kernel' && !mechanism.found) {
       return { id: invariant.id, status: 'not-applicable', evidence: [`not the kernel's mechanism: ${mechanism.reason}`] };
+    }
+    if (invariant.appliesTo === 'agent' && !mechanism.found && !hasModelCalls(run)) {
+      const looked = `no ${run.mapping.activities.callModel} activity`;
+      return {
+        id: invariant.id,
+        status: 'not-applicable',
+        evidence: [`not an agent the mapping reads: ${mechanism.reason}, and ${looked}`],
+      };
     }
     try {
       return invariant.check(run, resolved);

@@ -36,10 +36,12 @@ export interface InvariantResult {
 }
 
 /**
- * `any-workflow`: judges every Temporal workflow from its events alone. `kernel`: needs the
- * kernel's mechanism (RunInput, call_model, journal, gate), and is not applicable without it.
+ * `any-workflow`: judges every Temporal workflow from its events alone. `agent`: needs the
+ * model calls the mapping names, whatever the workflow's input (an agent started with its own
+ * signature). `kernel`: needs the kernel's mechanism (RunInput, call_model, journal, gate), and
+ * is not applicable without it.
  */
-export type InvariantScope = 'any-workflow' | 'kernel';
+export type InvariantScope = 'any-workflow' | 'agent' | 'kernel';
 
 export interface HistoryInvariant {
   id: HistoryInvariantId;

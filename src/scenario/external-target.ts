@@ -7,6 +7,8 @@
  * mocks through its environment (contract/README.md).
  */
 import { z } from 'zod';
+import { checkToolMap } from '../../mocks/index.ts';
+import { TOOL_NAMES } from '../contract/messages.ts';
 import { carriesUserRequest, startArgsSchema } from './start-args.ts';
 
 export const commandSchema = z
@@ -45,6 +47,13 @@ export const externalTargetSchema = z
     workflowType: z.string().min(1).default('agentRun'),
     /** Its workflow's arguments, a template over the run (start-args.ts); the contract's RunInput by default. */
     args: startArgsSchema,
+    /** The agent's own tools whose backends call LONGRUN_SANDBOX_URL, each with the sandbox tool it forwards to. */
+    tools: z
+      .record(z.string(), z.enum(TOOL_NAMES))
+      .optional()
+      .describe(
+        "the agent's tools whose backends forward to the sandbox (LONGRUN_SANDBOX_URL), each with its sandbox tool: { get_page: screenshot }; the model plays the plan's calls of that tool as calls of the agent's, with the sandbox's arguments",
+      ),
     /** A JSON kernel mapping (`longrun check --mapping`), relative to the scenario file: how its histories are read. */
     mapping: z.string().min(1).optional(),
     /** Run once before any worker starts (e.g. `go build`); a failure stops the scenario. */
@@ -60,6 +69,11 @@ export const externalTargetSchema = z
         message:
           'names neither {{userRequest}} nor {{runInput}}: the mock model ties each request to its run by the run marker at the end of the user request, so the workflow must be given it',
       });
+    }
+    try {
+      checkToolMap(target.tools ?? {});
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', path: ['tools'], message: (error as Error).message.replace(/^toolMap\./, '') });
     }
     const names = Object.keys(target.binaries);
     if (names.length === 0) ctx.addIssue({ code: 'custom', path: ['binaries'], message: 'needs at least one binary' });

@@ -10,12 +10,14 @@ import type { Scenario } from './scenario-schema.ts';
 
 export function mockOptionsOf(
   scenario: Scenario,
-): Pick<MockProviderOptions, 'seed' | 'shape' | 'faults' | 'compactionModels' | 'cardMaxBytes'> {
+): Pick<MockProviderOptions, 'seed' | 'shape' | 'faults' | 'compactionModels' | 'cardMaxBytes' | 'toolMap'> {
+  const toolMap = 'external' in scenario.target ? scenario.target.external.tools : undefined;
   return {
     seed: scenario.seed,
     shape: scenario.shape,
     faults: scenario.faults,
     compactionModels: [LONGRUN_SETTINGS.compaction.model],
     ...(scenario.limits.cardMaxBytes !== undefined ? { cardMaxBytes: scenario.limits.cardMaxBytes } : {}),
+    ...(toolMap ? { toolMap } : {}),
   };
 }

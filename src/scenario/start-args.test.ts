@@ -26,3 +26,15 @@ describe('start args', () => {
     expect(target(['{{runId}}']).error?.issues[0]?.message).toMatch(/^names neither \{\{userRequest\}\} nor \{\{runInput\}\}/);
   });
 });
+
+describe('target.external.tools', () => {
+  const target = (tools: unknown) => externalTargetSchema.safeParse({ tools, binaries: { 'py-v1': { worker: { argv: ['w'] } } } });
+
+  it("maps an agent's tool onto the sandbox tool its backend forwards to, and refuses a sandbox tool or a name no provider takes", () => {
+    expect(target({ get_page: 'screenshot' }).success).toBe(true);
+    const issue = (tools: unknown) => target(tools).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`)[0];
+    expect(issue({ get_page: 'browser' })).toMatch(/^tools\.get_page: /);
+    expect(issue({ shell: 'shell' })).toBe("tools: shell: the sandbox's own tool needs no mapping");
+    expect(issue({ 'get page': 'shell' })).toMatch(/^tools: get page: a tool's name is/);
+  });
+});

@@ -150,14 +150,16 @@ describe('an Agents SDK history', () => {
   const resultOf = (history: AgentsSdkHistory, id: string) => verdictOf(history).results.find((r) => r.id === id);
 
   it.each(['agents-sdk', 'responses'] as const)(
-    'in the %s spelling: requests read, rebuild.contract finds no violation, compaction not applicable',
+    'in the %s spelling: requests read, rebuild.contract holds every turn to the dialog as it stood, compaction not applicable',
     (spelling) => {
       const history = new AgentsSdkHistory({ spelling }).play(6).complete();
       const verdict = verdictOf(history);
       expect(verdict.status).toBe('pass');
+      expect(resultOf(history, 'rebuild.contract')?.status).toBe('pass');
       expect(resultOf(history, 'rebuild.contract')?.evidence).toEqual([
         '7 requests checked for tool contiguity; 0 rebuilds',
         '7 requests read from Responses API items into Chat messages; append-only between turns',
+        '6 turns held to the dialog as it stood (append-only; no compaction to rebuild after)',
       ]);
       expect(resultOf(history, 'compaction.trigger')).toMatchObject({
         status: 'not-applicable',

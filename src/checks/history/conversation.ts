@@ -2,7 +2,8 @@
  * A model request's conversation in one neutral form, whatever wire format the history holds:
  * a Chat Completions `messages` list (our kernel's, and the neutral form itself), or the items of
  * the Responses API (`input`, `instructions`) and of the OpenAI Agents SDK, which writes the same
- * items in its own spelling (`callId`, `function_call_result`, `systemInstructions`). Each
+ * items in its own spelling (`callId`, `function_call_result`, `systemInstructions`; the Python
+ * SDK's `system_instructions`), and Pydantic AI's own messages (pydantic-ai-messages.ts). Each
  * neutral message is a Chat Completions message; an item-based conversation becomes one message
  * per user, system or tool item and one assistant message per run of the model's own items (its
  * text, reasoning and function calls), so the checks compare dialogs across turns, and with the
@@ -12,6 +13,7 @@
  * as it travels.
  */
 import { isRecord } from './proto-values.ts';
+import { isPydanticAiMessage, isPydanticAiMessages, pydanticAiAnswer, pydanticAiMessages } from './pydantic-ai-messages.ts';
 
 type Json = Record<string, unknown>;
 
@@ -23,7 +25,7 @@ export interface NeutralMessage {
   source: string;
 }
 
-export type ConversationFormat = 'chat-completions' | 'responses-items' | 'anthropic-messages';
+export type ConversationFormat = 'chat-completions' | 'responses-items' | 'anthropic-messages' | 'pydantic-ai-messages';
 
 export interface NeutralConversation {
   format: ConversationFormat;
@@ -54,6 +56,13 @@ export function conversationOf(request: unknown): NeutralConversation {
   if (!isRecord(request)) throw new Error('request is not an object');
   if (request.messages !== undefined || request.input === undefined) {
     if (!Array.isArray(request.messages)) throw new Error('messages is not an array (and no Responses input)');
+    if (isPydanticAiMessages(request.messages)) {
+      return {
+        format: 'pydantic-ai-messages',
+        messages: pydanticAiMessages(request.messages),
+        requestBytes: Buffer.byteLength(JSON.stringify(request)),
+      };
+    }
     const listed = request.messages.map((message, index) => {
       if (!isRecord(message) || typeof message.role !== 'string') throw new Error(`messages[${index}] has no role`);
       const source = JSON.stringify(message);
@@ -69,7 +78,8 @@ export function conversationOf(request: unknown): NeutralConversation {
   }
   const input = request.input;
   if (typeof input !== 'string' && !Array.isArray(input)) throw new Error('input is neither a string nor a list of items');
-  const instructions = request.instructions ?? request.systemInstructions;
+  // The Responses API's name, the TypeScript Agents SDK's, the Python Agents SDK's.
+  const instructions = request.instructions ?? request.systemInstructions ?? request.system_instructions;
   const system: NeutralMessage[] = typeof instructions === 'string' ? [textMessage('system', instructions)] : [];
   if (typeof input === 'string') {
     const user = textMessage('user', input);
@@ -97,6 +107,10 @@ export function answerOf(answer: unknown): NeutralMessage {
       items.map((item) => JSON.stringify(item)),
     );
     return message as NeutralMessage;
+  }
+  if (isPydanticAiMessage(answer) && answer.kind === 'response') {
+    const source = JSON.stringify(answer);
+    return { message: pydanticAiAnswer(answer), bytes: Buffer.byteLength(source), source };
   }
   if (!isRecord(answer) || answer.role !== 'assistant') throw new Error('the answer is not an assistant message');
   const source = JSON.stringify(answer);

@@ -4,8 +4,10 @@
  * Payload bytes are measured, never kept; what the checks need from the agent-run contract is
  * decoded once, summarized and the decoded value dropped (bounded memory over 100 MB histories).
  */
+
 import type { JournalEvent, JournalHead, KernelLimits, RunCounters } from '../../contract/kernel-api.ts';
 import type { KernelMapping } from '../mapping.ts';
+import type { ConversationFormat } from './conversation.ts';
 
 /** One part of a tool or assistant message's content (string content: one text), as an elision sees it (run/placeholders.ts). */
 export interface PartSummary {
@@ -44,7 +46,7 @@ export interface MessageSummary {
 /** A model request (`call_model` input), summarized. */
 export interface RequestSummary {
   /** The form its conversation came in (history/conversation.ts): Chat messages, or Responses API items. */
-  format: 'chat-completions' | 'responses-items' | 'anthropic-messages';
+  format: ConversationFormat;
   /** UTF-8 bytes of the request serialized as JSON: the size the trigger and the budget judge. */
   bytes: number;
   /** UTF-8 bytes of its conversation alone (`messages`; a Responses request's `input` and instructions). */

@@ -34,7 +34,7 @@ function countsProblem(run: RunView, tailGroups: number, compaction: Activity): 
  */
 export const rebuildContract: HistoryInvariant = {
   id: 'rebuild.contract',
-  appliesTo: 'kernel',
+  appliesTo: 'agent',
   description:
     'system prompt and user request verbatim; one framed card message; tail of 2-8 whole groups <= tail max; tool contiguity intact; an elided item leaves a text that says what it was',
   check(run, ctx) {
@@ -42,7 +42,9 @@ export const rebuildContract: HistoryInvariant = {
     const notes: string[] = [];
     let requests = 0;
     let rebuilds = 0;
-    const read = { 'responses-items': 0, 'anthropic-messages': 0 };
+    // Turns whose first request was held against the dialog as it stood: append-only, judged.
+    let compared = 0;
+    const read = { 'responses-items': 0, 'anthropic-messages': 0, 'pydantic-ai-messages': 0 };
     for (const execution of run.executions) {
       for (const turn of execution.turns) {
         const label = turnLabel(turn);
@@ -92,6 +94,7 @@ export const rebuildContract: HistoryInvariant = {
           continue;
         }
         const dialog = held();
+        if (dialog && turn.index > 0) compared++;
         const difference = dialog ? dialogDifference(request.messages, dialog, relaxed) : null;
         if (difference) {
           failures.push(
@@ -113,10 +116,17 @@ export const rebuildContract: HistoryInvariant = {
     // With no model call at all there is nothing to judge: say which activity was looked for (a mapping may name another).
     if (requests === 0 && failures.length === 0) notes.unshift(`no ${run.mapping.activities.callModel} activity`);
     notes.push(`${requests} requests checked for tool contiguity; ${rebuilds} rebuilds`);
-    const forms = { 'responses-items': 'Responses API items', 'anthropic-messages': 'Anthropic Messages content blocks' };
+    const forms = {
+      'responses-items': 'Responses API items',
+      'anthropic-messages': 'Anthropic Messages content blocks',
+      'pydantic-ai-messages': "Pydantic AI's messages",
+    };
     for (const [format, count] of Object.entries(read) as [keyof typeof read, number][]) {
       if (count > 0) notes.push(`${count} requests read from ${forms[format]} into Chat messages; append-only between turns`);
     }
-    return judge(this.id, failures, notes, rebuilds > 0);
+    // Without compaction (an agent framework's), the append-only dialog is all there is to judge.
+    const withoutCompaction = run.mapping.activities.compactContext === null;
+    if (withoutCompaction) notes.push(`${compared} turns held to the dialog as it stood (append-only; no compaction to rebuild after)`);
+    return judge(this.id, failures, notes, rebuilds > 0 || (withoutCompaction && compared > 0));
   },
 };

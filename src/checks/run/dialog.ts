@@ -1,6 +1,7 @@
 /**
  * The dialog as it stood at a turn boundary, re-established from history alone:
- * - at the first turn of the run: [system prompt, user request] from the run's input;
+ * - at the first turn of the run: [system prompt, user request] from the run's input (an agent
+ *   with an input of its own: its first request);
  * - at the first turn of a continued execution: the `resume.messages` it was started with;
  * - at any later boundary: the messages the previous turn's call_model sent, then its answer,
  *   then one tool message per tool call of that answer (the run_tool result for that call id;
@@ -66,10 +67,18 @@ export function dialogBefore(run: RunView, turn: Turn): ExpectedMessage[] | null
   return call ? continuation(call, execution) : null;
 }
 
-/** The dialog an execution starts with: the run's system prompt and user request, or what it resumes. */
+/**
+ * The dialog an execution starts with: the run's system prompt and user request, or what it
+ * resumes. An agent started with an input of its own says nothing of its dialog: its first
+ * request is taken as the start, and the turns after it are judged against it.
+ */
 export function dialogAtStart(run: RunView, execution: Execution): ExpectedMessage[] | null {
   if (execution.input.resume) return execution.input.resume.messages;
   if (execution.number > 1) return null;
+  if (!run.mechanism.found) {
+    const first = execution.turns[0]?.calls[0];
+    return first?.input.kind === 'call-model' ? first.input.request.messages : null;
+  }
   return [
     expectedMessage({ role: 'system', content: run.input.systemPrompt }),
     expectedMessage({ role: 'user', content: run.input.userRequest }),

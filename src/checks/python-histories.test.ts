@@ -1,0 +1,80 @@
+/**
+ * Histories recorded from real Python agents (examples/agents-sdk-py, examples/pydantic-ai-py,
+ * run under longrun with the real packages): their requests read in the Python spellings and
+ * judged as any agent's, and the same history with one request broken fails.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { checkRun, loadHistory, readKernelMappingFile } from './index.ts';
+
+const examples = new URL('../../examples/', import.meta.url);
+
+type Payload = { metadata?: Record<string, string>; data?: string };
+type Event = { activityTaskScheduledEventAttributes?: { activityType: { name: string }; input: { payloads: Payload[] } } };
+
+function recorded(example: string, file: string) {
+  const history = JSON.parse(readFileSync(new URL(`${example}/testdata/${file}`, examples), 'utf8')) as { events: Event[] };
+  const mapping = readKernelMappingFile(new URL(`${example}/mapping.json`, examples).pathname);
+  return { history, mapping };
+}
+
+/** The history with the model activity's `n`th input (1-based) changed by `edit`. */
+function withModelInput(history: { events: Event[] }, model: string, n: number, edit: (input: Record<string, unknown>) => void) {
+  const copy = structuredClone(history);
+  const scheduled = copy.events.map((e) => e.activityTaskScheduledEventAttributes).filter((a) => a?.activityType.name === model);
+  const payload = scheduled[n - 1]?.input.payloads[0] as Payload;
+  const input = JSON.parse(Buffer.from(payload.data as string, 'base64').toString('utf8'));
+  edit(input);
+  payload.data = Buffer.from(JSON.stringify(input)).toString('base64');
+  return copy;
+}
+
+const rebuildOf = (history: unknown, mapping: ReturnType<typeof readKernelMappingFile>) =>
+  checkRun([loadHistory(history as object, { mapping })]).results.find((r) => r.id === 'rebuild.contract');
+
+describe('a Python OpenAI Agents SDK history (ToolsWorkflow, started with a question)', () => {
+  const { history, mapping } = recorded('agents-sdk-py', 'agents-sdk-py-run-0001.json');
+
+  it('reads system_instructions as the system message and holds every turn to the dialog as it stood', () => {
+    const result = rebuildOf(history, mapping);
+    expect(result?.status).toBe('pass');
+    expect(result?.evidence).toContain('5 turns held to the dialog as it stood (append-only; no compaction to rebuild after)');
+  });
+
+  it('fails a request whose instructions changed, and one that lost a tool output the dialog had', () => {
+    const renamed = withModelInput(history, 'invoke_model_activity', 3, (input) => {
+      input.system_instructions = 'You are another agent.';
+    });
+    expect(rebuildOf(renamed, mapping)).toMatchObject({ status: 'fail' });
+    expect(rebuildOf(renamed, mapping)?.evidence[0]).toMatch(/message 0 \(system\) differs from the dialog's/);
+    const dropped = withModelInput(history, 'invoke_model_activity', 4, (input) => {
+      const items = input.input as { type?: string }[];
+      items.splice(
+        items.findIndex((item) => item.type === 'function_call_output'),
+        1,
+      );
+    });
+    expect(rebuildOf(dropped, mapping)).toMatchObject({ status: 'fail' });
+  });
+});
+
+describe('a Pydantic AI history (WeatherWorkflow, its own messages)', () => {
+  const { history, mapping } = recorded('pydantic-ai-py', 'pydantic-ai-py-run-0001.json');
+  const model = mapping.activities.callModel;
+
+  it("reads Pydantic AI's requests and responses as a dialog and holds every turn to it", () => {
+    const result = rebuildOf(history, mapping);
+    expect(result?.status).toBe('pass');
+    expect(result?.evidence).toContain("6 requests read from Pydantic AI's messages into Chat messages; append-only between turns");
+  });
+
+  it('fails a request that lost a tool return the dialog had', () => {
+    const dropped = withModelInput(history, model, 3, (input) => {
+      const messages = input.messages as { kind: string; parts: { part_kind: string }[] }[];
+      const request = [...messages].reverse().find((m) => m.kind === 'request' && m.parts.some((p) => p.part_kind === 'tool-return'));
+      if (!request) throw new Error('the recorded history has no tool return to drop');
+      request.parts = request.parts.filter((p) => p.part_kind !== 'tool-return');
+    });
+    expect(rebuildOf(dropped, mapping)).toMatchObject({ status: 'fail' });
+  });
+});

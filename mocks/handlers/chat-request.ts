@@ -18,6 +18,10 @@ const schema = z.looseObject({
   stream: z.boolean().optional(),
   metadata: metadataSchema,
   tools: z.array(z.looseObject({ type: z.literal('function'), function: z.looseObject({}) })).optional(),
+  response_format: z
+    .looseObject({ type: z.string(), json_schema: z.looseObject({ schema: z.record(z.string(), z.unknown()).optional() }).optional() })
+    .nullable()
+    .optional(),
 });
 
 /** Parses and validates a request body; throws one line naming the field. */
@@ -27,6 +31,10 @@ export function readChatRequest(text: string, compactionModels: readonly string[
   const first = messages.find((m) => m.role === 'user');
   // The first system message holds the compaction instructions, not the digest.
   const digested = messages.length > 1 && messages[0]?.role === 'system' ? messages.slice(1) : messages;
+  const format = parsed.response_format;
+  if (format?.type === 'json_schema' && !format.json_schema?.schema) {
+    throw new Error('body.response_format.json_schema.schema: a json_schema format needs its schema');
+  }
   return {
     model: parsed.model,
     stream: parsed.stream === true,
@@ -37,6 +45,7 @@ export function readChatRequest(text: string, compactionModels: readonly string[
     digest: digested.map(textOf).join('\n'),
     maxTokens: null,
     tools: (parsed.tools ?? []).map((tool, i) => offeredTool(`body.tools.${i}.function`, tool.function, 'parameters', false)),
+    ...(format?.type === 'json_schema' && format.json_schema?.schema ? { outputSchema: format.json_schema.schema } : {}),
   };
 }
 

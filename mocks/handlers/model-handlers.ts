@@ -96,6 +96,7 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
             turn: turn as number,
             offered: req.tools,
             toolMap,
+            ...(req.outputSchema ? { outputSchema: req.outputSchema } : {}),
           });
           if ('refusal' in played) return refuse(played.refusal, owner);
           planned = played.message;

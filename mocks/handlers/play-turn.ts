@@ -23,13 +23,15 @@ export interface PlayTurnInput {
   turn: number;
   offered: readonly OfferedTool[];
   toolMap: ToolMap;
+  /** The schema the request asks a final answer's text to fit (structured output). */
+  outputSchema?: Record<string, unknown>;
 }
 
 export type PlayedTurn = { message: AssistantMessage } | { refusal: string };
 
 export function playTurn(input: PlayTurnInput): PlayedTurn {
   const { plan, planned, offered, toolMap } = input;
-  if (planned.calls.length === 0) return { message: planned.message };
+  if (planned.calls.length === 0) return { message: finalAnswer(input) };
   const byName = (a: OfferedTool, b: OfferedTool) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   const names = new Set(offered.map((tool) => tool.name));
   const sandboxOffered = offered.some((tool) => isSandboxTool(tool.name));
@@ -66,6 +68,17 @@ export function playTurn(input: PlayTurnInput): PlayedTurn {
   }
   const content = `${planned.message.content ?? ''}${carried > 0 ? carriedText(plan, planned.turn, carried) : ''}`;
   return { message: { role: 'assistant', content, tool_calls: calls } };
+}
+
+/**
+ * The plan's final answer; asked for structured output, a value of the schema asked for
+ * (seeded by run and turn), as an agent with an output type of its own parses it.
+ */
+function finalAnswer({ plan, planned, outputSchema }: PlayTurnInput): AssistantMessage {
+  if (!outputSchema) return planned.message;
+  const where = `the final answer (turn ${planned.turn} of ${plan.runId})`;
+  const value = schemaArguments(outputSchema, hash32(plan.seed, plan.runId, planned.turn, 'output'), where);
+  return { ...planned.message, content: JSON.stringify(value) };
 }
 
 function refusalHead(input: PlayTurnInput, call: PlannedCall): string {

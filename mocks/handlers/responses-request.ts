@@ -17,6 +17,10 @@ const schema = z.looseObject({
   stream: z.boolean().nullable().optional(),
   metadata: metadataSchema,
   tools: z.array(z.looseObject({ type: z.string() })).optional(),
+  text: z
+    .looseObject({ format: z.looseObject({ type: z.string(), schema: z.record(z.string(), z.unknown()).optional() }).optional() })
+    .nullable()
+    .optional(),
 });
 
 type Item = z.infer<typeof item> & Record<string, unknown>;
@@ -46,6 +50,11 @@ export function readResponsesRequest(text: string, compactionModels: readonly st
       tool.type === 'function' ? [offeredTool(`body.tools.${i}`, tool, 'parameters', false)] : [],
     ),
   };
+  const format = parsed.text?.format;
+  if (format?.type === 'json_schema') {
+    if (!format.schema) throw new Error('body.text.format.schema: a json_schema format needs its schema');
+    request.outputSchema = format.schema;
+  }
   const previous = parsed.previous_response_id;
   if (previous && (request.runId === null || request.turn === null)) {
     const placed = placeOf(previous);

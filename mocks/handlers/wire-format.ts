@@ -27,6 +27,11 @@ export interface ModelRequest {
   digest: string;
   /** The most output tokens the client allows (Anthropic's `max_tokens`); null when it sets none. */
   maxTokens: number | null;
+  /**
+   * The JSON Schema the request asks the final answer's text to fit (structured output: Chat
+   * Completions' `response_format`, Responses' `text.format` of type `json_schema`); absent when free text.
+   */
+  outputSchema?: Record<string, unknown>;
   /** The function tools the request offers, in its order: a model calls no other. */
   tools: readonly OfferedTool[];
 }

@@ -72,6 +72,21 @@ ${rows.join('\n')}
 </tbody></table></section>`;
 }
 
+/** The runs that closed before their first model call, each in its one line: at the top, as it explains the rest. */
+export function earlyEndSection(summary: Summary): string {
+  const lines = summary.runs.flatMap((run) => (run.earlyEnd ? [run.earlyEnd] : []));
+  if (lines.length === 0) return '';
+  const shown = lines.slice(0, MAX_FAILURE_DETAILS);
+  const more =
+    lines.length > shown.length
+      ? `<p class="note">Showing ${formatCount(shown.length)} of ${formatCount(lines.length)}; all of them are in summary.json.</p>`
+      : '';
+  return `<section id="early-ends" role="alert"><h2>Runs that closed before their first model call</h2>
+<p class="note">Each says what its workflow was started with and what the scenario declares (<code>target.external.args</code>): a workflow that ends at once most likely does not take those arguments.</p>
+<ul class="evidence">${shown.map((line) => `<li>${escapeText(truncate(line, MAX_EVIDENCE_CHARS))}</li>`).join('')}</ul>
+${more}</section>`;
+}
+
 /** The runs that went wrong in a way no expectation accounts for: each with its first evidence line. */
 export function unexplainedSection(summary: Summary): string {
   const unexplained = summary.unexplained ?? [];

@@ -114,3 +114,18 @@ describe('renderHtml with runs no expectation accounts for', () => {
     expect(renderHtml(fixtureSummary([run]))).not.toContain('id="unexplained"');
   });
 });
+
+describe('renderHtml with runs that closed before their first model call', () => {
+  it('has their lines at the top, escaped, before the totals', () => {
+    const run = {
+      ...fixtureRun({ runId: 'py-run-0000', binary: 'v0', turns: 1, growthBytes: 1_000, compaction: 'none', outcome: 'failed' }),
+      earlyEnd:
+        'run py-run-0000: ToolsWorkflow failed before its first model call: <TypeError> & more; it was started with ["{{runInput}}"]',
+    };
+    const html = renderHtml(fixtureSummary([run]));
+    const section = html.match(/<section id="early-ends" role="alert">[\s\S]*?<\/section>/)?.[0] ?? '';
+    expect(section).toContain('<li>run py-run-0000: ToolsWorkflow failed before its first model call: &lt;TypeError&gt; &amp; more;');
+    expect(html.indexOf('id="early-ends"')).toBeLessThan(html.indexOf('class="totals"'));
+    expect(renderHtml(fixtureSummary([{ ...run, earlyEnd: undefined }]))).not.toContain('id="early-ends"');
+  });
+});

@@ -6,6 +6,7 @@ import { escapeText } from './escape.ts';
 import { pageHead, SCRIPT } from './html-assets.ts';
 import {
   chartsSection,
+  earlyEndSection,
   expectationsSection,
   failuresSection,
   headerSection,
@@ -23,6 +24,7 @@ export function renderHtml(summary: Summary): string {
 <body>
 ${headerSection(summary)}
 ${partialBanner(summary)}
+${earlyEndSection(summary)}
 ${totalsSection(summary)}
 ${expectationsSection(summary)}
 ${unexplainedSection(summary)}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LoadMetrics, ProcessMetrics } from '../result/index.ts';
-import { fixtureSummary, standardFixture } from '../result/testing/index.ts';
+import { fixtureRun, fixtureSummary, standardFixture } from '../result/testing/index.ts';
 import { MAX_TEXT_RUNS, MIN_RSS_GROWTH_SPAN_MS, renderProgress, renderText } from './text.ts';
 
 describe('renderText', () => {
@@ -130,5 +130,19 @@ describe('renderText with runs no expectation accounts for', () => {
     expect(lines[at + 1]).toBe('  long-run-0 (v0): ended failed: Error serializing to JSON: UnicodeEncodeError\\u001B[31m');
     expect(lines[at + MAX_TEXT_RUNS + 1]).toBe('  ... and 2 more runs (all in summary.json)');
     expect(renderText(fixtureSummary([]))).not.toContain('accounts for');
+  });
+});
+
+describe('renderText with runs that closed before their first model call', () => {
+  it('puts each one line first, under the verdict, whole', () => {
+    const line = `run py-run-0000: ToolsWorkflow failed before its first model call (no invoke_model_activity in its history): ${'x'.repeat(200)}; it was started with [{"runId":"py-run-0000"}] (target.external.args in scenarios/x.yaml is ["{{runInput}}"], the default: the contract's RunInput)`;
+    const run = {
+      ...fixtureRun({ runId: 'py-run-0000', turns: 1, growthBytes: 1_000, compaction: 'none', outcome: 'failed' }),
+      earlyEnd: line,
+    };
+    const lines = renderText(fixtureSummary([run], { passed: false })).split('\n');
+    expect(lines[2]).toBe(line);
+    expect(lines[3]).toBe('runs:');
+    expect(renderText(fixtureSummary([{ ...run, earlyEnd: undefined }]))).not.toContain('before its first model call');
   });
 });

@@ -10,6 +10,8 @@ export const MAX_TEXT_RUNS = 10;
 /** Failing invariants shown (with their first evidence line) per run at most. */
 const MAX_TEXT_FAILURES_PER_RUN = 3;
 const LINE_MAX = 160;
+/** A run's early-end line is cut by its maker (src/runner/early-end.ts); this only bounds a summary.json written otherwise. */
+const EARLY_END_LINE_MAX = 1000;
 
 /** Terminal-safe: escape sequences in evidence must not drive the terminal. */
 function safe(text: string, max = LINE_MAX): string {
@@ -68,6 +70,7 @@ export function renderText(summary: Summary, reportDir?: string): string {
       `took ${formatDuration(summary.durationMs)}`,
       `seed ${summary.seed}`,
     ].join(' · '),
+    ...earlyEndBlock(summary.runs),
     ...runsBlock(summary.runs),
     ...loadBlock(summary.load),
   ];
@@ -78,6 +81,17 @@ export function renderText(summary: Summary, reportDir?: string): string {
   lines.push(...unexplainedBlock(summary));
   if (reportDir !== undefined) lines.push(`report: ${join(reportDir, 'report.html')} (summary.json, junit.xml beside it)`);
   return lines.join('\n');
+}
+
+/**
+ * The runs that closed before their first model call, each in its one line (what it was started
+ * with, what the scenario declares), before anything else: a workflow given arguments it does
+ * not take explains every other line of the screen.
+ */
+function earlyEndBlock(runs: readonly RunRecord[]): string[] {
+  const lines = runs.flatMap((run) => (run.earlyEnd ? [safe(run.earlyEnd, EARLY_END_LINE_MAX)] : []));
+  if (lines.length <= MAX_TEXT_RUNS) return lines;
+  return [...lines.slice(0, MAX_TEXT_RUNS), `... and ${plural(lines.length - MAX_TEXT_RUNS, 'more run')} like these (all in summary.json)`];
 }
 
 /** Runs no expectation accounts for, each with its first evidence line: never hidden behind a met expectation. */

@@ -77,6 +77,11 @@ export const runRecordSchema = z.object({
   invariants: z.array(invariantRecordSchema),
   /** Relative paths (in the report folder) of the saved histories, one per execution. */
   historyFiles: z.array(z.string()),
+  /**
+   * A foreign workflow that closed before its first model call: how it ended, what it was started
+   * with and what the scenario declares, in one line (src/runner/early-end.ts).
+   */
+  earlyEnd: z.string().optional(),
 });
 export type RunRecord = z.infer<typeof runRecordSchema>;
 

@@ -8,6 +8,7 @@ import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { buildRunView, type CheckContext, checkRunView, type KernelMapping } from '../checks/index.ts';
 import type { RunRecord } from '../result/index.ts';
+import { earlyEndLine, type StartDeclaration } from './early-end.ts';
 import { fetchRunForJudging, fetchRunHistories, type JudgingFetchOptions } from './history-chain.ts';
 import type { RunHistoryStream } from './history-stream.ts';
 import type { LaunchedRun } from './launch.ts';
@@ -28,6 +29,8 @@ export interface JudgeContext {
   mapping?: KernelMapping;
   /** The requests longrun's mocks refused, for `requests.accepted`. */
   refusals: Pick<RequestRefusals, 'verdict'>;
+  /** How a foreign target's runs are started: a run that closes before its first model call says so (early-end.ts). */
+  start?: StartDeclaration;
 }
 
 export interface JudgedRun {
@@ -79,7 +82,7 @@ export async function judgeRun(
   const view = buildRunView(fetched.map((f) => f.loaded));
   const verdict = checkRunView(view, tookOver ? { ...context.checkContext, gateOpens: 'at-marker' } : context.checkContext);
   const invariants = [...verdict.results, replayVerdict(await replayed), context.refusals.verdict(run.runId, [binary, ...served])];
-  const record = buildRunRecord({
+  const built = buildRunRecord({
     workflowId,
     binary: ranOn,
     startedAt: run.startedAt,
@@ -90,6 +93,8 @@ export async function judgeRun(
     invariants,
     ...(stoppedBecause ? { stoppedBecause } : {}),
   });
+  const earlyEnd = context.start ? earlyEndLine(built, run.runId, run.args, context.start) : undefined;
+  const record = earlyEnd ? { ...built, earlyEnd } : built;
   return {
     record,
     histories: async () => {

@@ -32,6 +32,8 @@ export interface LaunchedRun {
   /** The binary it was started on. */
   binary: BinaryName;
   startedAt: Date;
+  /** The arguments its workflow was started with. */
+  args: unknown[];
 }
 
 /** Run `index` of `binary`'s share of the scenario, started. */
@@ -40,13 +42,14 @@ export async function launchRun(context: LaunchContext, binary: BinaryName, inde
   const runId = `${scenario.name}-run-${String(index).padStart(4, '0')}`;
   const workflowId = `${runId}-${binary}-${context.startedAt.getTime().toString(36)}`;
   const startedAt = new Date();
+  const args = startArgsOf(context, runId);
   const firstRunId = await startRun(context.client, context.workflowType ?? WORKFLOW_TYPE, workflowId, {
     taskQueue: context.taskQueue(binary),
     workflowId,
-    args: startArgsOf(context, runId),
+    args,
     workflowExecutionTimeout: durationMs(scenario.runs.timeout) * 2,
   });
-  return { runId, workflowId, firstRunId, binary, startedAt };
+  return { runId, workflowId, firstRunId, binary, startedAt, args };
 }
 
 /** The arguments a run's workflow is started with: its RunInput, or a foreign target's template filled in. */

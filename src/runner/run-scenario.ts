@@ -7,15 +7,19 @@
  * kill its chaos processes at once from its own signal handler (`killAllChildren`).
  */
 import { setMaxListeners } from 'node:events';
+import { relative, resolve } from 'node:path';
 import type { temporal } from '@temporalio/proto';
 import { type ChaosEvent, planChaos } from '../chaos/index.ts';
+import type { KernelMapping } from '../checks/index.ts';
 import type { Environment } from '../environment/index.ts';
 import { type BinaryName, isBinaryId } from '../kernel/index.ts';
 import { MetricsSampler, serverPidFinder, soakVerdict } from '../load/index.ts';
 import type { ExpectationRecord, LoadMetrics, RunRecord, Summary } from '../result/index.ts';
+import type { ExternalTarget } from '../scenario/external-target.ts';
 import type { Ramp } from '../scenario/index.ts';
 import { durationMs, type Scenario } from '../scenario/scenario-schema.ts';
 import { throwIfInterrupted } from '../shared/interrupted.ts';
+import type { StartDeclaration } from './early-end.ts';
 import { evaluateChaosRuns } from './expectations.ts';
 import { externalSetup, startExternalHarness } from './external-harness.ts';
 import { foreignReplayPlan } from './foreign-replay.ts';
@@ -111,6 +115,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
       servedBy: harness.servedBy,
       ...(foreign ? { mapping: foreign.mapping } : {}),
       refusals,
+      ...(external && foreign ? { start: startDeclaration(external, foreign.mapping, options.scenarioFile) } : {}),
     };
     const launches = driveOptionsOf(scenario, signal, options.durationMs);
     const runsTotal = launches.durationMs === undefined ? scenario.runs.count * targetBinaries.length : undefined;
@@ -176,6 +181,17 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     partial: signal.aborted,
     load,
   });
+}
+
+/** How a foreign target's runs start, for the line of a run that closes before its first model call. */
+function startDeclaration(external: ExternalTarget, mapping: KernelMapping, scenarioFile: string | undefined): StartDeclaration {
+  const file = scenarioFile ? relative(process.cwd(), resolve(scenarioFile)) : undefined;
+  return {
+    workflowType: external.workflowType,
+    template: external.args,
+    scenarioFile: file && !file.startsWith('..') ? file : scenarioFile,
+    callModel: mapping.activities.callModel,
+  };
 }
 
 /** Memory, CPU and throughput of the server (and its PostgreSQL) and the workers while the runs go on. */

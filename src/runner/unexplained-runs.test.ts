@@ -48,6 +48,21 @@ describe('unexplainedRuns', () => {
     ]);
   });
 
+  it("gives a run that closed before its first model call its early-end line, without the run's id twice", () => {
+    const early = {
+      ...endedWith(run('r-5', { outcome: 'failed' }), 'originalInput is not iterable'),
+      earlyEnd:
+        'run r-5: agentRun failed before its first model call (no call_model in its history): originalInput is not iterable; it was started with ...',
+    };
+    expect(unexplainedRuns(reproduces, [early])).toEqual([
+      {
+        runId: 'r-5',
+        binary: 'v0',
+        why: 'agentRun failed before its first model call (no call_model in its history): originalInput is not iterable; it was started with ...',
+      },
+    ]);
+  });
+
   it('lists a run that violated an invariant no expectation judges, and none that only passed', () => {
     const violating = run('r-3', { failures: { 'journal.chain': ['event 12: seq 4 follows seq 2'] } });
     expect(unexplainedRuns(reproduces, [run('r-0'), violating])).toEqual([

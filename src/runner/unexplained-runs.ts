@@ -50,6 +50,8 @@ function unexplainedReason(onBinary: readonly Expectation[], run: RunRecord): st
   );
   if (explained) return undefined;
   if (!ENDED_WELL.has(run.outcome) && !onBinary.some((e) => 'ends' in e)) {
+    // A foreign workflow that closed before its first model call: its line says what it was started with.
+    if (run.earlyEnd) return run.earlyEnd.replace(/^run \S+: /, '');
     return `ended ${run.outcome}${lastReason ? `: ${firstLine(lastReason)}` : ''}`;
   }
   const holds = onBinary.flatMap((e) => ('hold' in e ? [e.hold] : []));

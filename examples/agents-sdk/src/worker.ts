@@ -5,6 +5,7 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import * as activities from './activities.ts';
 import { agentsPlugin, bundlePath } from './plugin.ts';
+import * as weatherActivities from './weather-activities.ts';
 
 function required(name: string): string {
   const value = process.env[name];
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
     namespace: required('TEMPORAL_NAMESPACE'),
     taskQueue: required('LONGRUN_TASK_QUEUE'),
     workflowBundle: { codePath: bundlePath },
-    activities,
+    activities: { ...activities, ...weatherActivities },
     plugins: [agentsPlugin()],
     ...(maxCached !== undefined ? { maxCachedWorkflows: Number(maxCached) } : {}),
   });

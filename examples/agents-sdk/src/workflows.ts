@@ -64,3 +64,6 @@ export async function agentRun(input: RunInput): Promise<RunResult> {
     return { runId: input.runId, counters: counters(input.maxTurns), finalAnswer: null, ended: 'max-turns' };
   }
 }
+
+// The second agent, Temporal's sample's way: its own signature and tool, no contract.
+export { weatherAgent } from './weather-workflow.ts';

@@ -54,6 +54,10 @@ describe('unexplainedRuns', () => {
       earlyEnd:
         'run r-5: agentRun failed before its first model call (no call_model in its history): originalInput is not iterable; it was started with ...',
     };
+    // Completed at once, with `ends: completed` met: still never driven.
+    const completedAtOnce = { ...early, outcome: 'completed' as const };
+    const ends = [{ on: 'v0', ends: 'completed' }] as Expectation[];
+    expect(unexplainedRuns(ends, [completedAtOnce]).map((u) => u.runId)).toEqual(['r-5']);
     expect(unexplainedRuns(reproduces, [early])).toEqual([
       {
         runId: 'r-5',

@@ -7,7 +7,8 @@
  * listed, with its first evidence line, and the summary does not pass.
  *
  * A run that could not be replayed (its replayer crashed) is always listed: no expectation can
- * account for a judgment that was not made.
+ * account for a judgment that was not made. So is a foreign agent's run that closed before its
+ * first model call, completed or not: it was never driven.
  */
 import type { InvariantId } from '../checks/index.ts';
 import type { RunRecord, UnexplainedRun } from '../result/index.ts';
@@ -42,6 +43,9 @@ export function unexplainedRuns(expectations: readonly Expectation[], runs: read
 function unexplainedReason(onBinary: readonly Expectation[], run: RunRecord): string | undefined {
   const notReplayed = run.invariants.find(couldNotReplay);
   if (notReplayed) return firstLine(notReplayed.evidence[0] ?? '');
+  // A foreign agent that closed before its first model call was never driven, however it ended:
+  // an `ends: completed` it meets, or invariants that find nothing to judge, would hide it.
+  if (run.earlyEnd) return run.earlyEnd.replace(/^run \S+: /, '');
   const lastReason = run.executions.at(-1)?.reason;
   // An interrupted run is the partial summary's to say (it cannot pass), not a run that went wrong.
   if (lastReason?.startsWith(INTERRUPTED)) return undefined;
@@ -50,8 +54,6 @@ function unexplainedReason(onBinary: readonly Expectation[], run: RunRecord): st
   );
   if (explained) return undefined;
   if (!ENDED_WELL.has(run.outcome) && !onBinary.some((e) => 'ends' in e)) {
-    // A foreign workflow that closed before its first model call: its line says what it was started with.
-    if (run.earlyEnd) return run.earlyEnd.replace(/^run \S+: /, '');
     return `ended ${run.outcome}${lastReason ? `: ${firstLine(lastReason)}` : ''}`;
   }
   const holds = onBinary.flatMap((e) => ('hold' in e ? [e.hold] : []));

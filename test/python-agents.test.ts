@@ -11,6 +11,8 @@
  * limit, both before the Agents SDK's ten turns. About three minutes once the venvs exist.
  */
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
@@ -175,4 +177,33 @@ describe('Python agents under longrun', () => {
     );
     expect(verdicts(summary, 'wft.no-retry-loop')).toEqual(['fail', 'fail']);
   }, 300_000);
+
+  it.each([
+    ['agents-sdk-py', 'agents-sdk-py-run-0001.json'],
+    ['pydantic-ai-py', 'pydantic-ai-py-run-0001.json'],
+  ])(
+    '%s: its replayer passes a recorded history and fails the same history with one activity renamed, with a last line naming the nondeterminism',
+    async (example, file) => {
+      const folder = join(ROOT, 'examples', example);
+      const replay = (history: string) =>
+        promisify(execFile)(join(folder, '.venv/bin/python'), ['replay.py', history], { cwd: folder }).then(
+          () => ({ code: 0, stderr: '' }),
+          (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+        );
+      const recorded = join(folder, 'testdata', file);
+      expect(await replay(recorded)).toEqual({ code: 0, stderr: '' });
+      const history = JSON.parse(readFileSync(recorded, 'utf8')) as {
+        events: { activityTaskScheduledEventAttributes?: { activityType: { name: string } } }[];
+      };
+      const scheduled = history.events.find((e) => e.activityTaskScheduledEventAttributes)?.activityTaskScheduledEventAttributes;
+      if (!scheduled) throw new Error(`${file} schedules no activity`);
+      scheduled.activityType.name = 'renamed_activity';
+      const broken = join(mkdtempSync(join(tmpdir(), 'longrun-py-replay-')), file);
+      writeFileSync(broken, JSON.stringify(history));
+      const { code, stderr } = await replay(broken);
+      expect(code).toBe(1);
+      expect(stderr.trim().split('\n').at(-1)).toMatch(/Nondeterminism.*renamed_activity/);
+    },
+    120_000,
+  );
 });

@@ -41,6 +41,13 @@ describe('a Python OpenAI Agents SDK history (ToolsWorkflow, started with a ques
     expect(result?.evidence).toContain('5 turns held to the dialog as it stood (append-only; no compaction to rebuild after)');
   });
 
+  it("is named by longrun's run id, from the run marker its question carries, not by its workflow id", () => {
+    const renamed = structuredClone(history) as unknown as { events: Record<string, Record<string, unknown>>[] };
+    const started = renamed.events[0]?.workflowExecutionStartedEventAttributes as Record<string, unknown>;
+    started.workflowId = 'agents-sdk-py-run-0001-agents-sdk-py-mx7zfp7s';
+    expect(checkRun([loadHistory(renamed as object, { mapping })]).runId).toBe('agents-sdk-py-run-0001');
+  });
+
   it('fails a request whose instructions changed, and one that lost a tool output the dialog had', () => {
     const renamed = withModelInput(history, 'invoke_model_activity', 3, (input) => {
       input.system_instructions = 'You are another agent.';

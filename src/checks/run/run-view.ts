@@ -5,6 +5,7 @@
  * the journal written by completed journal.append activities.
  */
 
+import { readRunMarker } from '../../contract/run-marker.ts';
 import { HistoryLoadError } from '../history/errors.ts';
 import type {
   ActivityInput,
@@ -152,6 +153,19 @@ function foreignInput(history: LoadedHistory): RunInputSummary {
   };
 }
 
+/**
+ * An agent started with an input of its own forwards the user's request, and with it the run
+ * marker longrun ends it with: the run is then named by longrun's run id, not its workflow id.
+ */
+function nameByRunMarker(executions: readonly Execution[]): void {
+  const request = executions[0]?.turns[0]?.calls[0]?.input;
+  if (request?.kind !== 'call-model') return;
+  const user = request.request.messages.find((m) => m.role === 'user' && m.text !== undefined);
+  const runId = user?.text === undefined ? null : readRunMarker(user.text);
+  if (runId === null) return;
+  for (const execution of executions) execution.input = { ...execution.input, runId, userRequest: user?.text ?? '' };
+}
+
 function buildExecution(history: LoadedHistory, number: number, input: RunInputSummary): Execution {
   const execution: Execution = {
     number,
@@ -226,6 +240,7 @@ export function buildRunView(histories: readonly LoadedHistory[]): RunView {
     if (mechanism.found) throw new HistoryLoadError(history.source, `execution ${index + 1}: ${input.unreadable}, unlike execution 1's`);
     return buildExecution(history, index + 1, foreignInput(ordered[0] as LoadedHistory));
   });
+  if (!mechanism.found) nameByRunMarker(executions);
   const journal: JournaledEvent[] = [];
   for (const execution of executions) {
     for (const activity of execution.activities) {

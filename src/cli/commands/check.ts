@@ -85,7 +85,10 @@ const NOT_THE_MECHANISM = "not the kernel's mechanism";
 export function printVerdict(verdict: RunVerdict): void {
   const name = verdict.foreign ? `workflow ${verdict.runId} (${verdict.foreign.workflowType})` : `run ${verdict.runId}`;
   console.log(`${name}: ${verdict.status.toUpperCase()} (${verdict.sources.length} execution${verdict.sources.length === 1 ? '' : 's'})`);
-  if (verdict.foreign) console.log(`  not the kernel's mechanism: ${verdict.foreign.reason}; its invariants are not applicable`);
+  if (verdict.foreign)
+    console.log(
+      `  not the kernel's mechanism: ${verdict.foreign.reason}; the kernel's own invariants are not applicable (an agent's are judged from its model calls)`,
+    );
   for (const result of verdict.results) {
     if (result.status === 'not-applicable') {
       // The foreign reason is said once above; any other is said on the invariant's line.

@@ -61,7 +61,7 @@ export interface MetricForecast {
 export interface Forecast {
   runId: string;
   workflowType: string;
-  /** Turns of our kernel, activities of another workflow. */
+  /** Turns of an agent (its model calls, as the mapping names them), activities of another workflow. */
   unit: 'turn' | 'activity';
   /** The execution forecast (the last) and how many the run has. */
   execution: number;
@@ -74,16 +74,16 @@ export type ForecastLimits = { [M in Metric]: readonly { name: string; value: nu
 
 const DEGREE: Record<Metric, 1 | 2> = { largestPayload: 1, historyBytes: 2, events: 1 };
 
-/** Where each step starts: the kernel's turns (their first call_model), else every activity. */
-function stepStarts(run: RunView, execution: Execution): { id: number; step: number }[] {
-  if (run.mechanism.found && execution.turns.length > 0) {
+/** Where each step starts: an agent's turns (their first model call, whatever its input), else every activity. */
+function stepStarts(execution: Execution): { id: number; step: number }[] {
+  if (execution.turns.length > 0) {
     return execution.turns.map((turn, i) => ({ id: turn.calls[0]?.scheduled.id ?? 0, step: turn.number ?? i + 1 }));
   }
   return execution.activities.map((activity, i) => ({ id: activity.scheduled.id, step: i + 1 }));
 }
 
-export function samplesOf(run: RunView, execution: Execution): Sample[] {
-  const starts = stepStarts(run, execution);
+export function samplesOf(execution: Execution): Sample[] {
+  const starts = stepStarts(execution);
   const samples: Sample[] = [];
   let next = 0;
   let payloads = 0;
@@ -125,12 +125,12 @@ function forecastMetric(samples: readonly Sample[], metric: Metric, limits: Fore
 
 export function forecastRun(run: RunView, limits: ForecastLimits = FORECAST_LIMITS): Forecast {
   const execution = run.executions.at(-1) as Execution;
-  const samples = samplesOf(run, execution);
+  const samples = samplesOf(execution);
   const start = execution.history.events[0]?.attrs;
   return {
     runId: run.input.runId,
     workflowType: start?.kind === 'workflow-started' ? start.workflowType : '',
-    unit: run.mechanism.found && execution.turns.length > 0 ? 'turn' : 'activity',
+    unit: execution.turns.length > 0 ? 'turn' : 'activity',
     execution: execution.number,
     executions: run.executions.length,
     samples,

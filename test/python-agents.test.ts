@@ -31,7 +31,11 @@ async function run(name: string) {
     scenarioFile: file,
     onHistories: async (_record, runHistories) => void histories.push(...(await runHistories())),
   });
-  const unmet = summary.expectations.filter((e) => !e.met).map((e) => `${e.description}: ${e.detail}`);
+  // An unmet expectation says why with the evidence of every failed invariant, so that a failure under load can be read.
+  const failed = summary.runs.flatMap((r) =>
+    r.invariants.filter((i) => i.status === 'fail').map((i) => `${r.runId} ${i.id}: ${i.evidence.slice(0, 3).join(' | ')}`),
+  );
+  const unmet = summary.expectations.filter((e) => !e.met).map((e) => `${e.description}: ${e.detail} [${failed.join('; ')}]`);
   return { scenario, summary, histories, unmet };
 }
 

@@ -28,8 +28,13 @@ def tools_workflow(release: str) -> type:
 
 
 async def main(release: str, files: list[str]) -> None:
+    # A replay compares the commands a history recorded with those the code gives; how long an
+    # activation takes is no part of that. debug_mode turns off the 2 s deadlock timer, which a
+    # loaded machine can trip with nothing nondeterministic.
     replayer = Replayer(
-        workflows=[tools_workflow(release)], plugins=[OpenAIAgentsPlugin()]
+        workflows=[tools_workflow(release)],
+        plugins=[OpenAIAgentsPlugin()],
+        debug_mode=True,
     )
     for file in files:
         history = WorkflowHistory.from_json(Path(file).stem, Path(file).read_text())

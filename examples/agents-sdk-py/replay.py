@@ -50,13 +50,19 @@ if __name__ == "__main__":
     parser.add_argument("--release", choices=["v1", "v2"], default="v1")
     parser.add_argument("histories", nargs="+")
     args = parser.parse_args()
+    code = 0
     try:
         asyncio.run(main(args.release, args.histories))
     except SystemExit as stop:
-        if isinstance(stop.code, str):
-            print(f"agents-sdk-py replay: {stop.code}", file=sys.stderr)
-            sys.exit(1)
-        raise
+        if not isinstance(stop.code, str):
+            raise
+        print(f"agents-sdk-py replay: {stop.code}", file=sys.stderr)
+        code = 1
     except Exception as error:
         print(f"agents-sdk-py replay: {type(error).__name__}: {error}", file=sys.stderr)
-        sys.exit(1)
+        code = 1
+    # The verdict is in: leave without the interpreter's finalization, which the SDK's core
+    # threads can still call into (a SIGABRT, "PyGILState_Release ... finalizing", on some exits).
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)

@@ -38,9 +38,7 @@ if (made.error || made.code !== 0) {
   rmSync(venv, { recursive: true, force: true });
   if (made.error?.code === 'ENOENT')
     fail(`${python} -m venv failed: ${python} not found on PATH (on Debian: apt-get install python3 python3-venv)`);
-  const why = /ensurepip is not\s+available/.test(made.log)
-    ? 'ensurepip is not available'
-    : lastLines(made.log, 1) || `exit ${made.code}`;
+  const why = /ensurepip is not\s+available/.test(made.log) ? 'ensurepip is not available' : lastLines(made.log, 1) || `exit ${made.code}`;
   fail(`${python} -m venv failed: ${why} (on Debian: apt-get install python3-venv)`);
 }
 

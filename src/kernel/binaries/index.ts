@@ -212,8 +212,7 @@ const DESCRIPTIONS: Record<BinaryId, Omit<Binary, 'id' | 'workflowsPath'>> = {
   },
   'card-in-units': {
     broken: true,
-    description:
-      "the card's size limit counts UTF-16 units, not UTF-8 bytes: a card mostly in Chinese, past the limit in bytes, is taken",
+    description: "the card's size limit counts UTF-16 units, not UTF-8 bytes: a card mostly in Chinese, past the limit in bytes, is taken",
     activityControls: { cardSizeUnit: 'utf16-units' },
   },
   'guard-target-margin': {

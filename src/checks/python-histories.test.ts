@@ -48,18 +48,45 @@ describe('a Python OpenAI Agents SDK history (ToolsWorkflow, started with a ques
     expect(checkRun([loadHistory(renamed as object, { mapping })]).runId).toBe('agents-sdk-py-run-0001');
   });
 
-  it('fails a request whose instructions changed, and one that lost a tool output the dialog had', () => {
-    const renamed = withModelInput(history, 'invoke_model_activity', 3, (input) => {
-      input.system_instructions = 'You are another agent.';
+  it('fails a request that rewrote an earlier answer, and one that lost a tool output the dialog had', () => {
+    const rewritten = withModelInput(history, 'invoke_model_activity', 3, (input) => {
+      const items = input.input as { type?: string; role?: string; content?: unknown }[];
+      const answer = items.find((item) => item.role === 'assistant');
+      if (!answer) throw new Error('the recorded request holds no answer to rewrite');
+      answer.content = [{ type: 'output_text', text: 'Another answer.', annotations: [] }];
     });
-    expect(rebuildOf(renamed, mapping)).toMatchObject({ status: 'fail' });
-    expect(rebuildOf(renamed, mapping)?.evidence[0]).toMatch(/message 0 \(system\) differs from the dialog's/);
+    expect(rebuildOf(rewritten, mapping)).toMatchObject({ status: 'fail' });
+    expect(rebuildOf(rewritten, mapping)?.evidence[0]).toMatch(/does not continue its conversation as it stood: message \d+ \(assistant/);
     const dropped = withModelInput(history, 'invoke_model_activity', 4, (input) => {
       const items = input.input as { type?: string }[];
       items.splice(
         items.findIndex((item) => item.type === 'function_call_output'),
         1,
       );
+    });
+    expect(rebuildOf(dropped, mapping)).toMatchObject({ status: 'fail' });
+  });
+});
+
+describe('a Python OpenAI Agents SDK history of agents handing off and used as tools (testdata/triage_workflow.py)', () => {
+  const { history, mapping } = recorded('agents-sdk-py', 'triage-run-0001.json');
+
+  it("holds each turn to its own agent's conversation: a handoff's new instructions and an agent used as a tool are no break", () => {
+    const result = rebuildOf(history, mapping);
+    expect(result?.status).toBe('pass');
+    // 18 model calls: three conversations begun (the triage agent's and two of the agent used as a tool), 15 continued.
+    expect(result?.evidence).toContain('15 turns held to the dialog as it stood (append-only; no compaction to rebuild after)');
+  });
+
+  it("fails the triage agent's request that lost a tool output, between its tool agent's conversations", () => {
+    const last = (history as { events: Event[] }).events.filter(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType.name === 'invoke_model_activity',
+    ).length;
+    const dropped = withModelInput(history, 'invoke_model_activity', last, (input) => {
+      const items = input.input as { type?: string }[];
+      const output = items.findIndex((item) => item.type === 'function_call_output');
+      if (output < 0) throw new Error('the last request holds no tool output to drop');
+      items.splice(output, 1);
     });
     expect(rebuildOf(dropped, mapping)).toMatchObject({ status: 'fail' });
   });

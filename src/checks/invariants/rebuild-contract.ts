@@ -1,3 +1,4 @@
+import { agentConversationTurns } from '../run/agent-conversations.ts';
 import {
   acceptedAt,
   compactedEntryOf,
@@ -44,6 +45,8 @@ export const rebuildContract: HistoryInvariant = {
     let rebuilds = 0;
     // Turns whose first request was held against the dialog as it stood: append-only, judged.
     let compared = 0;
+    // An agent with an input of its own (a framework's): each turn held to the conversation it continues.
+    const agentTurns = run.mechanism.found ? null : new Map(agentConversationTurns(run).map((judged) => [judged.turn, judged]));
     const read = { 'responses-items': 0, 'anthropic-messages': 0, 'pydantic-ai-messages': 0 };
     for (const execution of run.executions) {
       for (const turn of execution.turns) {
@@ -91,6 +94,13 @@ export const rebuildContract: HistoryInvariant = {
           if (report.violations.length === 0) {
             notes.push(`${where}: rebuilt with ${report.tailGroups} turn groups, tail ${bytes(report.tailBytes)} bytes`);
           }
+          continue;
+        }
+        if (agentTurns) {
+          const judged = agentTurns.get(turn);
+          if (judged?.continued) compared++;
+          if (judged?.difference)
+            failures.push(`${where}: the request does not continue its conversation as it stood: ${judged.difference}`);
           continue;
         }
         const dialog = held();

@@ -42,7 +42,7 @@ export function expectedMessage(message: Record<string, unknown>): MessageSummar
 }
 
 /** The messages a completed call_model leaves in the dialog: what it sent, its answer, the tool results. */
-function continuation(call: Activity, execution: Execution): ExpectedMessage[] | null {
+export function continuation(call: Activity, execution: Execution): ExpectedMessage[] | null {
   if (call.input.kind !== 'call-model' || call.result?.kind !== 'call-model') return null;
   const answer = call.result.answer;
   const tools = (answer.toolCallIds ?? []).map((id): ExpectedMessage => {
@@ -54,7 +54,7 @@ function continuation(call: Activity, execution: Execution): ExpectedMessage[] |
   return [...call.input.request.messages, answer, ...tools];
 }
 
-function lastCompletedCall(turn: Turn): Activity | undefined {
+export function lastCompletedCall(turn: Turn): Activity | undefined {
   return [...turn.calls].reverse().find((call) => call.result?.kind === 'call-model');
 }
 

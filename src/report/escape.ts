@@ -66,8 +66,4 @@ export function relativeHref(path: string): string {
     .join('/');
 }
 
-/** Cuts text to at most `max` characters, saying how much was cut. */
-export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  return `${text.slice(0, max)}… (${text.length - max} more characters)`;
-}
+export { truncate } from '../shared/truncate.ts';

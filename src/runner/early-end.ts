@@ -7,6 +7,7 @@
  */
 import type { RunRecord } from '../result/index.ts';
 import { DEFAULT_START_ARGS } from '../scenario/start-args.ts';
+import { truncate } from '../shared/truncate.ts';
 import { INTERRUPTED } from './watch.ts';
 
 /** Characters of the arguments shown at most (a RunInput's system prompt alone runs to kilobytes). */
@@ -33,13 +34,6 @@ const ENDED: Partial<Record<RunRecord['outcome'], string>> = {
   canceled: 'was canceled',
 };
 
-/** The first `max` characters of a text, never half a surrogate pair, with how much more there was. */
-function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const end = /[\uD800-\uDBFF]/.test(text.charAt(max - 1)) ? max - 1 : max;
-  return `${text.slice(0, end)}… (${text.length - end} more characters)`;
-}
-
 /**
  * The line for a run that closed with no model call in its histories, or undefined: the run made
  * one, is still running (longrun gave up on it), or stopped because longrun was interrupted.
@@ -54,16 +48,16 @@ export function earlyEndLine(
   if (ended === undefined || record.turns.length > 0) return undefined;
   const reason = record.executions.at(-1)?.reason;
   if (reason?.startsWith(INTERRUPTED)) return undefined;
-  const why = reason ? `: ${cut((reason.split('\n')[0] ?? '').trim(), REASON_SHOWN)}` : '';
+  const why = reason ? `: ${truncate((reason.split('\n')[0] ?? '').trim(), REASON_SHOWN)}` : '';
   const where = start.scenarioFile ? ` in ${start.scenarioFile}` : '';
   const template = JSON.stringify(start.template);
   const fallback = JSON.stringify(DEFAULT_START_ARGS);
   const declared =
     template === fallback
       ? `target.external.args${where} is ${template}, the default: the contract's RunInput`
-      : `target.external.args${where} is ${cut(template, START_ARGS_SHOWN)}; the default is ${fallback}, the contract's RunInput`;
+      : `target.external.args${where} is ${truncate(template, START_ARGS_SHOWN)}; the default is ${fallback}, the contract's RunInput`;
   return (
     `run ${runId}: ${start.workflowType} ${ended} before its first model call (no ${start.callModel} in its history)${why}; ` +
-    `it was started with ${cut(JSON.stringify(args), START_ARGS_SHOWN)} (${declared})`
+    `it was started with ${truncate(JSON.stringify(args), START_ARGS_SHOWN)} (${declared})`
   );
 }

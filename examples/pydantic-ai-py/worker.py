@@ -23,14 +23,19 @@ from temporalio.worker import Worker
 
 from genai_prices.data_snapshot import get_snapshot
 from pydantic_ai.durable_exec.temporal import PydanticAIPlugin
+from pydantic_ai.models import infer_model
 
-from weather_agent import WeatherWorkflow
+from weather_agent import WeatherWorkflow, agent
 
 # The agent names its model by a string, so its first run in a workflow builds the model there,
 # and building one loads genai-prices' price table (a 27,000-line module) on first use: in the
 # workflow sandbox that takes past the 2 s deadlock timeout, and two workflows loading it at
 # once see it half imported. Loaded here first, the sandbox passes the loaded module through.
 get_snapshot()
+# Building the model imports the OpenAI SDK (about 570 modules): 0.5 s on an idle machine, past
+# the 2 s deadlock timeout on a loaded one, where every run's first workflow task then failed.
+# Built here once, the SDK is loaded and the workflow's own build takes milliseconds.
+infer_model(agent.model)
 
 
 def required(name: str) -> str:

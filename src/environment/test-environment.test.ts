@@ -186,7 +186,7 @@ describe('a broken LONGRUN_TEMPORAL_BIN', () => {
       const error = await startEnvironment().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(EnvironmentError);
       expect((error as Error).message).toContain(broken);
-      expect((error as Error).message).toContain('(3 attempts)');
+      expect((error as Error).message).toContain('(4 attempts)');
       expect((error as Error).message.split('\n')).toHaveLength(1);
       expect(Date.now() - started).toBeLessThan(30_000);
     });

@@ -172,8 +172,12 @@ async function connectToCluster(cluster: ClusterSettings): Promise<Environment> 
   };
 }
 
-/** Starts of the embedded server before giving up. */
-const START_ATTEMPTS = 3;
+/**
+ * Starts of the embedded server before giving up, a second apart: the SDK gives each start a
+ * fixed 5 s, which a machine busy with other work can overrun several times in a row.
+ */
+const START_ATTEMPTS = 4;
+const START_PAUSE_MS = 1_000;
 
 async function startEmbedded(options: EnvironmentOptions): Promise<Environment> {
   const binary = await resolveTemporalBinary();
@@ -213,6 +217,7 @@ async function startEmbedded(options: EnvironmentOptions): Promise<Environment> 
       if (attempt >= START_ATTEMPTS) {
         throw new EnvironmentError(`the Temporal server ${binary.path} did not start (${attempt} attempts): ${firstLine(error)}`);
       }
+      await new Promise((resolve) => setTimeout(resolve, START_PAUSE_MS));
     }
   }
   return {

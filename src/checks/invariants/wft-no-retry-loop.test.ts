@@ -43,10 +43,10 @@ describe('wft.no-retry-loop', () => {
 
   it('fails when the history ends in a failed task that never completed again', () => {
     const run = new AgentRunHistory().turn();
-    const failed = run.history.workflowTaskFailed('WORKFLOW_WORKER_UNHANDLED_FAILURE');
+    const failed = run.history.workflowTaskFailed('WORKFLOW_WORKER_UNHANDLED_FAILURE', '[TMPRL1101] Potential deadlock detected');
     run.history.terminated('stuck', 'longrun-harness');
     expect(resultOf(run, 'wft.no-retry-loop').evidence[0]).toBe(
-      `event ${failed}: WorkflowTaskFailed, and no workflow task completed after it (the task is retrying)`,
+      `event ${failed}: WorkflowTaskFailed cause WORKFLOW_WORKER_UNHANDLED_FAILURE: [TMPRL1101] Potential deadlock detected, and no workflow task completed after it (the task is retrying)`,
     );
   });
 

@@ -8,6 +8,13 @@ import { type HistoryInvariant, judge } from '../verdict.ts';
  */
 export const FORCE_CLOSED = 'FORCE_CLOSE_COMMAND';
 
+/** ` cause X: the failure's text`, so that a stuck task says why it failed. */
+function causeOf(event: HistoryEvent): string {
+  if (event.attrs.kind !== 'workflow-task-failed') return '';
+  const text = event.attrs.failure?.text ?? '';
+  return ` cause ${event.attrs.cause}${text ? `: ${text}` : ''}`;
+}
+
 export const wftNoRetryLoop: HistoryInvariant = {
   id: 'wft.no-retry-loop',
   appliesTo: 'any-workflow',
@@ -47,7 +54,7 @@ export const wftNoRetryLoop: HistoryInvariant = {
       }
       const stuck = streak[0];
       if (stuck && streak.length < loop) {
-        failures.push(`${at(stuck)}: WorkflowTaskFailed, and no workflow task completed after it (the task is retrying)`);
+        failures.push(`${at(stuck)}: WorkflowTaskFailed${causeOf(stuck)}, and no workflow task completed after it (the task is retrying)`);
       }
       endStreak();
     }

@@ -46,6 +46,14 @@ describe('longrun', () => {
     ]);
   });
 
+  it('shows the control characters of a name it could not find, never sends them to the terminal', async () => {
+    const result = await longrun(['check', join(reports, 'evil\u001B]0;pwned\u0007\r.json')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      `longrun check: ${join(reports, 'evil\\u001B]0;pwned\\u0007\\u000D.json')}: no such file or folder`,
+    ]);
+  });
+
   it('exits 2 on an unknown scenario, in one line', async () => {
     const result = await longrun(['run', 'smoek']);
     expect(result.code).toBe(2);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeExit, formatSeconds, lastMeaningfulLine, runForeignCommand, stderrTail } from './foreign-command.ts';
+import { describeCommand, describeExit, formatSeconds, lastMeaningfulLine, runForeignCommand, stderrTail } from './foreign-command.ts';
 
 describe('lastMeaningfulLine', () => {
   it("names a Node crash by its error, not by Node's version trailer or the stack", () => {
@@ -75,5 +75,14 @@ describe('describeExit and stderrTail', () => {
     expect(stderrTail('a\n\nb\nc\n\n', 2)).toEqual(['b', 'c']);
     expect(stderrTail(`${'y'.repeat(1000)}\n`)[0]).toHaveLength(240);
     expect(stderrTail('')).toEqual([]);
+  });
+});
+
+describe('describeCommand', () => {
+  it("names a scenario's command and folder, their controls shown, never sent to the terminal", () => {
+    expect(describeCommand({ argv: ['python', 'worker.py'], cwd: '/srv/agent' })).toBe('`python worker.py` in /srv/agent');
+    expect(describeCommand({ argv: ['sh', '-c', 'x\u001B]0;pwned\u0007'], cwd: '/srv/\r' })).toBe(
+      '`sh -c x\\u001B]0;pwned\\u0007` in /srv/\\u000D',
+    );
   });
 });

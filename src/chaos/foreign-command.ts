@@ -1,5 +1,6 @@
 /** A command longrun runs for a foreign worker: the worker itself, its build, its replayer. */
 import { execFile } from 'node:child_process';
+import { terminalText } from '../shared/visible-text.ts';
 
 export interface ForeignCommand {
   /** The program and its arguments (no shell). */
@@ -10,9 +11,9 @@ export interface ForeignCommand {
   env?: Readonly<Record<string, string>>;
 }
 
-/** "`go-kernel worker --binary v1` in examples/go-kernel": how messages name a command. */
+/** "`go-kernel worker --binary v1` in examples/go-kernel": how messages name a command (from a scenario file: its controls shown). */
 export function describeCommand(command: ForeignCommand): string {
-  return `\`${command.argv.join(' ')}\`${command.cwd ? ` in ${command.cwd}` : ''}`;
+  return terminalText(`\`${command.argv.join(' ')}\`${command.cwd ? ` in ${command.cwd}` : ''}`);
 }
 
 /** Lines a runtime prints after the cause of a crash: Node's version trailer and stack frames, go run's exit status. */

@@ -6,6 +6,7 @@
  */
 import { ScenarioError } from '../scenario/scenario-error.ts';
 import { InterruptedError } from '../shared/interrupted.ts';
+import { terminalText } from '../shared/visible-text.ts';
 import { stopQuietlyWhenClosed } from './closed-pipe.ts';
 import { COMMANDS, type CommandEntry } from './commands.ts';
 import { EXIT } from './exit-code.ts';
@@ -41,7 +42,8 @@ export async function main(argv: string[]): Promise<number> {
     return await loaded.run(rest);
   } catch (error) {
     const lines = error instanceof ScenarioError ? error.lines : [firstLine(error)];
-    for (const line of lines) console.error(`longrun ${name}: ${line}`);
+    // A message may quote a file's name or content: its controls are shown, never acted on.
+    for (const line of lines) console.error(`longrun ${name}: ${terminalText(line)}`);
     if (process.env.LONGRUN_DEBUG && error instanceof Error) console.error(error.stack);
     return error instanceof InterruptedError ? EXIT.interrupted : EXIT.harness;
   }
@@ -54,7 +56,7 @@ function firstLine(error: unknown): string {
 // The last resort: an error no command expected (a library's timer throwing after teardown)
 // still ends in one line, not a stack trace alone.
 function internalError(error: unknown): void {
-  console.error(`longrun: internal error: ${firstLine(error)} (LONGRUN_DEBUG=1 prints the stack)`);
+  console.error(`longrun: internal error: ${terminalText(firstLine(error))} (LONGRUN_DEBUG=1 prints the stack)`);
   if (process.env.LONGRUN_DEBUG && error instanceof Error) console.error(error.stack);
   process.exit(EXIT.harness);
 }

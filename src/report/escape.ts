@@ -3,38 +3,15 @@
  * anything, including characters XML 1.0 forbids even as references: those are shown as
  * `\uXXXX` so the reader still sees them and the file stays well-formed.
  */
+import { showCodeUnits } from '../shared/visible-text.ts';
 
 function isForbiddenInXml(code: number): boolean {
   return (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || code === 0xfffe || code === 0xffff;
 }
 
-function visibleCode(code: number): string {
-  return `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
-}
-
 /** Replaces the code units XML 1.0 cannot carry (controls, U+FFFE/U+FFFF, lone surrogates) by `\uXXXX`. */
 export function visibleControls(text: string): string {
-  let out = '';
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    let bad = isForbiddenInXml(code);
-    if (code >= 0xd800 && code <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        i++;
-        continue;
-      }
-      bad = true;
-    } else if (code >= 0xdc00 && code <= 0xdfff) {
-      bad = true;
-    }
-    if (bad) {
-      out += text.slice(start, i) + visibleCode(code);
-      start = i + 1;
-    }
-  }
-  return start === 0 ? text : out + text.slice(start);
+  return showCodeUnits(text, isForbiddenInXml);
 }
 
 const TEXT_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LoadMetrics, ProcessMetrics } from '../result/index.ts';
 import { fixtureRun, fixtureSummary, standardFixture } from '../result/testing/index.ts';
+import { terminalControls } from '../shared/testing/terminal-controls.ts';
 import { MAX_TEXT_RUNS, MIN_RSS_GROWTH_SPAN_MS, renderProgress, renderText } from './text.ts';
 
 describe('renderText', () => {
@@ -25,6 +26,14 @@ describe('renderText', () => {
   it('shows control characters instead of sending them to the terminal', () => {
     expect(text).toContain("'2 MiB'\\u0007");
     expect(text).not.toContain('\u0007');
+  });
+
+  it('shows the controls a terminal acts on beyond C0: a C1 CSI and a bidirectional override', () => {
+    const run = fixtureRun({ runId: 'run\u009B2J\u202E1', binary: 'v2', turns: 2, growthBytes: 1000, compaction: 'none' });
+    const shown = renderText(fixtureSummary([run], { scenario: 'evil\u001B]0;x\u0007' }));
+    expect(shown).toContain('run\\u009B2J\\u202E1');
+    expect(shown).toContain('longrun evil\\u001B]0;x\\u0007:');
+    expect(terminalControls(shown)).toEqual([]);
   });
 
   it('lists the expectations and where the report is', () => {

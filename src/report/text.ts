@@ -1,7 +1,8 @@
 /** What the terminal shows: one screen after the run, one line of progress while it runs. */
 import { join } from 'node:path';
 import type { LoadMetrics, ProcessMetrics, RunRecord, Summary } from '../result/index.ts';
-import { truncate, visibleControls } from './escape.ts';
+import { terminalText } from '../shared/visible-text.ts';
+import { truncate } from './escape.ts';
 import { formatBytes, formatCount, formatDuration, plural } from './format.ts';
 import { failedResults, failingRunsFirst, isFailingRun } from './run-facts.ts';
 
@@ -15,7 +16,7 @@ const EARLY_END_LINE_MAX = 1000;
 
 /** Terminal-safe: escape sequences in evidence must not drive the terminal. */
 function safe(text: string, max = LINE_MAX): string {
-  return truncate(visibleControls(text).replace(/[\r\n\t]+/g, ' '), max);
+  return truncate(terminalText(text.replace(/[\r\n\t]+/g, ' ')), max);
 }
 
 function runLine(run: RunRecord, width: number): string {

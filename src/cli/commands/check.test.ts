@@ -1,5 +1,10 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { terminalControls } from '../../shared/testing/terminal-controls.ts';
+import { EXIT } from '../exit-code.ts';
 import { checkCommand } from './check.ts';
+import { HOSTILE, printedOver, writeHostileHistory } from './testing/hostile-history.ts';
 
 describe('check parses its flags', () => {
   it('takes history files, the limits as whole bytes, and --json', () => {
@@ -29,5 +34,22 @@ describe('check parses its flags', () => {
   it('wants files or a workflow id, not both and not neither', async () => {
     await expect(checkCommand.run([])).rejects.toThrow('give history files or a folder, or --workflow-id ID');
     await expect(checkCommand.run(['a.json', '--workflow-id', 'wf'])).rejects.toThrow('give history files or --workflow-id, not both');
+  });
+});
+
+describe('check prints what a history holds, never its control characters', () => {
+  it("shows a hostile history's workflow type and ids, and a hostile file name, with their controls escaped", async () => {
+    const { code, text } = await printedOver(
+      (dir) => {
+        writeHostileHistory(dir);
+        writeFileSync(join(dir, `broken${HOSTILE}.json`), '{');
+      },
+      (dir) => checkCommand.run([dir]),
+    );
+    expect(code).toBe(EXIT.regression);
+    expect(terminalControls(text)).toEqual([]);
+    expect(text).toContain('Order\\u001B]0;pwned\\u0007\\u001B[2J\\u000D\\u009B1Aall invariants PASS');
+    expect(text).toContain('not judged: ');
+    expect(text).toContain('broken\\u001B]0;pwned');
   });
 });

@@ -20,6 +20,7 @@ import {
   readKernelMappingFile,
 } from '../../checks/index.ts';
 import { clusterSettingsFromEnv } from '../../environment/existing-cluster.ts';
+import { terminalText } from '../../shared/visible-text.ts';
 import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT, verdictExit } from '../exit-code.ts';
 import { booleanFlag, defineCommand, valueFlag, wholeNumber } from '../flags.ts';
@@ -82,23 +83,25 @@ async function fromCluster(workflowId: string, mapping: KernelMapping | undefine
 /** How an invariant of the kernel says the run is another workflow's (src/checks/index.ts). */
 const NOT_THE_MECHANISM = "not the kernel's mechanism";
 
+/** Every string of a verdict comes from a history: each is printed through terminalText. */
 export function printVerdict(verdict: RunVerdict): void {
-  const name = verdict.foreign ? `workflow ${verdict.runId} (${verdict.foreign.workflowType})` : `run ${verdict.runId}`;
+  const runId = terminalText(verdict.runId);
+  const name = verdict.foreign ? `workflow ${runId} (${terminalText(verdict.foreign.workflowType)})` : `run ${runId}`;
   console.log(`${name}: ${verdict.status.toUpperCase()} (${verdict.sources.length} execution${verdict.sources.length === 1 ? '' : 's'})`);
   if (verdict.foreign)
     console.log(
-      `  not the kernel's mechanism: ${verdict.foreign.reason}; the kernel's own invariants are not applicable (an agent's are judged from its model calls)`,
+      `  not the kernel's mechanism: ${terminalText(verdict.foreign.reason)}; the kernel's own invariants are not applicable (an agent's are judged from its model calls)`,
     );
   for (const result of verdict.results) {
     if (result.status === 'not-applicable') {
       // The foreign reason is said once above; any other is said on the invariant's line.
       const why = result.evidence[0] ?? 'the run did not exercise it';
       const foreign = verdict.foreign !== undefined && why.startsWith(NOT_THE_MECHANISM);
-      console.log(`  n/a   ${result.id}${foreign ? '' : `: not applicable: ${why}`}`);
+      console.log(`  n/a   ${result.id}${foreign ? '' : `: not applicable: ${terminalText(why)}`}`);
       continue;
     }
     console.log(`  ${result.status === 'fail' ? 'FAIL' : 'pass'}  ${result.id}`);
-    if (result.status === 'fail') for (const line of result.evidence.slice(0, 5)) console.log(`          ${line}`);
+    if (result.status === 'fail') for (const line of result.evidence.slice(0, 5)) console.log(`          ${terminalText(line)}`);
   }
 }
 
@@ -199,7 +202,7 @@ exit 2 only when nothing could be judged.`,
     if (!mapping) for (const verdict of judged.verdicts) await hintMapping(verdict);
     if (values.json) console.log(JSON.stringify({ runs: judged.verdicts, unjudged }, null, 2));
     else for (const verdict of judged.verdicts) printVerdict(verdict);
-    for (const { problem } of unjudged) console.error(`not judged: ${problem}`);
+    for (const { problem } of unjudged) console.error(`not judged: ${terminalText(problem)}`);
     if (judged.verdicts.length === 0) return EXIT.harness;
     return verdictExit(judged.verdicts.every((v) => v.status === 'pass'));
   },

@@ -15,6 +15,7 @@ import {
 } from '../../checks/index.ts';
 import { renderForecastHtml } from '../../report/forecast-html.ts';
 import { atomicWriteFile } from '../../shared/atomic-write.ts';
+import { terminalText } from '../../shared/visible-text.ts';
 import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT } from '../exit-code.ts';
 import { booleanFlag, defineCommand, valueFlag, wholeNumber } from '../flags.ts';
@@ -44,7 +45,9 @@ export function printForecast(forecast: Forecast): void {
   const unit = forecast.unit;
   const of = forecast.executions > 1 ? `, execution ${forecast.execution} of ${forecast.executions}` : '';
   const units = unit === 'activity' ? 'activities' : `${unit}s`;
-  console.log(`${forecast.runId} (${forecast.workflowType}${of}): ${forecast.samples.length} ${units} observed`);
+  console.log(
+    `${terminalText(forecast.runId)} (${terminalText(forecast.workflowType)}${of}): ${forecast.samples.length} ${units} observed`,
+  );
   for (const metric of METRICS) {
     const { now, perStep, limits } = forecast.metrics[metric];
     const at = limits.map(({ name, value, step, observed }) => {
@@ -83,7 +86,7 @@ and the event count (a line) of each run's last execution. Limits: blob 2 MiB; h
     if (values.html && forecasts.length > 0) await atomicWriteFile(values.html, renderForecastHtml(forecasts));
     if (values.json) console.log(JSON.stringify({ forecasts, unjudged }, null, 2));
     else for (const forecast of forecasts) printForecast(forecast);
-    for (const { problem } of unjudged) console.error(`not forecast: ${problem}`);
+    for (const { problem } of unjudged) console.error(`not forecast: ${terminalText(problem)}`);
     return forecasts.length === 0 ? EXIT.harness : EXIT.passed;
   },
 });

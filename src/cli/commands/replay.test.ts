@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { replayCommand } from './replay.ts';
+import { replayCommand, reportReplay } from './replay.ts';
 
 describe('replay parses its flags', () => {
   it('takes history files, --binary and --scenario', () => {
@@ -104,5 +104,23 @@ describe("replay on a scenario's foreign replayer", () => {
     await expect(replayCommand.run([history, '--scenario', 'smoke', '--binary', 'v1'])).rejects.toThrow(
       "--scenario smoke: its target is longrun's own kernel, not target.external",
     );
+  });
+});
+
+describe('what a replay found, printed', () => {
+  it("shows the controls of a replayer's error and stderr, never sends them to the terminal", () => {
+    const printed: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
+    try {
+      reportReplay({ binary: 'py-v1', errors: [], notReplayed: { why: 'exit 1\u001B[2J', stderr: ['\u001B]0;pwned\u0007'] } }, 1);
+      reportReplay({ binary: 'py-v1', errors: ['nondeterminism\rall identical'] }, 1);
+    } finally {
+      log.mockRestore();
+    }
+    expect(printed).toEqual([
+      'could not be replayed on py-v1: exit 1\\u001B[2J',
+      '  stderr: \\u001B]0;pwned\\u0007',
+      'replay on py-v1 failed: nondeterminism\\u000Dall identical',
+    ]);
   });
 });

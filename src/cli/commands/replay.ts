@@ -12,6 +12,7 @@ import { buildTarget } from '../../runner/external-harness.ts';
 import { replayWithCommand } from '../../runner/foreign-replay.ts';
 import { closeReplayers, replayHistories } from '../../runner/replay.ts';
 import type { ReplayOutcome } from '../../runner/replay-verdict.ts';
+import { terminalText } from '../../shared/visible-text.ts';
 import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT, type ExitCode, verdictExit } from '../exit-code.ts';
 import { defineCommand, valueFlag } from '../flags.ts';
@@ -36,16 +37,17 @@ function workflowIdOf(histories: readonly temporal.api.history.v1.IHistory[]): s
   return histories[0]?.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowId ?? 'replayed';
 }
 
-/** What the replay found, printed; its exit code. */
+/** What the replay found, printed (a replayer's words escaped: they may quote the history); its exit code. */
 export function reportReplay(outcome: ReplayOutcome, executions: number): ExitCode {
-  const { binary, errors, notReplayed } = outcome;
+  const { errors, notReplayed } = outcome;
+  const binary = terminalText(outcome.binary);
   if (notReplayed) {
-    console.log(`could not be replayed on ${binary}: ${notReplayed.why}`);
-    for (const line of notReplayed.stderr) console.log(`  stderr: ${line}`);
+    console.log(`could not be replayed on ${binary}: ${terminalText(notReplayed.why)}`);
+    for (const line of notReplayed.stderr) console.log(`  stderr: ${terminalText(line)}`);
     return EXIT.harness;
   }
   if (errors.length === 0) console.log(`replayed ${executions} execution${executions === 1 ? '' : 's'} on ${binary}: identical`);
-  for (const error of errors) console.log(`replay on ${binary} failed: ${error}`);
+  for (const error of errors) console.log(`replay on ${binary} failed: ${terminalText(error)}`);
   return verdictExit(errors.length === 0);
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureRun, fixtureSummary } from '../../result/testing/index.ts';
 import { replayVerdict } from '../../runner/replay-verdict.ts';
-import { reproCommand, runCommand, soakCommand, summaryExit } from './run.ts';
+import { resolveScenario } from '../../scenario/index.ts';
+import { reproCommand, runCommand, soakCommand, startLine, summaryExit } from './run.ts';
 
 describe('run, soak and repro parse their flags', () => {
   const unset = { ui: false, 'ui-port': undefined, 'metrics-port': undefined };
@@ -69,5 +70,15 @@ describe('the exit code of a run', () => {
     expect(summaryExit(fixtureSummary([run], { passed: true }))).toBe(0);
     expect(summaryExit(fixtureSummary([run], { passed: false }))).toBe(1);
     expect(summaryExit(fixtureSummary([notReplayed], { passed: false }))).toBe(2);
+  });
+});
+
+describe('the line a run opens with', () => {
+  it("names the scenario with its description's first line, a hostile one's controls escaped", () => {
+    const { scenario } = resolveScenario('smoke');
+    expect(startLine({ ...scenario, description: 'a\u001B]0;pwned\u0007 test\nsecond line' })).toBe(
+      'longrun: smoke: a\\u001B]0;pwned\\u0007 test',
+    );
+    expect(startLine({ ...scenario, description: '' })).toBe('longrun: smoke');
   });
 });

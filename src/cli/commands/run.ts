@@ -14,8 +14,9 @@ import { isFailingRun, renderProgress, renderText, reportDirFor, writeReport } f
 import type { RunRecord, Summary } from '../../result/index.ts';
 import { couldNotReplay } from '../../runner/replay-verdict.ts';
 import { runScenario } from '../../runner/run-scenario.ts';
-import { durationMs, resolveScenario } from '../../scenario/index.ts';
+import { durationMs, resolveScenario, type Scenario } from '../../scenario/index.ts';
 import { atomicWriteFile } from '../../shared/atomic-write.ts';
+import { terminalText } from '../../shared/visible-text.ts';
 import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT, type ExitCode, verdictExit } from '../exit-code.ts';
 import { booleanFlag, defineCommand, valueFlag, wholeNumber } from '../flags.ts';
@@ -86,7 +87,7 @@ async function runAndReport(nameOrPath: string, flags: ReportFlags, duration?: n
   );
   let summary: Summary;
   try {
-    process.stderr.write(`longrun: ${scenario.name}${scenario.description ? `: ${scenario.description.split('\n')[0]}` : ''}\n`);
+    process.stderr.write(`${startLine(scenario)}\n`);
     summary = await runScenario(scenario, {
       signal: stop.signal,
       scenarioFile: file,
@@ -111,6 +112,12 @@ async function runAndReport(nameOrPath: string, flags: ReportFlags, duration?: n
   else console.log(renderText(summary, dir));
   if (kept) await serveUiUntilStopped(kept, summary, flags['ui-port']);
   return summaryExit(summary);
+}
+
+/** The scenario's name and the first line of its description (from the file: its controls escaped). */
+export function startLine(scenario: Pick<Scenario, 'name' | 'description'>): string {
+  const description = scenario.description.split('\n')[0];
+  return `longrun: ${terminalText(scenario.name)}${description ? `: ${terminalText(description)}` : ''}`;
 }
 
 /**

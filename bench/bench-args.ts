@@ -27,7 +27,7 @@ export const PRODUCTION_MONTH_RUNS = 1067;
 export const PRODUCTION_BYTES_PER_TURN = 12_000;
 /**
  * The month's runs at once: at 4 the runs' round trips left 12% of the 2 cores idle (16 min 54 s
- * on a quiet machine); at 6, 8%, and 14 min 19 s and 15 min 05 s (docs/benchmarks.md, session 9).
+ * on a quiet machine); at 6, 8%, and 14 min 19 s and 15 min 05 s (docs/benchmarks.md, "The production month").
  */
 export const MONTH_CONCURRENCY = 6;
 

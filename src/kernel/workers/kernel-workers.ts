@@ -56,7 +56,7 @@ const HEAP_MIB_PER_RUN_IN_FLIGHT = 16;
  * run has one model call in flight at a time, holding its request (up to the 2 MiB blob limit)
  * decoded, encoded and sent: 16 MiB leaves room for several copies. Unbounded, V8 let a max-size
  * run's activity worker grow to 275-316 MB of garbage it had no reason to collect yet; at 128 MiB
- * it peaked at 164-213 MB (docs/benchmarks.md, session 15).
+ * it peaked at 164-213 MB (docs/benchmarks.md, "Scale: a max-size run").
  */
 export function activityWorkerHeapMiB(runsInFlight: number): number {
   return ACTIVITY_WORKER_BASE_HEAP_MIB + HEAP_MIB_PER_RUN_IN_FLIGHT * runsInFlight;

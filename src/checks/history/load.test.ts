@@ -1,9 +1,12 @@
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, openSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sleep } from '../../shared/sleep.ts';
 import { AgentRunHistory } from '../testing/agent-run-history.ts';
 import { HistoryBuilder } from '../testing/history-builder.ts';
 import { HistoryLoadError, loadHistory, loadHistoryFile } from './index.ts';
@@ -25,6 +28,15 @@ function sampleRun(): AgentRunHistory {
   run.continueAsNew();
   run.complete();
   return run;
+}
+
+/** A reader left waiting on the FIFO (before the fix) is let go; with none waiting, opening it says ENXIO. */
+function letReaderGo(fifo: string): void {
+  try {
+    closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error;
+  }
 }
 
 async function loadError(load: () => unknown): Promise<HistoryLoadError> {
@@ -119,6 +131,18 @@ describe('a malformed history gives one line naming its source', () => {
   it('a missing file', async () => {
     const error = await loadError(() => loadHistoryFile(join(dir, 'absent.json')));
     expect(error.message).toContain('absent.json: cannot read the file (ENOENT)');
+  });
+
+  it('a FIFO, a folder: named at once, never waited on', async () => {
+    const fifo = join(dir, 'fifo.json');
+    execFileSync('mkfifo', [fifo]);
+    try {
+      const refused = await Promise.race([loadError(() => loadHistoryFile(fifo)), sleep(3000).then(() => 'still waiting')]);
+      expect((refused as Error).message).toBe(`${fifo}: not a regular file (a FIFO): not read`);
+    } finally {
+      letReaderGo(fifo);
+    }
+    expect((await loadError(() => loadHistoryFile(dir))).message).toBe(`${dir}: not a regular file (a folder): not read`);
   });
 
   it('the wrong shape', async () => {

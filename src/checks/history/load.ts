@@ -6,6 +6,7 @@
  *   or in the API's `{ history: { events } }` wrapper, oldest or newest event first.
  * Files are streamed event by event (see event-stream.ts), so their size is bounded by disk only.
  */
+import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { temporal } from '@temporalio/proto';
 import { DEFAULT_KERNEL_MAPPING, type KernelMapping } from '../mapping.ts';
@@ -161,17 +162,29 @@ class OnePass {
   }
 }
 
+/** What a path is when it is not a regular file: 'a FIFO', 'a folder'...; undefined for a file. */
+function notRegular(stats: Stats): string | undefined {
+  if (stats.isFile()) return undefined;
+  if (stats.isDirectory()) return 'a folder';
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isSocket()) return 'a socket';
+  return 'a device';
+}
+
 /**
  * Streams the file once (OnePass); three times when that pass cannot judge it: the first two
  * events tell the order, then, newest first, a pass collects the activity types of the scheduled
  * events, which the results (read before them) need. Memory stays bounded either way.
  */
 export async function loadHistoryFile(path: string, options: Omit<LoadOptions, 'source'> = {}): Promise<LoadedHistory> {
+  let kind: string | undefined;
   try {
-    await stat(path);
+    kind = notRegular(await stat(path));
   } catch (error) {
     throw new HistoryLoadError(path, `cannot read the file (${(error as NodeJS.ErrnoException).code})`);
   }
+  // Opening a FIFO waits for a writer, for ever; the file is read up to three times besides.
+  if (kind) throw new HistoryLoadError(path, `not a regular file (${kind}): not read`);
   const mapping = options.mapping ?? DEFAULT_KERNEL_MAPPING;
   const pass = new OnePass(path, mapping);
   try {

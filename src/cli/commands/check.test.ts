@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sleep } from '../../shared/sleep.ts';
 import { terminalControls } from '../../shared/testing/terminal-controls.ts';
 import { EXIT } from '../exit-code.ts';
 import { checkCommand } from './check.ts';
@@ -51,5 +53,22 @@ describe('check prints what a history holds, never its control characters', () =
     expect(text).toContain('Order\\u001B]0;pwned\\u0007\\u001B[2J\\u000D\\u009B1Aall invariants PASS');
     expect(text).toContain('not judged: ');
     expect(text).toContain('broken\\u001B]0;pwned');
+  });
+});
+
+describe('check on a folder with a FIFO named like a history', () => {
+  it('judges the histories and names the FIFO in one line, never waits on it', async () => {
+    let fifo = '';
+    const judged = printedOver(
+      (dir) => {
+        writeHostileHistory(dir);
+        fifo = join(dir, 'pipe.json');
+        execFileSync('mkfifo', [fifo]);
+      },
+      (dir) => checkCommand.run([dir]),
+    );
+    const { code, text } = await Promise.race([judged, sleep(5000).then(() => ({ code: -1, text: 'still waiting' }))]);
+    expect(code).toBe(EXIT.regression);
+    expect(text).toContain(`not judged: ${fifo}: not a regular file (a FIFO): not read`);
   });
 });

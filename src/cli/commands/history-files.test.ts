@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +35,13 @@ describe('historyFileGroups', () => {
     const nested = touch('loose', 'more', 'run-2.json');
     const given = touch('given.json');
     expect(historyFileGroups([given, join(root, 'loose')])).toEqual([[given], [loose], [nested]]);
+  });
+
+  it('passes on what is named like a history but is no file (a FIFO), for the loader to name it', () => {
+    const history = touch('odd', 'run-1.json');
+    const fifo = join(root, 'odd', 'run-2.json');
+    execFileSync('mkfifo', [fifo]);
+    expect(historyFileGroups([join(root, 'odd')])).toEqual([[history, fifo]]);
   });
 
   it('says so when a folder holds no history at any depth, or a path does not exist', () => {

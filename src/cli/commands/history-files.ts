@@ -2,7 +2,8 @@
  * The history files `check` and `forecast` read: the files given, and every folder's .json and
  * .json.gz files, its subfolders too (a longrun report keeps a run's executions in
  * `histories/<workflow id>/execution-N.json`). Each folder's files are grouped into runs apart
- * from any other's, as the files given are among themselves.
+ * from any other's, as the files given are among themselves. What is named like a history but
+ * is not a regular file (a FIFO) is passed on all the same: the loader names it in one line.
  */
 import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +21,8 @@ function isReportFile(entries: readonly Dirent[], name: string): boolean {
 function folderGroups(folder: string): string[][] {
   const entries = readdirSync(folder, { withFileTypes: true });
   const own = entries
-    .filter((entry) => entry.isFile() && isHistoryFile(entry.name) && !isReportFile(entries, entry.name))
+    // Not only regular files: a FIFO or a link named like a history is named by the loader, not passed over.
+    .filter((entry) => !entry.isDirectory() && isHistoryFile(entry.name) && !isReportFile(entries, entry.name))
     .map((entry) => entry.name)
     .sort(byNumber)
     .map((name) => join(folder, name));

@@ -1,22 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cacheDir } from '../../shared/cache.ts';
-import { resolveChromium } from './chromium.ts';
+import { chromiumPackageRoot, resolveChromium } from './chromium.ts';
 
-const packageVersion = (
-  JSON.parse(readFileSync(join(dirname(createRequire(import.meta.url).resolve('@sparticuz/chromium')), '..', 'package.json'), 'utf8')) as {
-    version: string;
-  }
-).version;
+const packageVersion = (JSON.parse(readFileSync(join(chromiumPackageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 
 describe('resolveChromium', () => {
   it("unpacks the npm package's Chromium into the cache when CHROMIUM_PATH is unset, with no system browser on the PATH", async () => {
     const resolved = await resolveChromium({ PATH: '/nonexistent' });
     expect(resolved).toEqual({ path: join(cacheDir('chromium'), packageVersion, 'chromium'), source: 'npm' });
-    // The package's major version is the browser's (153.0.0 ships Chromium 153.x).
+    // The package's major version is the browser's (147.0.0 ships Chromium 147.x).
     const version = execFileSync(resolved.path, ['--version'], { encoding: 'utf8' });
     expect(version).toMatch(new RegExp(`^Chromium ${packageVersion.split('.')[0]}\\.`));
   });

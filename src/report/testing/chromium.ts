@@ -15,9 +15,26 @@ export interface ChromiumBinary {
   source: 'env' | 'npm';
 }
 
-/** The package's root folder, found the way Node resolves it. */
-function packageRoot(): string {
-  return join(dirname(createRequire(import.meta.url).resolve('@sparticuz/chromium')), '..');
+/**
+ * The package's root folder: up from the entry Node resolves (its depth moves between versions:
+ * `build/index.js`, `build/cjs/index.cjs`) to the folder whose package.json names the package.
+ */
+export function chromiumPackageRoot(): string {
+  let folder = dirname(createRequire(import.meta.url).resolve('@sparticuz/chromium'));
+  while (!isPackageFolder(folder)) {
+    const parent = dirname(folder);
+    if (parent === folder) throw new Error('@sparticuz/chromium: no package.json above its entry');
+    folder = parent;
+  }
+  return folder;
+}
+
+function isPackageFolder(folder: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { name?: string }).name === '@sparticuz/chromium';
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -25,7 +42,7 @@ function packageRoot(): string {
  * 200 MB), atomically: another process starting at the same moment never runs half a binary.
  */
 async function npmChromium(): Promise<string> {
-  const root = packageRoot();
+  const root = chromiumPackageRoot();
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
   const target = join(cacheDir('chromium'), version, 'chromium');
   if (isExecutableFile(target)) return target;

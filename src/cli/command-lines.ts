@@ -23,6 +23,10 @@ export const COMMAND_LINES = {
     usage: 'forecast <history.json|dir>...',
     summary: 'say at which turn (or activity) each history limit would be hit',
   },
+  compare: {
+    usage: 'compare <base> <new> [--max-regression KEY=LIMIT,...] [--json]',
+    summary: 'set two reports (summary.json or bench) side by side and fail on a figure worse than the baseline past its threshold',
+  },
   replay: {
     usage: 'replay <history.json>... [--binary B] [--scenario FILE]',
     summary: "replay a run's histories on a kernel binary, or a scenario's foreign replayer, and report determinism errors",

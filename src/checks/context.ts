@@ -4,14 +4,14 @@
  * the run's own `RunInput.limits` (what the kernel was actually told).
  */
 import type { KernelLimits } from '../contract/kernel-api.ts';
-import { HISTORY_COUNT_LIMIT, HISTORY_SIZE_LIMIT_BYTES } from '../contract/limits.ts';
 import { RECENT_TOOL_OUTPUTS_KEPT } from './history/summarize.ts';
 import type { KernelMapping } from './mapping.ts';
 import type { GateMode } from './run/run-view.ts';
+import { SERVER_LIMITS } from './server-limits.ts';
 
 export interface CheckContext {
   limits?: Partial<KernelLimits>;
-  /** `limit.historySize.error` of the server (default 500 MiB, the deployment's). */
+  /** `limit.historySize.error` of the server (default 500 MiB, the deployment's: server-limits.ts). */
   historySizeLimitBytes?: number;
   /** `limit.historyCount.error` of the server (default 51,200, Temporal's). */
   historyCountLimit?: number;
@@ -78,8 +78,8 @@ export function resolveContext(ctx: CheckContext, mapping: KernelMapping, runLim
   }
   return {
     limits: { ...mapping.limits, ...ctx.limits, ...definedNumbers(runLimits) },
-    historySizeLimitBytes: whole('historySizeLimitBytes', ctx.historySizeLimitBytes, HISTORY_SIZE_LIMIT_BYTES),
-    historyCountLimit: whole('historyCountLimit', ctx.historyCountLimit, HISTORY_COUNT_LIMIT),
+    historySizeLimitBytes: whole('historySizeLimitBytes', ctx.historySizeLimitBytes, SERVER_LIMITS.historySizeLimitBytes),
+    historyCountLimit: whole('historyCountLimit', ctx.historyCountLimit, SERVER_LIMITS.historyCountLimit),
     workflowTaskFailureRun: whole('workflowTaskFailureRun', ctx.workflowTaskFailureRun, 3),
     runTimeoutMs: ctx.runTimeoutMs === undefined ? undefined : whole('runTimeoutMs', ctx.runTimeoutMs, 0),
     continueAsNewGraceTurns: whole('continueAsNewGraceTurns', ctx.continueAsNewGraceTurns, 1, 0),

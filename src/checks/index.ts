@@ -7,6 +7,7 @@
 import { type CheckContext, resolveContext } from './context.ts';
 import { type HistoryInput, loadHistory } from './history/load.ts';
 import type { LoadedHistory } from './history/model.ts';
+import { uninterpretedNotes } from './history/uninterpreted.ts';
 import { HISTORY_INVARIANTS } from './invariants/index.ts';
 import { buildRunView, type RunView } from './run/run-view.ts';
 import type { HistoryInvariant, InvariantId, InvariantResult, RunVerdict } from './verdict.ts';
@@ -33,6 +34,7 @@ export {
   type RunView,
   type Turn,
 } from './run/run-view.ts';
+export { SERVER_LIMITS, type ServerLimits } from './server-limits.ts';
 export * from './verdict.ts';
 
 export type InvariantEntry =
@@ -107,6 +109,7 @@ export function checkRunView(run: RunView, ctx: CheckContext = {}): RunVerdict {
       return { id: invariant.id, status: 'fail', evidence: [`internal error in the check: ${(error as Error).message}`] };
     }
   });
+  const notes = uninterpretedNotes(run.executions.map((e) => e.history));
   return {
     runId: run.input.runId,
     ...(mechanism.found ? {} : { foreign: { workflowType: mechanism.workflowType, reason: mechanism.reason } }),
@@ -114,7 +117,16 @@ export function checkRunView(run: RunView, ctx: CheckContext = {}): RunVerdict {
     status: verdictStatus(results),
     limits: resolved.limits,
     results,
+    ...(notes.length > 0 ? { notes } : {}),
   };
 }
 export { evaluate as evaluateFit } from './forecast/fit.ts';
-export { FORECAST_LIMITS, type Forecast, type ForecastLimits, forecastRun, METRICS, type Metric } from './forecast/forecast.ts';
+export {
+  FORECAST_LIMITS,
+  type Forecast,
+  type ForecastLimits,
+  forecastLimits,
+  forecastRun,
+  METRICS,
+  type Metric,
+} from './forecast/forecast.ts';

@@ -4,29 +4,40 @@
  * fitted and carried forward to the step at which each of Temporal's limits would be hit. The
  * last execution is forecast: a ContinueAsNew starts a history afresh.
  */
-import { BLOB_LIMIT_BYTES, HISTORY_COUNT_LIMIT } from '../../contract/limits.ts';
 import type { Execution, RunView } from '../run/run-view.ts';
+import { SERVER_LIMITS, type ServerLimits } from '../server-limits.ts';
 import { evaluate, firstStepReaching, fitPolynomial, type Polynomial } from './fit.ts';
 
 const MiB = 1024 * 1024;
 
-/** Temporal's defaults (`limit.blobSize.error`, `limit.historySize.*`, `limit.historyCount.*`). */
-export const FORECAST_LIMITS = {
-  largestPayload: [{ name: 'blob limit', value: BLOB_LIMIT_BYTES }],
-  historyBytes: [
-    { name: 'suggest ContinueAsNew', value: 4 * MiB },
-    { name: 'warn', value: 10 * MiB },
-    { name: 'error', value: 50 * MiB },
-  ],
-  events: [
-    { name: 'suggest ContinueAsNew', value: 4_096 },
-    { name: 'warn', value: 10_240 },
-    { name: 'error', value: HISTORY_COUNT_LIMIT },
-  ],
-} as const satisfies Record<string, readonly { name: string; value: number }[]>;
+/** Temporal's defaults below the error limits (`limit.history*.suggestContinueAsNew`, `.warn`), which the deployment keeps. */
+const HISTORY_BYTES_BELOW = [
+  { name: 'suggest ContinueAsNew', value: 4 * MiB },
+  { name: 'warn', value: 10 * MiB },
+];
+const EVENTS_BELOW = [
+  { name: 'suggest ContinueAsNew', value: 4_096 },
+  { name: 'warn', value: 10_240 },
+];
 
-export type Metric = keyof typeof FORECAST_LIMITS;
-export const METRICS = Object.keys(FORECAST_LIMITS) as Metric[];
+export const METRICS = ['largestPayload', 'historyBytes', 'events'] as const;
+export type Metric = (typeof METRICS)[number];
+export type ForecastLimits = { [M in Metric]: readonly { name: string; value: number }[] };
+
+/** What each metric is forecast to: the error limits, and the thresholds under them (one at or over its error is never reached first). */
+export function forecastLimits(server: ServerLimits): ForecastLimits {
+  const under = (thresholds: typeof HISTORY_BYTES_BELOW, error: number) => [
+    ...thresholds.filter(({ value }) => value < error),
+    { name: 'error', value: error },
+  ];
+  return {
+    largestPayload: [{ name: 'blob limit', value: server.blobLimitBytes }],
+    historyBytes: under(HISTORY_BYTES_BELOW, server.historySizeLimitBytes),
+    events: under(EVENTS_BELOW, server.historyCountLimit),
+  };
+}
+
+export const FORECAST_LIMITS: ForecastLimits = forecastLimits(SERVER_LIMITS);
 
 /** A history as it stood at the end of one step. */
 export interface Sample {
@@ -69,8 +80,6 @@ export interface Forecast {
   samples: Sample[];
   metrics: Record<Metric, MetricForecast>;
 }
-
-export type ForecastLimits = { [M in Metric]: readonly { name: string; value: number }[] };
 
 const DEGREE: Record<Metric, 1 | 2> = { largestPayload: 1, historyBytes: 2, events: 1 };
 

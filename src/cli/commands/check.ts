@@ -23,18 +23,10 @@ import { clusterSettingsFromEnv } from '../../environment/existing-cluster.ts';
 import { terminalText } from '../../shared/visible-text.ts';
 import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT, verdictExit } from '../exit-code.ts';
-import { booleanFlag, defineCommand, valueFlag, wholeNumber } from '../flags.ts';
+import { booleanFlag, defineCommand, valueFlag } from '../flags.ts';
 import { UsageError } from '../usage-error.ts';
 import { historyFileGroups } from './history-files.ts';
-
-function bytesFlag(help: string) {
-  return valueFlag({
-    value: 'N',
-    help,
-    parse: wholeNumber(1),
-    want: 'a positive whole number of bytes',
-  });
-}
+import { bytesFlag, SERVER_LIMIT_FLAGS, serverLimitsLine, serverLimitsOf } from './server-limit-flags.ts';
 
 export const MAPPING_FLAG = valueFlag({
   value: 'FILE',
@@ -43,10 +35,9 @@ export const MAPPING_FLAG = valueFlag({
 
 const FLAGS = {
   'workflow-id': valueFlag({ value: 'ID', help: 'fetch the run (all its executions) from TEMPORAL_ADDRESS instead' }),
-  'blob-limit': bytesFlag("the server's limit.blobSize.error (default 2 MiB)"),
+  ...SERVER_LIMIT_FLAGS,
   'trigger-bytes': bytesFlag("compactionTriggerBytes (default 1.2 MB; a run's own limits win)"),
   'can-budget': bytesFlag("ContinueAsNew budget (default 128 MiB; a run's own limits win)"),
-  'history-size-limit': bytesFlag("the server's limit.historySize.error (default 500 MiB)"),
   mapping: MAPPING_FLAG,
   json: booleanFlag('print the verdicts as JSON: { runs, unjudged }'),
 };
@@ -88,6 +79,7 @@ export function printVerdict(verdict: RunVerdict): void {
   const runId = terminalText(verdict.runId);
   const name = verdict.foreign ? `workflow ${runId} (${terminalText(verdict.foreign.workflowType)})` : `run ${runId}`;
   console.log(`${name}: ${verdict.status.toUpperCase()} (${verdict.sources.length} execution${verdict.sources.length === 1 ? '' : 's'})`);
+  for (const note of verdict.notes ?? []) console.log(`  note: ${terminalText(note)}`);
   if (verdict.foreign)
     console.log(
       `  not the kernel's mechanism: ${terminalText(verdict.foreign.reason)}; the kernel's own invariants are not applicable (an agent's are judged from its model calls)`,
@@ -174,34 +166,39 @@ export const checkCommand = defineCommand({
   flags: FLAGS,
   positionals: { min: 0, max: Number.POSITIVE_INFINITY, names: 'history files' },
   notes: `Any SDK's or the CLI's export (proto3 JSON, either enum spelling, bare or in the API's
-{ history: { events } }, oldest or newest event first); folders are read for their .json and
-.json.gz files, their subfolders too (a report's histories/<workflow id>/). The files given, and
-each folder's, are grouped into runs by their ContinueAsNew links. Every workflow is
-judged by the invariants of any workflow; the kernel's own apply where the mapping finds its
-RunInput, else say not applicable. A file that cannot be read is named on stderr in one line;
-exit 2 only when nothing could be judged.`,
+{ history: { events } }, or a bare array of events; oldest or newest event first); folders are
+read for their .json and .json.gz files, their subfolders too (a report's histories/<workflow
+id>/). The files given, and each folder's, are grouped into runs by their ContinueAsNew links.
+Every workflow is judged by the invariants of any workflow; the kernel's own apply where the
+mapping finds its RunInput, else say not applicable. An event marked workerMayIgnore is skipped,
+as a worker skips it, and one of a type longrun does not know (a newer server's) is not read:
+the rest of its history is judged, and the verdict's notes name both. The server limits it judges by, forecast's too (the same
+flags and defaults), are its first line (--json: limits). A file that cannot be read is named on
+stderr in one line; exit 2 only when nothing could be judged.`,
   async run({ values, positionals }) {
     const workflowId = values['workflow-id'];
     if (!workflowId && positionals.length === 0) throw new UsageError('give history files or a folder, or --workflow-id ID');
     if (workflowId && positionals.length > 0) throw new UsageError('give history files or --workflow-id, not both');
-    const limits = Object.fromEntries(
-      Object.entries({
-        blobLimitBytes: values['blob-limit'],
-        compactionTriggerBytes: values['trigger-bytes'],
-        continueAsNewBytes: values['can-budget'],
-      }).filter(([, v]) => v !== undefined),
-    );
-    const historySizeLimitBytes = values['history-size-limit'];
     const mapping = mappingFile(values.mapping);
-    const ctx: CheckContext = { limits, ...(historySizeLimitBytes ? { historySizeLimitBytes } : {}) };
+    const { blobLimitBytes, ...history } = serverLimitsOf(values, mapping);
+    const kernel = Object.fromEntries(
+      Object.entries({ compactionTriggerBytes: values['trigger-bytes'], continueAsNewBytes: values['can-budget'] }).filter(
+        ([, v]) => v !== undefined,
+      ),
+    );
+    const ctx: CheckContext = { limits: { blobLimitBytes, ...kernel }, ...history };
     const read = workflowId
       ? { runs: [await fromCluster(workflowId, mapping)], unjudged: [] }
       : await loadRuns(historyFileGroups(positionals), mapping);
     const judged = judgeRuns(read.runs, ctx);
     const unjudged = [...read.unjudged, ...judged.unjudged];
     if (!mapping) for (const verdict of judged.verdicts) await hintMapping(verdict);
-    if (values.json) console.log(JSON.stringify({ runs: judged.verdicts, unjudged }, null, 2));
-    else for (const verdict of judged.verdicts) printVerdict(verdict);
+    const limits = { blobLimitBytes, ...history };
+    if (values.json) console.log(JSON.stringify({ limits, runs: judged.verdicts, unjudged }, null, 2));
+    else if (judged.verdicts.length > 0) {
+      console.log(serverLimitsLine(limits));
+      for (const verdict of judged.verdicts) printVerdict(verdict);
+    }
     for (const { problem } of unjudged) console.error(`not judged: ${terminalText(problem)}`);
     if (judged.verdicts.length === 0) return EXIT.harness;
     return verdictExit(judged.verdicts.every((v) => v.status === 'pass'));

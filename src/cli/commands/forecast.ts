@@ -3,32 +3,19 @@
  * Temporal's limits would be hit: the blob limit by the largest payload, the history size's
  * suggest-ContinueAsNew, warn and error, and the event count's.
  */
-import {
-  buildRunView,
-  FORECAST_LIMITS,
-  type Forecast,
-  type ForecastLimits,
-  forecastRun,
-  HistoryLoadError,
-  METRICS,
-  type Metric,
-} from '../../checks/index.ts';
+import { buildRunView, type Forecast, forecastLimits, forecastRun, HistoryLoadError, METRICS, type Metric } from '../../checks/index.ts';
 import { renderForecastHtml } from '../../report/forecast-html.ts';
 import { atomicWriteFile } from '../../shared/atomic-write.ts';
 import { terminalText } from '../../shared/visible-text.ts';
 import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT } from '../exit-code.ts';
-import { booleanFlag, defineCommand, valueFlag, wholeNumber } from '../flags.ts';
+import { booleanFlag, defineCommand, valueFlag } from '../flags.ts';
 import { loadRuns, MAPPING_FLAG, mappingFile, type Unjudged } from './check.ts';
 import { historyFileGroups } from './history-files.ts';
+import { SERVER_LIMIT_FLAGS, serverLimitsLine, serverLimitsOf } from './server-limit-flags.ts';
 
 const FLAGS = {
-  'blob-limit': valueFlag({
-    value: 'N',
-    help: "the server's limit.blobSize.error (default 2 MiB)",
-    parse: wholeNumber(1),
-    want: 'a positive whole number of bytes',
-  }),
+  ...SERVER_LIMIT_FLAGS,
   mapping: MAPPING_FLAG,
   json: booleanFlag('print the forecasts as JSON'),
   html: valueFlag({ value: 'FILE', help: 'also write the forecasts as an HTML page of charts' }),
@@ -67,12 +54,15 @@ export const forecastCommand = defineCommand({
   notes: `Reads histories as \`check\` does (any SDK, folders and their subfolders, grouped into runs) and fits, per turn of our kernel or
 per activity of another workflow (a mapping names another kernel's model activity: its calls are
 the turns), the largest payload (a line), the history bytes (a parabola)
-and the event count (a line) of each run's last execution. Limits: blob 2 MiB; history size
-4 MiB (suggest ContinueAsNew), 10 MiB (warn), 50 MiB (error); events 4,096, 10,240, 51,200.`,
+and the event count (a line) of each run's last execution. Limits, the same as check's (the
+same flags and defaults, its first line; --json: limits): blob 2 MiB; history size 4 MiB
+(suggest ContinueAsNew), 10 MiB (warn), 500 MiB (error: the deployment's, Temporal's own is
+50 MiB); events 4,096, 10,240, 51,200.`,
   async run({ values, positionals }) {
-    const blob = values['blob-limit'];
-    const limits: ForecastLimits = blob ? { ...FORECAST_LIMITS, largestPayload: [{ name: 'blob limit', value: blob }] } : FORECAST_LIMITS;
-    const read = await loadRuns(historyFileGroups(positionals), mappingFile(values.mapping));
+    const mapping = mappingFile(values.mapping);
+    const server = serverLimitsOf(values, mapping);
+    const limits = forecastLimits(server);
+    const read = await loadRuns(historyFileGroups(positionals), mapping);
     const forecasts: Forecast[] = [];
     const unjudged: Unjudged[] = [...read.unjudged];
     for (const run of read.runs) {
@@ -84,8 +74,11 @@ and the event count (a line) of each run's last execution. Limits: blob 2 MiB; h
       }
     }
     if (values.html && forecasts.length > 0) await atomicWriteFile(values.html, renderForecastHtml(forecasts));
-    if (values.json) console.log(JSON.stringify({ forecasts, unjudged }, null, 2));
-    else for (const forecast of forecasts) printForecast(forecast);
+    if (values.json) console.log(JSON.stringify({ limits: server, forecasts, unjudged }, null, 2));
+    else if (forecasts.length > 0) {
+      console.log(serverLimitsLine(server));
+      for (const forecast of forecasts) printForecast(forecast);
+    }
     for (const { problem } of unjudged) console.error(`not forecast: ${terminalText(problem)}`);
     return forecasts.length === 0 ? EXIT.harness : EXIT.passed;
   },

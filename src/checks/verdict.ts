@@ -60,6 +60,8 @@ export interface RunVerdict {
   status: 'pass' | 'fail';
   limits: KernelLimits;
   results: InvariantResult[];
+  /** What the judging left unread, and why (history/uninterpreted.ts); absent when it read every event. */
+  notes?: string[];
 }
 
 const MAX_EVIDENCE = 40;

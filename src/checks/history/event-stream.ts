@@ -1,6 +1,6 @@
 /**
- * Streams the events of a history JSON file (`{"events": [ {...}, ... ], ...}`, or the API's
- * `{"history": {"events": [...]}, ...}`) one at a time,
+ * Streams the events of a history JSON file (`{"events": [ {...}, ... ], ...}`, the API's
+ * `{"history": {"events": [...]}, ...}`, or a bare array `[ {...}, ... ]`) one at a time,
  * so that a history larger than a JavaScript string (Temporal allows 50-500 MiB; its JSON with
  * base64 payloads is larger still) is read in bounded memory: peak is one chunk plus one event.
  *
@@ -44,9 +44,9 @@ export async function* streamHistoryEvents(path: string, chunkBytes = 4 << 20, c
 }
 
 /**
- * depth counts open objects and arrays (the root object is depth 1). The events array is the
- * value of the root's "events" key, or of "events" in the root's "history" object; each event is
- * an object directly inside it, captured until depth returns to the array's.
+ * depth counts open objects and arrays (the root is depth 1). The events array is the root
+ * itself, the value of the root's "events" key, or of "events" in the root's "history" object;
+ * each event is an object directly inside it, captured until depth returns to the array's.
  *
  * Inside an event the scanner follows keys just enough to know a string that is the value of a
  * `data` key: that string's bytes become a segment of their own, cut out when the string closes
@@ -122,7 +122,9 @@ class EventScanner {
       }
       if (isSpace(byte)) continue;
       if (this.rootClosed) this.fail('unexpected content after the history object', offset + i);
-      if (this.depth === 0 && byte !== OPEN_OBJECT) this.fail('not a JSON object with an "events" array', offset + i);
+      if (this.depth === 0 && byte !== OPEN_OBJECT && byte !== OPEN_ARRAY) {
+        this.fail('not a JSON object with an "events" array, nor an array of events', offset + i);
+      }
       switch (byte) {
         case QUOTE:
           this.inString = true;
@@ -216,14 +218,15 @@ class EventScanner {
   }
 
   /** Whether the value opening at the current depth is the events array's. */
-  private opensEvents(): boolean {
+  private opensEvents(byte: number): boolean {
     if (this.sawEvents) return false;
+    if (this.depth === 0) return byte === OPEN_ARRAY;
     if (this.depth === 1) return this.keys[1] === 'events';
     return this.depth === 2 && this.keys[1] === 'history' && this.keys[2] === 'events';
   }
 
   private open(byte: number, at: number, i: number): void {
-    if (this.opensEvents()) {
+    if (this.opensEvents(byte)) {
       if (byte !== OPEN_ARRAY) this.fail('"events" is not an array', at);
       this.eventsDepth = this.depth + 1;
       this.sawEvents = true;

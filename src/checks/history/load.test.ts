@@ -147,11 +147,18 @@ describe('a malformed history gives one line naming its source', () => {
 
   it('the wrong shape', async () => {
     expect((await loadError(() => loadHistory({ history: [] } as never, { source: 'a.json' }))).message).toBe(
-      'a.json: not a history: expected an object with an "events" array',
+      'a.json: not a history: expected an object with an "events" array, or an array of events',
+    );
+    expect((await loadError(() => loadHistory(7 as never, { source: 'n.json' }))).message).toBe(
+      'n.json: not a history: expected an object with an "events" array, or an array of events',
     );
     const path = join(dir, 'array.json');
     await writeFile(path, '[1, 2]');
-    expect((await loadError(() => loadHistoryFile(path))).message).toContain('not a JSON object with an "events" array');
+    expect((await loadError(() => loadHistoryFile(path))).message).toContain('not a history: events[0] is not an object (byte 1)');
+    await writeFile(path, '"events"');
+    expect((await loadError(() => loadHistoryFile(path))).message).toContain(
+      'not a JSON object with an "events" array, nor an array of events',
+    );
     const noEvents = join(dir, 'no-events.json');
     await writeFile(noEvents, '{"history": {"x": [1]}}');
     expect((await loadError(() => loadHistoryFile(noEvents))).message).toContain('no "events" array');
@@ -169,13 +176,11 @@ describe('a malformed history gives one line naming its source', () => {
     expect((await loadError(() => loadHistory({ events: [] }, { source: 'e.json' }))).message).toBe('e.json: history has no events');
   });
 
-  it('an event without its attributes, or of an unknown type', async () => {
+  it('an event of a type it knows without its attributes', async () => {
     const bare = { events: valid.events.map((e, i) => (i === 1 ? { eventId: '2', eventType: 'EVENT_TYPE_WORKFLOW_TASK_SCHEDULED' } : e)) };
     expect((await loadError(() => loadHistory(bare, { source: 'b.json' }))).message).toBe(
       'b.json: event 2 (WorkflowTaskScheduled) has no workflowTaskScheduledEventAttributes',
     );
-    const unknown = { events: valid.events.map((e, i) => (i === 1 ? { ...e, eventType: 'EVENT_TYPE_NOPE' } : e)) };
-    expect((await loadError(() => loadHistory(unknown, { source: 'u.json' }))).message).toContain('u.json: event 2 has no known eventType');
   });
 
   it('shorthand payloads (values instead of base64 data)', async () => {
@@ -187,6 +192,78 @@ describe('a malformed history gives one line naming its source', () => {
     expect((await loadError(() => loadHistory(shorthand, { source: 's.json' }))).message).toContain(
       's.json: event 1 (WorkflowExecutionStarted) has shorthand payloads in input',
     );
+  });
+});
+
+describe('what a newer server or an SDK test writes is read, not refused', () => {
+  const json = sampleRun().histories()[0] as { events: Record<string, unknown>[] };
+  const expected = loadHistory(json, { source: 'x' });
+  /** The history with `extra` as event `at` (1-based; before the last event: nothing after it names an event by id), the events from there on one id later. */
+  const withEvent = (at: number, extra: Record<string, unknown>) => ({
+    events: [
+      ...json.events.slice(0, at - 1),
+      { eventId: String(at), eventTime: '2026-12-03T10:00:00Z', ...extra },
+      ...json.events.slice(at - 1).map((e) => ({ ...e, eventId: String(Number(e.eventId) + 1) })),
+    ],
+  });
+  /** The loaded model with event `at` taken out and the ids after it one lower: what the checks read around it. */
+  const without = (loaded: ReturnType<typeof loadHistory>, at: number) => {
+    const { uninterpreted: _, ...rest } = loaded;
+    return { ...rest, events: loaded.events.filter((e) => e.id !== at).map((e) => (e.id > at ? { ...e, id: e.id - 1 } : e)) };
+  };
+  const last = json.events.length;
+
+  it('skips an event marked workerMayIgnore, of a type it does not know or of one it does, and keeps its place', () => {
+    const ignorable = loadHistory(withEvent(last, { eventType: 'Unknown', workerMayIgnore: true }), { source: 'x' });
+    expect(ignorable.uninterpreted).toEqual([{ id: last, type: 'Unknown', workerMayIgnore: true }]);
+    expect(ignorable.events[last - 1]).toEqual({
+      id: last,
+      type: 'Unknown',
+      time: '2026-12-03T10:00:00.000Z',
+      payloads: [],
+      attrs: { kind: 'other' },
+    });
+    expect(ignorable.events).toHaveLength(last + 1);
+    expect(without(ignorable, last)).toEqual(expected);
+    // A known type marked ignorable is not read either, whatever its attributes hold.
+    const marked = loadHistory(
+      withEvent(last, { eventType: 'EVENT_TYPE_TIMER_STARTED', worker_may_ignore: true, timerStartedEventAttributes: 7 }),
+      {
+        source: 'x',
+      },
+    );
+    expect(marked.uninterpreted).toEqual([{ id: last, type: 'TimerStarted', workerMayIgnore: true }]);
+    expect(without(marked, last)).toEqual(expected);
+  });
+
+  it('reads around an event of a type it does not know, named as the history names it', () => {
+    for (const [eventType, type] of [
+      ['UnknownEvent', 'UnknownEvent'],
+      ['EVENT_TYPE_WORKFLOW_EXECUTION_TIME_POINT_ADVANCED', 'EVENT_TYPE_WORKFLOW_EXECUTION_TIME_POINT_ADVANCED'],
+      [99, 'EventType 99'],
+      ['EVENT_TYPE_UNSPECIFIED', 'Unspecified'],
+      [undefined, '(no eventType)'],
+    ] as const) {
+      const loaded = loadHistory(withEvent(last, { eventType, somethingNewEventAttributes: { x: 1 } }), { source: 'x' });
+      expect(loaded.uninterpreted, String(eventType)).toEqual([{ id: last, type, workerMayIgnore: false }]);
+      expect(without(loaded, last)).toEqual(expected);
+    }
+  });
+
+  it('reads a bare array of events, oldest or newest first, from objects and from files', async () => {
+    expect(loadHistory(json.events, { source: 'x' })).toEqual(expected);
+    expect(loadHistory(JSON.stringify([...json.events].reverse()), { source: 'x' })).toEqual(expected);
+    const path = join(dir, 'bare.json');
+    for (const events of [json.events, [...json.events].reverse()]) {
+      await writeFile(path, JSON.stringify(events, null, 1));
+      expect({ ...(await loadHistoryFile(path)), source: 'x' }).toEqual(expected);
+    }
+    // Newest first, with an ignorable event: its place is kept in the order the server wrote.
+    const ignorable = withEvent(last, { eventType: 'Unknown', workerMayIgnore: true });
+    await writeFile(path, JSON.stringify([...ignorable.events].reverse()));
+    const loaded = await loadHistoryFile(path);
+    expect(loaded.uninterpreted).toEqual([{ id: last, type: 'Unknown', workerMayIgnore: true }]);
+    expect({ ...without(loaded, last), source: 'x' }).toEqual(expected);
   });
 });
 

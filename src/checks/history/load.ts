@@ -3,7 +3,8 @@
  * - SDK objects (`temporal.api.history.v1.IHistory`, e.g. `await handle.fetchHistory()`);
  * - the JSON of `fetchHistory()` (`JSON.stringify` of it, or `historyToJSON`);
  * - the JSON of `temporal workflow show --output json` (proto3 JSON, either enum spelling), bare
- *   or in the API's `{ history: { events } }` wrapper, oldest or newest event first.
+ *   or in the API's `{ history: { events } }` wrapper, oldest or newest event first;
+ * - a bare array of events, `[ {event}, ... ]`.
  * Files are streamed event by event (see event-stream.ts), so their size is bounded by disk only.
  */
 import type { Stats } from 'node:fs';
@@ -22,7 +23,8 @@ export type HistoryInput =
   | string
   | Uint8Array
   | { events: unknown[] }
-  | { history: { events: unknown[] } };
+  | { history: { events: unknown[] } }
+  | unknown[];
 
 export interface LoadOptions {
   /** Names the history in errors and evidence (default "history"). */
@@ -31,8 +33,9 @@ export interface LoadOptions {
   mapping?: KernelMapping;
 }
 
-/** The events of a history or of the API's `{ history: { events } }` wrapper. */
+/** The events of a history, of the API's `{ history: { events } }` wrapper, or a bare array of them. */
 function eventsOf(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value;
   if (!isRecord(value)) return undefined;
   if (Array.isArray(value.events)) return value.events;
   return isRecord(value.history) && Array.isArray(value.history.events) ? value.history.events : undefined;
@@ -55,7 +58,7 @@ export function loadHistory(input: HistoryInput, options: LoadOptions = {}): Loa
     }
   }
   const events = eventsOf(value);
-  if (!events) throw new HistoryLoadError(source, 'not a history: expected an object with an "events" array');
+  if (!events) throw new HistoryLoadError(source, 'not a history: expected an object with an "events" array, or an array of events');
   const normalizer = new HistoryNormalizer(source, options.mapping ?? DEFAULT_KERNEL_MAPPING);
   const reversed = newestFirst(rawEventId(events[0]), rawEventId(events[1]));
   for (let i = 0; i < events.length; i++) normalizer.add(events[reversed ? events.length - 1 - i : i]);

@@ -211,10 +211,24 @@ export interface HistoryEvent {
   attrs: EventAttributes;
 }
 
+/**
+ * An event the checks read no further than its id: one marked `workerMayIgnore` (skipped, as a
+ * worker skips it), or one of a type they do not know (a newer server's; the rest is judged).
+ * It stays in `events` as `other`, so that ids and the history's length stay the server's.
+ */
+export interface UninterpretedEvent {
+  id: number;
+  /** Its type as the history names it ("Unknown", "EVENT_TYPE_…", "EventType 60"), or PascalCase when known. */
+  type: string;
+  workerMayIgnore: boolean;
+}
+
 /** One execution's history, normalized. */
 export interface LoadedHistory {
   /** Where it came from (a file path, or a label given by the caller). */
   source: string;
   mapping: KernelMapping;
   events: HistoryEvent[];
+  /** Events not interpreted, oldest first; absent when every event was. */
+  uninterpreted?: UninterpretedEvent[];
 }

@@ -12,6 +12,7 @@ import type {
   HistoryEvent,
   LoadedHistory,
   RunInputSummary,
+  UninterpretedEvent,
   Unreadable,
   WorkflowOutcome,
 } from './model.ts';
@@ -158,6 +159,18 @@ export function scheduledActivityType(raw: unknown): string | undefined {
   return isRecord(attributes) ? nameOf(attributes.activityType) : undefined;
 }
 
+/** An event type the checks do not know, named as the history gives it. */
+function givenTypeName(value: unknown): string {
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'number') return `EventType ${value}`;
+  return value === undefined ? '(no eventType)' : JSON.stringify(value);
+}
+
+/** Marked ignorable by the server: proto3 JSON's and the SDK objects' spelling, or the proto field's. */
+function workerMayIgnore(raw: Raw): boolean {
+  return raw.workerMayIgnore === true || raw.worker_may_ignore === true;
+}
+
 function startedBy(initiator: unknown): { startedBy?: 'retry' | 'cron' } {
   const constant = continueAsNewInitiator(initiator);
   return constant === 'RETRY' ? { startedBy: 'retry' } : constant === 'CRON_SCHEDULE' ? { startedBy: 'cron' } : {};
@@ -165,6 +178,7 @@ function startedBy(initiator: unknown): { startedBy?: 'retry' | 'cron' } {
 
 export class HistoryNormalizer {
   private readonly events: HistoryEvent[] = [];
+  private readonly uninterpreted: UninterpretedEvent[] = [];
   private readonly reader: ContractReader;
   /** Activity type of each scheduled event, to decode its result (newest first: the caller's, which it fills ahead). */
   private readonly scheduledTypes: Map<number, string>;
@@ -195,8 +209,17 @@ export class HistoryNormalizer {
           : `event ${id} follows event ${previous} (events missing or out of order)`,
       );
     }
-    const type = eventTypeName(raw.eventType);
-    if (type === undefined) this.fail(`event ${id} has no known eventType (${JSON.stringify(raw.eventType)})`);
+    const known = eventTypeName(raw.eventType);
+    const ignorable = workerMayIgnore(raw);
+    if (known === undefined || known === 'Unspecified' || ignorable) {
+      // Read no further: a worker skips an event marked ignorable, and a type a newer server added
+      // says nothing the checks could read; the events around it are judged as they are.
+      const type = known ?? givenTypeName(raw.eventType);
+      this.uninterpreted.push({ id, type, workerMayIgnore: ignorable });
+      this.events.push({ id, type, time: toIsoTime(raw.eventTime), payloads: [], attrs: { kind: 'other' } });
+      return;
+    }
+    const type = known;
     const attributes = raw[attributesKey(type)];
     if (!isRecord(attributes)) this.fail(`event ${id} (${type}) has no ${attributesKey(type)}`);
     for (const field of DECODED_FIELDS) {
@@ -222,7 +245,9 @@ export class HistoryNormalizer {
     const first = this.events[0];
     if (!first) this.fail('history has no events');
     if (first.attrs.kind !== 'workflow-started') this.fail(`event 1 is ${first.type}, not WorkflowExecutionStarted`);
-    return { source: this.source, mapping: this.mapping, events: this.events };
+    if (this.order.order === 'descending') this.uninterpreted.reverse();
+    const uninterpreted = this.uninterpreted.length > 0 ? { uninterpreted: this.uninterpreted } : {};
+    return { source: this.source, mapping: this.mapping, events: this.events, ...uninterpreted };
   }
 
   private fail(problem: string): never {

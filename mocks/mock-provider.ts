@@ -32,6 +32,8 @@ export interface MockProviderOptions {
    * planned arguments (see handlers/play-turn.ts).
    */
   toolMap?: ToolMap;
+  /** The user messages each run's conversation holds (synthetic/conversation.ts); default 1. */
+  conversationMessages?: number;
 }
 
 export interface MockProvider {
@@ -79,6 +81,7 @@ export function createMockProvider(options: MockProviderOptions): MockProvider {
       faults: options.faults,
       recorder,
       toolMap: options.toolMap,
+      conversationMessages: options.conversationMessages,
     }),
     ...createSandboxHandlers({
       sandboxBaseUrl,

@@ -85,6 +85,37 @@ describe('Python agents under longrun', () => {
     everyInvariantHolds(summary);
   }, 300_000);
 
+  it('agents-sdk-py-chat: a chat agent holds three user messages a run, each by update, and every applicable invariant holds', async () => {
+    const { summary, unmet } = await run('agents-sdk-py-chat');
+    expect(unmet).toEqual([]);
+    expect(summary.unexplained ?? []).toEqual([]);
+    // Nine turns over three messages; longrun ended each run after its third answer, the agent idle.
+    expect(summary.runs.map((r) => [r.outcome, r.turns.length, r.executions.at(-1)?.reason, r.earlyEnd])).toEqual([
+      ['terminated', 9, 'longrun ended the conversation after its last message (3 messages)', undefined],
+      ['terminated', 9, 'longrun ended the conversation after its last message (3 messages)', undefined],
+    ]);
+    expect(evidence(summary, 'rebuild.contract')).toContain(
+      '8 turns held to the dialog as it stood (append-only; no compaction to rebuild after)',
+    );
+    everyInvariantHolds(summary);
+  }, 300_000);
+
+  it('agents-sdk-py-chat with a stale chat length: the second message is refused, the run is stopped and listed with the reason', async () => {
+    const { scenario, file } = resolveScenario('agents-sdk-py-chat');
+    const external = (scenario.target as { external: { conversation: { send: { args: unknown[] } } } }).external;
+    external.conversation.send.args = [{ user_input: '{{message}}', chat_length: 0 }];
+    const summary = await runScenario(scenario, { scenarioFile: file });
+    expect(summary.passed).toBe(false);
+    expect(summary.runs.map((r) => [r.outcome, r.turns.length])).toEqual([
+      ['terminated', 3],
+      ['terminated', 3],
+    ]);
+    expect((summary.unexplained ?? []).map((u) => u.why)).toEqual([
+      expect.stringMatching(/answered 1 of its 3 messages; .* at message 2 of 3 \(update process_user_message\): .*Stale chat history/),
+      expect.stringMatching(/answered 1 of its 3 messages; .* at message 2 of 3 \(update process_user_message\): .*Stale chat history/),
+    ]);
+  }, 300_000);
+
   // With no compaction the model activity's input passes the 256 KiB blob limit: the Agents SDK's
   // before its max_turns (10) ends the run another way, Pydantic AI's later (its turns are smaller).
   it.each([

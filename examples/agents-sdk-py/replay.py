@@ -1,5 +1,5 @@
 """The replayer longrun calls with history files, as `temporal workflow show --output json`
-writes them: exit 0 when every one replays on this folder's ToolsWorkflow, else 1 with the
+writes them: exit 0 when every one replays on this folder's ToolsWorkflow (or WeatherChatWorkflow), else 1 with the
 first failure (a nondeterminism, most often) as the last line of stderr.
 
     .venv/bin/python replay.py [--release v1|v2] HISTORY.json...
@@ -18,6 +18,8 @@ from temporalio.client import WorkflowHistory
 from temporalio.contrib.openai_agents import OpenAIAgentsPlugin
 from temporalio.worker import Replayer
 
+from workflows.chat_workflow import WeatherChatWorkflow
+
 
 def tools_workflow(release: str) -> type:
     if release == "v2":
@@ -32,7 +34,7 @@ async def main(release: str, files: list[str]) -> None:
     # activation takes is no part of that. debug_mode turns off the 2 s deadlock timer, which a
     # loaded machine can trip with nothing nondeterministic.
     replayer = Replayer(
-        workflows=[tools_workflow(release)],
+        workflows=[tools_workflow(release), WeatherChatWorkflow],
         plugins=[OpenAIAgentsPlugin()],
         debug_mode=True,
     )

@@ -1,4 +1,4 @@
-"""The worker longrun starts: ToolsWorkflow and its activities on LONGRUN_TASK_QUEUE.
+"""The worker longrun starts: ToolsWorkflow, WeatherChatWorkflow and their activities on LONGRUN_TASK_QUEUE.
 
 It reads longrun's environment (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, LONGRUN_TASK_QUEUE,
 LONGRUN_WORKER_IDENTITY, LONGRUN_MODEL_URL, LONGRUN_MAX_CACHED_WORKFLOWS) and polls until
@@ -28,6 +28,7 @@ from temporalio.worker import Worker
 
 from activities.get_forecast_activity import get_forecast
 from activities.get_weather_activity import get_weather
+from workflows.chat_workflow import WeatherChatWorkflow
 
 
 def required(name: str) -> str:
@@ -64,7 +65,7 @@ async def main(release: str) -> None:
     worker = Worker(
         client,
         task_queue=required("LONGRUN_TASK_QUEUE"),
-        workflows=[tools_workflow(release)],
+        workflows=[tools_workflow(release), WeatherChatWorkflow],
         activities=[get_weather, get_forecast],
         identity=identity,
         graceful_shutdown_timeout=timedelta(seconds=12),

@@ -30,6 +30,8 @@ export function readAnthropicRequest(text: string, compactionModels: readonly st
     ...fromMetadata(parsed.metadata, parsed.model, compactionModels),
     firstUserText: partsText(messages.find((m) => m.role === 'user')?.content, ['text']),
     answers: messages.filter((m) => m.role === 'assistant').length,
+    // Tool results come back in user messages; only those with text are the user's.
+    userMessages: messages.filter((m) => m.role === 'user' && partsText(m.content, ['text']) !== '').length,
     digest: messages
       .map((m) => contentText(m.content))
       .filter((t) => t !== '')

@@ -42,6 +42,7 @@ export function readChatRequest(text: string, compactionModels: readonly string[
     ...fromMetadata(parsed.metadata, parsed.model, compactionModels),
     firstUserText: first ? textOf(first) : '',
     answers: messages.filter((m) => m.role === 'assistant').length,
+    userMessages: messages.filter((m) => m.role === 'user').length,
     digest: digested.map(textOf).join('\n'),
     maxTokens: null,
     tools: (parsed.tools ?? []).map((tool, i) => offeredTool(`body.tools.${i}.function`, tool.function, 'parameters', false)),

@@ -12,6 +12,7 @@ import { FaultPicker, type PickedFault } from '../faults/fault-picker.ts';
 import type { FaultProfile } from '../faults/fault-profile.ts';
 import { type Answer, respond } from '../faults/fault-response.ts';
 import type { MockRecorder, MockTarget } from '../recorder/mock-recorder.ts';
+import { messageEndTurns } from '../synthetic/conversation.ts';
 import type { AssistantMessage, PlannedTurn, RunPlan } from '../synthetic/plan-run.ts';
 import { usageFor } from './chat-answer.ts';
 import { extractIdentifiers, type Identifier, writeCard } from './compaction-card.ts';
@@ -39,6 +40,11 @@ export interface ModelHandlerOptions {
   recorder?: MockRecorder;
   /** The agent's tools whose backends reach the sandbox, e.g. `{ get_page: 'screenshot' }` (see play-turn.ts). */
   toolMap?: ToolMap;
+  /**
+   * The user messages each run's conversation holds (a chat agent's, see conversation.ts): the
+   * plan's turns are shared among them, each share ending in a final answer. Default 1.
+   */
+  conversationMessages?: number;
 }
 
 export function createModelHandlers(options: ModelHandlerOptions): RequestHandler[] {
@@ -92,6 +98,7 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
           const played = playTurn({
             plan,
             planned: agentTurn(plan, turn as number),
+            endsMessage: endsMessage(plan, turn as number, req.userMessages, options.conversationMessages ?? 1),
             runId: runId as string,
             turn: turn as number,
             offered: req.tools,
@@ -167,6 +174,14 @@ function recentFirst(digest: string, identifiers: readonly Identifier[]): Identi
   const lastSeen = new Map(rest.map((i) => [i.text, digest.lastIndexOf(i.text)]));
   rest.sort((a, b) => (lastSeen.get(b.text) as number) - (lastSeen.get(a.text) as number));
   return [...head, ...rest];
+}
+
+/** Whether the turn ends its user message's share of the plan (the last message's ends with the plan). */
+function endsMessage(plan: RunPlan, turn: number, userMessages: number, messages: number): boolean {
+  if (messages <= 1) return false;
+  const ends = messageEndTurns(plan.turns.length, messages);
+  const message = Math.min(Math.max(userMessages, 1), messages);
+  return turn >= (ends[message - 1] as number);
 }
 
 /** The plan's turn; past the last turn the final answer repeats. */

@@ -4,7 +4,8 @@
  * planned arguments; else, when the request offers no sandbox tool at all, to one of the
  * agent's own tools, picked and given arguments from its schema, seeded by (run, turn, call),
  * and the turn's text grows by the bytes the planned output would have carried. Anything else
- * is a refusal: a model calls only the tools it is offered.
+ * is a refusal: a model calls only the tools it is offered. A turn that ends a user message of a
+ * conversation is a final answer whatever the plan calls.
  */
 import type { ToolCall } from '../../src/contract/messages.ts';
 import { carriedBytes, carriedText } from '../synthetic/carried-text.ts';
@@ -18,6 +19,8 @@ import type { OfferedTool } from './wire-format.ts';
 export interface PlayTurnInput {
   plan: RunPlan;
   planned: PlannedTurn;
+  /** The turn ends a user message's share of a conversation: a final answer, the planned calls' bytes carried in its text. */
+  endsMessage?: boolean;
   /** The run and turn as the request names them, for the refusals. */
   runId: string;
   turn: number;
@@ -31,7 +34,7 @@ export type PlayedTurn = { message: AssistantMessage } | { refusal: string };
 
 export function playTurn(input: PlayTurnInput): PlayedTurn {
   const { plan, planned, offered, toolMap } = input;
-  if (planned.calls.length === 0) return { message: finalAnswer(input) };
+  if (planned.calls.length === 0 || input.endsMessage) return { message: finalAnswer(input) };
   const byName = (a: OfferedTool, b: OfferedTool) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   const names = new Set(offered.map((tool) => tool.name));
   const sandboxOffered = offered.some((tool) => isSandboxTool(tool.name));
@@ -75,6 +78,10 @@ export function playTurn(input: PlayTurnInput): PlayedTurn {
  * (seeded by run and turn), as an agent with an output type of its own parses it.
  */
 function finalAnswer({ plan, planned, outputSchema }: PlayTurnInput): AssistantMessage {
+  if (!outputSchema && planned.calls.length > 0) {
+    const carried = planned.calls.reduce((sum, call) => sum + carriedBytes(call), 0);
+    return { role: 'assistant', content: `${planned.message.content ?? ''}${carriedText(plan, planned.turn, carried)}` };
+  }
   if (!outputSchema) return planned.message;
   const where = `the final answer (turn ${planned.turn} of ${plan.runId})`;
   const value = schemaArguments(outputSchema, hash32(plan.seed, plan.runId, planned.turn, 'output'), where);

@@ -39,6 +39,7 @@ export function readResponsesRequest(text: string, compactionModels: readonly st
     ...fromMetadata(parsed.metadata, parsed.model, compactionModels),
     firstUserText: partsText(items.find((i) => isMessage(i) && i.role === 'user')?.content, USER_TEXT),
     answers: answerGroups(items),
+    userMessages: items.filter((i) => isMessage(i) && i.role === 'user' && partsText(i.content, USER_TEXT) !== '').length,
     digest: items
       .filter((i, index) => !(index === 0 && isMessage(i) && (i.role === 'system' || i.role === 'developer')))
       .map(itemText)

@@ -23,6 +23,8 @@ export interface ModelRequest {
   firstUserText: string;
   /** The model's answers so far in the conversation; without metadata the turn is one more. */
   answers: number;
+  /** The user's messages so far (text, not tool results): which message of a conversation is being answered. */
+  userMessages: number;
   /** What the compaction model compacts: the text of every message but the instructions. */
   digest: string;
   /** The most output tokens the client allows (Anthropic's `max_tokens`); null when it sets none. */

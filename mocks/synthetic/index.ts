@@ -1,4 +1,5 @@
 export { carriedBytes, carriedText } from './carried-text.ts';
+export { conversationMessage, messageEndTurns } from './conversation.ts';
 export {
   type AssistantMessage,
   type PlannedCall,

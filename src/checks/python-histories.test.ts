@@ -112,3 +112,23 @@ describe('a Pydantic AI history (WeatherWorkflow, its own messages)', () => {
     expect(rebuildOf(dropped, mapping)).toMatchObject({ status: 'fail' });
   });
 });
+
+describe('a Python chat agent history (WeatherChatWorkflow: three user messages, each by update)', () => {
+  const { history, mapping } = recorded('agents-sdk-py', 'chat-run-0000.json');
+
+  it("holds every turn to the dialog as it stood, the user's next message after the answer included", () => {
+    const result = rebuildOf(history, mapping);
+    expect(result?.status).toBe('pass');
+    expect(result?.evidence).toContain('8 turns held to the dialog as it stood (append-only; no compaction to rebuild after)');
+  });
+
+  it("fails a request that sent the user's next message without the answer to the last one", () => {
+    // Turn 4 opens the second message: [..., answer, user]. Without the answer, it is not the dialog as it stood.
+    const forgot = withModelInput(history, 'invoke_model_activity', 4, (input) => {
+      const items = input.input as { role?: string }[];
+      items.splice(items.length - 2, 1);
+    });
+    expect(rebuildOf(forgot, mapping)).toMatchObject({ status: 'fail' });
+    expect(rebuildOf(forgot, mapping)?.evidence[0]).toMatch(/turn #4 .*does not continue its conversation as it stood/);
+  });
+});

@@ -4,7 +4,7 @@ import type { RunRecord, Summary } from '../result/index.ts';
 import type { Chart } from './charts/index.ts';
 import { escapeAttribute, escapeText, relativeHref, truncate } from './escape.ts';
 import { formatBytes, formatCount, formatDuration, plural } from './format.ts';
-import { failedResults, failingRunsFirst, isFailingRun, largestHistoryBytes, peakRequestBytes } from './run-facts.ts';
+import { endedBadly, failedResults, failingRunsFirst, isFailingRun, largestHistoryBytes, peakRequestBytes } from './run-facts.ts';
 
 /** Rows of the runs table at most (failing runs first). */
 export const MAX_RUN_ROWS = 1000;
@@ -81,8 +81,8 @@ export function earlyEndSection(summary: Summary): string {
     lines.length > shown.length
       ? `<p class="note">Showing ${formatCount(shown.length)} of ${formatCount(lines.length)}; all of them are in summary.json.</p>`
       : '';
-  return `<section id="early-ends" role="alert"><h2>Runs that closed before their first model call</h2>
-<p class="note">Each says what its workflow was started with and what the scenario declares (<code>target.external.args</code>): a workflow that ends at once most likely does not take those arguments.</p>
+  return `<section id="early-ends" role="alert"><h2>Runs that ended before they were driven</h2>
+<p class="note">A run that closed before its first model call says what its workflow was started with and what the scenario declares (<code>target.external.args</code>): a workflow that ends at once most likely does not take those arguments. A chat agent's run whose conversation stopped short says which message and why (<code>target.external.conversation</code>).</p>
 <ul class="evidence">${shown.map((line) => `<li>${escapeText(truncate(line, MAX_EVIDENCE_CHARS))}</li>`).join('')}</ul>
 ${more}</section>`;
 }
@@ -160,7 +160,7 @@ function runRow(run: RunRecord): string {
   const failing = isFailingRun(run);
   const failed = failedResults(run).map((r) => `<code>${escapeText(r.id)}</code>`);
   const compactionsFailed = run.compactions.filter((c) => !c.ok).length;
-  const outcomeClass = ['failed', 'terminated', 'timed-out'].includes(run.outcome) ? 'fail' : '';
+  const outcomeClass = endedBadly(run) ? 'fail' : '';
   return `<tr data-failing="${failing}"${failing ? ' class="failing"' : ''}>${[
     cell(`<code>${escapeText(run.runId)}</code>`),
     cell(escapeText(run.binary)),

@@ -1,5 +1,6 @@
 /** Facts about runs that every rendering shares, so the three renderings agree. */
 import type { InvariantResult } from '../checks/index.ts';
+import { endsConversation } from '../contract/conversation-end.ts';
 import type { ExecutionRecord, RunRecord, TurnRecord } from '../result/index.ts';
 
 /** Outcomes that mean the run itself went wrong, whatever the invariants say. */
@@ -9,9 +10,17 @@ export function failedResults(run: RunRecord): InvariantResult[] {
   return run.invariants.filter((result) => result.status === 'fail');
 }
 
-/** A run fails when an invariant fails or the run ended failed, terminated or timed out. */
+/**
+ * Whether the run itself went wrong by how it ended: failed, timed out, or terminated, but not
+ * by longrun ending a chat agent's conversation after its last message (its normal end).
+ */
+export function endedBadly(run: RunRecord): boolean {
+  return FAILED_OUTCOMES.has(run.outcome) && !(run.outcome === 'terminated' && endsConversation(run.executions.at(-1)?.reason));
+}
+
+/** A run fails when an invariant fails or the run ended badly (endedBadly). */
 export function isFailingRun(run: RunRecord): boolean {
-  return FAILED_OUTCOMES.has(run.outcome) || run.invariants.some((result) => result.status === 'fail');
+  return endedBadly(run) || run.invariants.some((result) => result.status === 'fail');
 }
 
 /** Failing runs first, each group in its original order. */

@@ -79,7 +79,8 @@ export const runRecordSchema = z.object({
   historyFiles: z.array(z.string()),
   /**
    * A foreign workflow that closed before its first model call: how it ended, what it was started
-   * with and what the scenario declares, in one line (src/runner/early-end.ts).
+   * with and what the scenario declares; or a chat agent's conversation that stopped short: which
+   * message and why. One line (src/runner/early-end.ts).
    */
   earlyEnd: z.string().optional(),
 });

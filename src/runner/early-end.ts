@@ -8,6 +8,7 @@
 import type { RunRecord } from '../result/index.ts';
 import { DEFAULT_START_ARGS } from '../scenario/start-args.ts';
 import { truncate } from '../shared/truncate.ts';
+import type { ConversationOutcome } from './converse.ts';
 import { INTERRUPTED } from './watch.ts';
 
 /** Characters of the arguments shown at most (a RunInput's system prompt alone runs to kilobytes). */
@@ -60,4 +61,9 @@ export function earlyEndLine(
     `run ${runId}: ${start.workflowType} ${ended} before its first model call (no ${start.callModel} in its history)${why}; ` +
     `it was started with ${truncate(JSON.stringify(args), START_ARGS_SHOWN)} (${declared})`
   );
+}
+
+/** The line for a chat agent's run whose conversation stopped short: which message, and why. */
+export function conversationEndLine(runId: string, conversation: Required<ConversationOutcome>, workflowType = 'the workflow'): string {
+  return `run ${runId}: ${workflowType} answered ${conversation.answered} of its ${conversation.messages} messages; longrun stopped the conversation at ${conversation.problem}`;
 }

@@ -8,7 +8,8 @@ import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { buildRunView, type CheckContext, checkRunView, type KernelMapping } from '../checks/index.ts';
 import type { RunRecord } from '../result/index.ts';
-import { earlyEndLine, type StartDeclaration } from './early-end.ts';
+import type { ConversationOutcome } from './converse.ts';
+import { conversationEndLine, earlyEndLine, type StartDeclaration } from './early-end.ts';
 import { fetchRunForJudging, fetchRunHistories, type JudgingFetchOptions } from './history-chain.ts';
 import type { RunHistoryStream } from './history-stream.ts';
 import type { LaunchedRun } from './launch.ts';
@@ -56,6 +57,7 @@ export async function judgeRun(
   run: LaunchedRun,
   stoppedBecause: string | undefined,
   stream?: RunHistoryStream,
+  conversation?: ConversationOutcome,
 ): Promise<JudgedRun> {
   const { workflowId, binary } = run;
   const fetched =
@@ -93,7 +95,12 @@ export async function judgeRun(
     invariants,
     ...(stoppedBecause ? { stoppedBecause } : {}),
   });
-  const earlyEnd = context.start ? earlyEndLine(built, run.runId, run.args, context.start) : undefined;
+  // A conversation cut short says which message and why; else a run that never reached its model says what it was given.
+  const earlyEnd = conversation?.problem
+    ? conversationEndLine(run.runId, { ...conversation, problem: conversation.problem }, context.start?.workflowType)
+    : context.start
+      ? earlyEndLine(built, run.runId, run.args, context.start)
+      : undefined;
   const record = earlyEnd ? { ...built, earlyEnd } : built;
   return {
     record,

@@ -7,7 +7,7 @@ import type { MockProvider } from '../../mocks/index.ts';
 import { LONGRUN_SETTINGS, type RunInput, WORKFLOW_TYPE } from '../contract/kernel-api.ts';
 import type { BinaryName } from '../kernel/index.ts';
 import { durationMs, type Scenario } from '../scenario/scenario-schema.ts';
-import { renderStartArgs } from '../scenario/start-args.ts';
+import { renderStartArgs, type StartValues } from '../scenario/start-args.ts';
 import { SERVER_DOWN_TOLERANCE_MS, whileServerDown } from './server-retry.ts';
 
 export interface LaunchContext {
@@ -53,20 +53,25 @@ export async function launchRun(context: LaunchContext, binary: BinaryName, inde
 }
 
 /** The arguments a run's workflow is started with: its RunInput, or a foreign target's template filled in. */
-export function startArgsOf(
-  context: Pick<LaunchContext, 'scenario' | 'startArgs'> & { planFor(runId: string): Pick<RunInput, 'systemPrompt' | 'userRequest'> },
-  runId: string,
-): unknown[] {
+export function startArgsOf(context: StartContext, runId: string): unknown[] {
+  const values = startValuesOf(context, runId);
+  return context.startArgs ? renderStartArgs(context.startArgs, values) : [values.runInput];
+}
+
+type StartContext = Pick<LaunchContext, 'scenario' | 'startArgs'> & {
+  planFor(runId: string): Pick<RunInput, 'systemPrompt' | 'userRequest'>;
+};
+
+/** What a run's templates may name: its RunInput, user request, system prompt, run id, turn limit. */
+export function startValuesOf(context: StartContext, runId: string): StartValues {
   const plan = context.planFor(runId);
-  const runInput = runInputOf(context.scenario, runId, plan);
-  if (!context.startArgs) return [runInput];
-  return renderStartArgs(context.startArgs, {
-    runInput,
+  return {
+    runInput: runInputOf(context.scenario, runId, plan),
     runId,
     userRequest: plan.userRequest,
     systemPrompt: plan.systemPrompt,
     maxTurns: context.scenario.runs.maxTurns,
-  });
+  };
 }
 
 export function runInputOf(scenario: Scenario, runId: string, plan: Pick<RunInput, 'systemPrompt' | 'userRequest'>): RunInput {

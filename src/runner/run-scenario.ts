@@ -15,10 +15,13 @@ import type { Environment } from '../environment/index.ts';
 import { type BinaryName, isBinaryId } from '../kernel/index.ts';
 import { MetricsSampler, serverPidFinder, soakVerdict } from '../load/index.ts';
 import type { ExpectationRecord, LoadMetrics, RunRecord, Summary } from '../result/index.ts';
+import type { Conversation } from '../scenario/conversation.ts';
 import type { ExternalTarget } from '../scenario/external-target.ts';
 import type { Ramp } from '../scenario/index.ts';
 import { durationMs, type Scenario } from '../scenario/scenario-schema.ts';
+import { carriesUserRequest } from '../scenario/start-args.ts';
 import { throwIfInterrupted } from '../shared/interrupted.ts';
+import { type ConverseContext, converse } from './converse.ts';
 import type { StartDeclaration } from './early-end.ts';
 import { evaluateChaosRuns } from './expectations.ts';
 import { externalSetup, startExternalHarness } from './external-harness.ts';
@@ -26,7 +29,7 @@ import { foreignReplayPlan } from './foreign-replay.ts';
 import { HistoryStreams } from './history-stream.ts';
 import { judgeRun, judgingFetchOptions } from './judge.ts';
 import { JUDGED_AT_ONCE, JudgingPool } from './judging-pool.ts';
-import { launchRun } from './launch.ts';
+import { type LaunchedRun, launchRun, startValuesOf } from './launch.ts';
 import { checkContextOf, resolveLimits } from './limits.ts';
 import { holdReplayers, kernelReplayPlan } from './replay.ts';
 import { RequestRefusals } from './request-refusals.ts';
@@ -117,6 +120,15 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
       refusals,
       ...(external && foreign ? { start: startDeclaration(external, foreign.mapping, options.scenarioFile) } : {}),
     };
+    const conversationContext = (target: ExternalTarget, run: LaunchedRun): ConverseContext => ({
+      client: env.client,
+      conversation: target.conversation as Conversation,
+      plan: mocks.planFor(run.runId),
+      startValues: startValuesOf(launchContext, run.runId),
+      startCarriesRequest: carriesUserRequest(target.args),
+      recorder: mocks.recorder,
+      signal,
+    });
     const launches = driveOptionsOf(scenario, signal, options.durationMs);
     const runsTotal = launches.durationMs === undefined ? scenario.runs.count * targetBinaries.length : undefined;
     const report = () => options.onProgress?.(tally.progress(mocks.recorder.records(), Date.now() - startedAt.getTime(), runsTotal));
@@ -125,6 +137,8 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     const runOne = async (binary: BinaryName, index: number) => {
       tally.runsStarted++;
       const run = await launchRun(launchContext, binary, index);
+      // A chat agent's messages go on while the watch waits for the run's end (the last one ends it).
+      const talking = external?.conversation ? converse(conversationContext(external, run), run) : undefined;
       // Its histories are read while it runs (a few runs at once), so that its judging does not wait for them.
       const stream = streams.open(env.client, run.workflowId, run.firstRunId, judgingFetchOptions(judgeContext, run.workflowId));
       let handedOver = false;
@@ -133,10 +147,11 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
           ...watchOptions,
           ...(stream ? { closed: stream.closed } : {}),
         });
+        const conversation = await talking;
         tally.runsEnded++;
         await judging.submit(async () => {
           try {
-            const { record, histories } = await judgeRun(judgeContext, run, stoppedBecause, stream);
+            const { record, histories } = await judgeRun(judgeContext, run, stoppedBecause, stream, conversation);
             tally.add(run.runId, record, stoppedBecause);
             sampler.addRun(record);
             await options.onHistories?.(record, histories);

@@ -11,6 +11,7 @@
  * first model call, completed or not: it was never driven.
  */
 import type { InvariantId } from '../checks/index.ts';
+import { endsConversation } from '../contract/conversation-end.ts';
 import type { RunRecord, UnexplainedRun } from '../result/index.ts';
 import type { Expectation } from '../scenario/scenario-schema.ts';
 import { couldNotReplay } from './replay-verdict.ts';
@@ -53,7 +54,9 @@ function unexplainedReason(onBinary: readonly Expectation[], run: RunRecord): st
     (e) => ('reproduces' in e && run.incidents.includes(e.reproduces)) || ('violates' in e && e.violates.some((id) => violated(run, id))),
   );
   if (explained) return undefined;
-  if (!ENDED_WELL.has(run.outcome) && !onBinary.some((e) => 'ends' in e)) {
+  // A chat agent's run ends when longrun ends its conversation (run.liveness judges it idle then).
+  const endedWell = ENDED_WELL.has(run.outcome) || (run.outcome === 'terminated' && endsConversation(lastReason));
+  if (!endedWell && !onBinary.some((e) => 'ends' in e)) {
     return `ended ${run.outcome}${lastReason ? `: ${firstLine(lastReason)}` : ''}`;
   }
   const holds = onBinary.flatMap((e) => ('hold' in e ? [e.hold] : []));

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { checkToolMap } from '../../mocks/index.ts';
 import { TOOL_NAMES } from '../contract/messages.ts';
+import { conversationSchema } from './conversation.ts';
 import { carriesUserRequest, startArgsSchema } from './start-args.ts';
 
 export const commandSchema = z
@@ -47,6 +48,8 @@ export const externalTargetSchema = z
     workflowType: z.string().min(1).default('agentRun'),
     /** Its workflow's arguments, a template over the run (start-args.ts); the contract's RunInput by default. */
     args: startArgsSchema,
+    /** A chat agent: each run holds several user messages, sent by an update or a signal (conversation.ts). */
+    conversation: conversationSchema.optional(),
     /** The agent's own tools whose backends call LONGRUN_SANDBOX_URL, each with the sandbox tool it forwards to. */
     tools: z
       .record(z.string(), z.enum(TOOL_NAMES))
@@ -62,12 +65,13 @@ export const externalTargetSchema = z
     binaries: z.record(z.string(), foreignBinarySchema),
   })
   .superRefine((target, ctx) => {
-    if (!carriesUserRequest(target.args)) {
+    // A conversation's first message is the user request when the start does not carry it.
+    if (!carriesUserRequest(target.args) && !target.conversation) {
       ctx.addIssue({
         code: 'custom',
         path: ['args'],
         message:
-          'names neither {{userRequest}} nor {{runInput}}: the mock model ties each request to its run by the run marker at the end of the user request, so the workflow must be given it',
+          'names neither {{userRequest}} nor {{runInput}}: the mock model ties each request to its run by the run marker at the end of the user request, so the workflow must be given it (at its start, or as the first message of a conversation)',
       });
     }
     try {

@@ -10,8 +10,10 @@ import type { Scenario } from './scenario-schema.ts';
 
 export function mockOptionsOf(
   scenario: Scenario,
-): Pick<MockProviderOptions, 'seed' | 'shape' | 'faults' | 'compactionModels' | 'cardMaxBytes' | 'toolMap'> {
-  const toolMap = 'external' in scenario.target ? scenario.target.external.tools : undefined;
+): Pick<MockProviderOptions, 'seed' | 'shape' | 'faults' | 'compactionModels' | 'cardMaxBytes' | 'toolMap' | 'conversationMessages'> {
+  const external = 'external' in scenario.target ? scenario.target.external : undefined;
+  const toolMap = external?.tools;
+  const messages = external?.conversation?.messages;
   return {
     seed: scenario.seed,
     shape: scenario.shape,
@@ -19,5 +21,6 @@ export function mockOptionsOf(
     compactionModels: [LONGRUN_SETTINGS.compaction.model],
     ...(scenario.limits.cardMaxBytes !== undefined ? { cardMaxBytes: scenario.limits.cardMaxBytes } : {}),
     ...(toolMap ? { toolMap } : {}),
+    ...(messages !== undefined ? { conversationMessages: messages } : {}),
   };
 }

@@ -20,13 +20,23 @@ export const START_PLACEHOLDERS = {
 export type StartPlaceholder = keyof typeof START_PLACEHOLDERS;
 export type StartValues = Record<StartPlaceholder, unknown>;
 
+/** What a conversation's message template (`conversation.send.args`) may name besides the start's. */
+export const MESSAGE_PLACEHOLDERS = {
+  ...START_PLACEHOLDERS,
+  message: "the user's message: the first is the user request (with its run marker), the later ones ask on",
+  messageNumber: "the message's number in the run's conversation, from 1",
+  chatLength:
+    "how many items the earlier messages' update results held (a list counts its items, anything else 1; 0 for signals): the chat a client has seen",
+} as const;
+
+export type MessagePlaceholder = keyof typeof MESSAGE_PLACEHOLDERS;
+export type MessageValues = Record<MessagePlaceholder, unknown>;
+
 const PLACEHOLDER = /\{\{\s*([A-Za-z]+)\s*\}\}/g;
 const WHOLE_PLACEHOLDER = /^\{\{\s*([A-Za-z]+)\s*\}\}$/;
 
 /** The default: the contract's RunInput as the one argument. */
 export const DEFAULT_START_ARGS: readonly unknown[] = ['{{runInput}}'];
-
-const isKnown = (name: string): name is StartPlaceholder => Object.hasOwn(START_PLACEHOLDERS, name);
 
 /** Every placeholder a template names, with its path. */
 function placeholdersIn(template: unknown, path: (string | number)[] = []): { path: (string | number)[]; name: string }[] {
@@ -42,34 +52,44 @@ const jsonValue: z.ZodType<unknown> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
 );
 
-export const startArgsSchema = z
-  .array(jsonValue)
-  .default([...DEFAULT_START_ARGS])
-  .superRefine((args, ctx) => {
-    for (const { path, name } of placeholdersIn(args).filter((p) => !isKnown(p.name))) {
-      const known = Object.keys(START_PLACEHOLDERS)
-        .map((key) => `{{${key}}}`)
-        .join(', ');
-      ctx.addIssue({ code: 'custom', path, message: `{{${name}}} is not a placeholder (${known})` });
-    }
-  })
-  .describe(
-    `the workflow's arguments, a JSON template over the run: ${Object.entries(START_PLACEHOLDERS)
-      .map(([key, what]) => `{{${key}}} ${what}`)
-      .join('; ')} (default [{{runInput}}])`,
-  );
+/** A JSON template of arguments over the placeholders given, each explained in the schema's description. */
+export function argsTemplateSchema(placeholders: Readonly<Record<string, string>>, fallback: readonly unknown[], what: string) {
+  const listed = Object.entries(placeholders)
+    .map(([key, meaning]) => `{{${key}}} ${meaning}`)
+    .join('; ');
+  return z
+    .array(jsonValue)
+    .default([...fallback])
+    .superRefine((args, ctx) => {
+      for (const { path, name } of placeholdersIn(args).filter((p) => !Object.hasOwn(placeholders, p.name))) {
+        const known = Object.keys(placeholders)
+          .map((key) => `{{${key}}}`)
+          .join(', ');
+        ctx.addIssue({ code: 'custom', path, message: `{{${name}}} is not a placeholder (${known})` });
+      }
+    })
+    .describe(`${what}, a JSON template over the run: ${listed} (default ${JSON.stringify(fallback).replaceAll('"', '')})`);
+}
 
-/** The template with the run's values in it. */
-export function renderStartArgs(template: readonly unknown[], values: StartValues): unknown[] {
+export const startArgsSchema = argsTemplateSchema(START_PLACEHOLDERS, DEFAULT_START_ARGS, "the workflow's arguments");
+
+/** The template with the run's values in it; a placeholder with no value stays as written. */
+export function renderTemplate(template: readonly unknown[], values: Readonly<Record<string, unknown>>): unknown[] {
   return template.map((item) => render(item, values));
 }
 
-function render(template: unknown, values: StartValues): unknown {
+/** The start template with the run's values in it. */
+export function renderStartArgs(template: readonly unknown[], values: StartValues): unknown[] {
+  return renderTemplate(template, values);
+}
+
+function render(template: unknown, values: Readonly<Record<string, unknown>>): unknown {
+  const known = (name: string | undefined): name is string => name !== undefined && Object.hasOwn(values, name);
   if (typeof template === 'string') {
     const whole = WHOLE_PLACEHOLDER.exec(template)?.[1];
-    if (whole !== undefined && isKnown(whole)) return values[whole];
+    if (known(whole)) return values[whole];
     return template.replace(PLACEHOLDER, (match, name: string) => {
-      if (!isKnown(name)) return match;
+      if (!known(name)) return match;
       const value = values[name];
       return typeof value === 'string' ? value : JSON.stringify(value);
     });
@@ -84,4 +104,9 @@ function render(template: unknown, values: StartValues): unknown {
 /** Whether the template hands the workflow the user request (and with it the run marker the mock ties requests by). */
 export function carriesUserRequest(template: readonly unknown[]): boolean {
   return placeholdersIn(template).some(({ name }) => name === 'userRequest' || name === 'runInput');
+}
+
+/** Whether a message template hands the workflow the message. */
+export function carriesMessage(template: readonly unknown[]): boolean {
+  return placeholdersIn(template).some(({ name }) => name === 'message');
 }

@@ -6,8 +6,10 @@
  * schedule-to-close, and an execution that continued as new without completing a turn. A run its
  * payload guard ended must have had a payload to give up on: not a dialog that eliding its tool
  * outputs and screenshots brings under half the blob limit. A run refused at its input must have
- * had an input to refuse.
+ * had an input to refuse. A chat agent's run that longrun ended after its last message (its
+ * workflow waits for messages for ever) ended well if the agent was idle then.
  */
+import { endsConversation } from '../../contract/conversation-end.ts';
 import { jsonArrayBytes } from '../history/messages.ts';
 import type { HistoryEvent, MessageSummary } from '../history/model.ts';
 import { dialogAtEnd, dialogAtStart, dialogBytes } from '../run/dialog.ts';
@@ -84,10 +86,33 @@ function endOf(run: RunView, last: Execution, blobLimitBytes: number): { failure
       ? { note: `${at}: failed with ${named}, a reason the contract names` }
       : { failure: `${at}: failed for a reason the contract does not name: ${attrs.failure?.text ?? 'no failure given'}` };
   }
+  if (end.kind === 'terminated' && endsConversation(attrs.reason)) {
+    const busy = busyAtEnd(run, last);
+    return busy.length === 0
+      ? { note: `${at}: ${attrs.reason} (the agent was idle: every message answered)` }
+      : { failure: `${at}: ${attrs.reason}, but the agent was not idle: ${busy.join('; ')}` };
+  }
   if (end.kind === 'terminated') {
     return { failure: `${at}: terminated by "${attrs.identity ?? ''}": "${attrs.reason ?? ''}" (the run did not end by itself)` };
   }
   return { failure: `${at}: ${end.kind === 'timed-out' ? 'timed out' : 'canceled'} (the run did not end by itself)` };
+}
+
+/**
+ * What a run was still doing when it was ended from outside: activities open, a workflow task
+ * not completed, updates accepted and not answered. Empty when it was idle, waiting for a message.
+ */
+function busyAtEnd(run: RunView, last: Execution): string[] {
+  const busy = last.activities.filter((a) => !a.closed).map((a) => `${run.at(last, a.scheduled.id)}: ${a.type} was still open`);
+  const events = last.history.events;
+  const lastTask = events.filter((e) => e.attrs.kind === 'workflow-task' || e.attrs.kind === 'workflow-task-failed').at(-1);
+  if (lastTask && !(lastTask.attrs.kind === 'workflow-task' && lastTask.attrs.phase === 'completed')) {
+    busy.push(`${run.at(last, lastTask.id)}: its workflow task was not completed`);
+  }
+  const count = (type: string) => events.filter((e) => e.type === type).length;
+  const unanswered = count('WorkflowExecutionUpdateAccepted') - count('WorkflowExecutionUpdateCompleted');
+  if (unanswered > 0) busy.push(`${unanswered} accepted update(s) not answered`);
+  return busy;
 }
 
 /** Why a run that did not end by itself stalled: what was still open in its last execution. */

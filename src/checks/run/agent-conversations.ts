@@ -6,8 +6,11 @@
  * with the same first message, the instructions set aside: that conversation as it stood after
  * its last turn, the answer and the tool results. A request with a first message no conversation
  * began with begins one (an agent used as a tool); one that shares its first message must
- * continue it, so a dropped or moved tool result still fails.
+ * continue it, so a dropped or moved tool result still fails. A chat agent's conversation may
+ * go on with the user's next messages after its answer.
  */
+
+import type { MessageSummary } from '../history/model.ts';
 import { continuation, dialogDifference, type ExpectedMessage, lastCompletedCall } from './dialog.ts';
 import { callRequest, type RunView, type Turn } from './run-view.ts';
 
@@ -23,6 +26,15 @@ export interface AgentTurn {
 function withoutInstructions<T extends ExpectedMessage>(messages: readonly T[]): T[] {
   const first = messages.findIndex((m) => m.role !== 'system');
   return first < 0 ? [] : messages.slice(first);
+}
+
+/**
+ * The request without the user's messages it adds after the conversation as it stood: a chat
+ * agent's next message continues its conversation. Anything else added stays, to be judged.
+ */
+function withoutNewUserMessages(sent: readonly MessageSummary[], stood: readonly ExpectedMessage[]): readonly MessageSummary[] {
+  if (sent.length <= stood.length) return sent;
+  return sent.slice(stood.length).every((m) => m.role === 'user') ? sent.slice(0, stood.length) : sent;
 }
 
 function keyOf(messages: readonly ExpectedMessage[]): string | undefined {
@@ -45,7 +57,7 @@ export function agentConversationTurns(run: RunView): AgentTurn[] {
       if (stood === undefined) {
         judged.push({ turn, continued: false, difference: null });
       } else if (stood !== null) {
-        judged.push({ turn, continued: true, difference: dialogDifference(sent, stood) });
+        judged.push({ turn, continued: true, difference: dialogDifference(withoutNewUserMessages(sent, stood), stood) });
       }
       const call = lastCompletedCall(turn);
       const after = call ? continuation(call, execution) : null;

@@ -100,6 +100,21 @@ describe('Python agents under longrun', () => {
     everyInvariantHolds(summary);
   }, 300_000);
 
+  it('agents-sdk-py-chat by signals: each message queued by a signal once the last is answered, end_chat ends the run by itself', async () => {
+    const { scenario, file } = resolveScenario('agents-sdk-py-chat');
+    const external = (scenario.target as { external: { workflowType: string; conversation: Record<string, unknown> } }).external;
+    external.workflowType = 'WeatherSignalChatWorkflow';
+    external.conversation.send = { signal: 'user_message', args: ['{{message}}'] };
+    external.conversation.end = { signal: 'end_chat', args: [] };
+    const summary = await runScenario(scenario, { scenarioFile: file });
+    expect(summary.runs.map((r) => [r.outcome, r.turns.length, r.earlyEnd])).toEqual([
+      ['completed', 9, undefined],
+      ['completed', 9, undefined],
+    ]);
+    expect(summary.passed).toBe(true);
+    everyInvariantHolds(summary);
+  }, 300_000);
+
   it('agents-sdk-py-chat with a stale chat length: the second message is refused, the run is stopped and listed with the reason', async () => {
     const { scenario, file } = resolveScenario('agents-sdk-py-chat');
     const external = (scenario.target as { external: { conversation: { send: { args: unknown[] } } } }).external;

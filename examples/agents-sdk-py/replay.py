@@ -18,7 +18,7 @@ from temporalio.client import WorkflowHistory
 from temporalio.contrib.openai_agents import OpenAIAgentsPlugin
 from temporalio.worker import Replayer
 
-from workflows.chat_workflow import WeatherChatWorkflow
+from workflows.chat_workflow import WeatherChatWorkflow, WeatherSignalChatWorkflow
 
 
 def tools_workflow(release: str) -> type:
@@ -34,7 +34,7 @@ async def main(release: str, files: list[str]) -> None:
     # activation takes is no part of that. debug_mode turns off the 2 s deadlock timer, which a
     # loaded machine can trip with nothing nondeterministic.
     replayer = Replayer(
-        workflows=[tools_workflow(release), WeatherChatWorkflow],
+        workflows=[tools_workflow(release), WeatherChatWorkflow, WeatherSignalChatWorkflow],
         plugins=[OpenAIAgentsPlugin()],
         debug_mode=True,
     )

@@ -28,7 +28,7 @@ from temporalio.worker import Worker
 
 from activities.get_forecast_activity import get_forecast
 from activities.get_weather_activity import get_weather
-from workflows.chat_workflow import WeatherChatWorkflow
+from workflows.chat_workflow import WeatherChatWorkflow, WeatherSignalChatWorkflow
 
 
 def required(name: str) -> str:
@@ -65,7 +65,7 @@ async def main(release: str) -> None:
     worker = Worker(
         client,
         task_queue=required("LONGRUN_TASK_QUEUE"),
-        workflows=[tools_workflow(release), WeatherChatWorkflow],
+        workflows=[tools_workflow(release), WeatherChatWorkflow, WeatherSignalChatWorkflow],
         activities=[get_weather, get_forecast],
         identity=identity,
         graceful_shutdown_timeout=timedelta(seconds=12),

@@ -70,3 +70,34 @@ class WeatherChatWorkflow:
             raise ValueError("User input cannot be empty.")
         if message.chat_length != len(self.chat_history):
             raise ValueError("Stale chat history. Please refresh the chat.")
+
+
+@workflow.defn
+class WeatherSignalChatWorkflow:
+    """The same desk fed by signals: each message is queued and answered in turn; end_chat ends it once all are."""
+
+    def __init__(self) -> None:
+        self.agent = weather_agent()
+        self.pending: list[str] = []
+        self.input_items: list[TResponseInputItem] = []
+        self.ended = False
+
+    @workflow.run
+    async def run(self) -> int:
+        answered = 0
+        while True:
+            await workflow.wait_condition(lambda: bool(self.pending) or self.ended)
+            if not self.pending:
+                return answered
+            self.input_items.append({"role": "user", "content": self.pending.pop(0)})
+            result = await Runner.run(self.agent, self.input_items)
+            self.input_items = result.to_input_list()
+            answered += 1
+
+    @workflow.signal
+    def user_message(self, text: str) -> None:
+        self.pending.append(text)
+
+    @workflow.signal
+    def end_chat(self) -> None:
+        self.ended = True

@@ -117,6 +117,7 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
           mocks,
           ...(modelBaseUrl !== mocks.modelBaseUrl ? { modelUrl: modelBaseUrl } : {}),
           ...cache,
+          userCluster: environment.kind === 'existing',
         })
       : new KernelWorkerKind({
           address: workerAddress,

@@ -7,6 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { BinaryId } from '../kernel/index.ts';
 import { activityWorkerHeapMiB, workflowWorkerHeapMiB } from '../kernel/workers/kernel-workers.ts';
+import { childEnv } from '../shared/child-env.ts';
 import { nodeArgsFor, siblingModule } from '../shared/package-paths.ts';
 import { type ExitStatus, exitOf, isRunning, stopChild, tailOf, trackChild } from './child-processes.ts';
 import type { PoolWorker } from './worker-kind.ts';
@@ -71,7 +72,7 @@ export class ChildWorker implements PoolWorker {
   static async start(config: WorkerProcessConfig): Promise<ChildWorker> {
     const child = spawn(process.execPath, [...heapArgsOf(config.role), ...nodeArgsFor(ENTRY), JSON.stringify(config)], {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      env: { ...NATIVE_ALLOCATOR, ...process.env },
+      env: { ...NATIVE_ALLOCATOR, ...childEnv() },
     });
     trackChild(child);
     const worker = new ChildWorker(child, config, tailOf(child.stderr));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { withEnv } from '../shared/testing/with-env.ts';
 import { describeCommand, describeExit, formatSeconds, lastMeaningfulLine, runForeignCommand, stderrTail } from './foreign-command.ts';
 
 describe('lastMeaningfulLine', () => {
@@ -84,5 +85,14 @@ describe('describeCommand', () => {
     expect(describeCommand({ argv: ['sh', '-c', 'x\u001B]0;pwned\u0007'], cwd: '/srv/\r' })).toBe(
       '`sh -c x\\u001B]0;pwned\\u0007` in /srv/\\u000D',
     );
+  });
+});
+
+describe('the environment of a build or a replayer', () => {
+  it("holds no TEMPORAL_API_KEY: neither connects to the user's cluster", async () => {
+    const outcome = await withEnv({ TEMPORAL_API_KEY: 'secret' }, () =>
+      runForeignCommand({ argv: ['sh', '-c', 'echo "key=$TEMPORAL_API_KEY." >&2'] }, [], 10_000),
+    );
+    expect(outcome.stderr.trim()).toBe('key=.');
   });
 });

@@ -1,5 +1,6 @@
 /** A command longrun runs for a foreign worker: the worker itself, its build, its replayer. */
 import { execFile } from 'node:child_process';
+import { childEnv } from '../shared/child-env.ts';
 import { terminalText } from '../shared/visible-text.ts';
 
 export interface ForeignCommand {
@@ -80,7 +81,7 @@ export function runForeignCommand(command: ForeignCommand, extraArgs: readonly s
     execFile(
       program as string,
       [...args, ...extraArgs],
-      { cwd: command.cwd, env: { ...process.env, ...command.env }, timeout: timeoutMs, maxBuffer: MAX_OUTPUT_BYTES },
+      { cwd: command.cwd, env: { ...childEnv(), ...command.env }, timeout: timeoutMs, maxBuffer: MAX_OUTPUT_BYTES },
       (error, _stdout, stderr) => {
         const elapsedMs = Date.now() - started;
         if (!error) return resolve({ code: 0, elapsedMs, stderr });

@@ -25,6 +25,8 @@ export interface ForeignWorkerKindOptions {
   /** The model's base URL when a proxy stands in front of the mocks. */
   modelUrl?: string;
   maxCachedWorkflows?: number;
+  /** The cluster is the user's (TEMPORAL_ADDRESS): its workers get its key. */
+  userCluster?: boolean;
 }
 
 export class ForeignWorkerKind implements WorkerKind<ForeignWorker> {
@@ -36,7 +38,7 @@ export class ForeignWorkerKind implements WorkerKind<ForeignWorker> {
   async start({ runs }: QueueWorker, taskQueue: string): Promise<ForeignWorker> {
     const command = runs === 'activities' ? undefined : this.options.commands.get(runs);
     if (!command) throw new Error(`no foreign worker command for ${runs}`);
-    const { client, address, namespace, mocks, modelUrl, maxCachedWorkflows } = this.options;
+    const { client, address, namespace, mocks, modelUrl, maxCachedWorkflows, userCluster } = this.options;
     const worker = await ForeignWorker.start({
       name: runs,
       command,
@@ -48,6 +50,7 @@ export class ForeignWorkerKind implements WorkerKind<ForeignWorker> {
       requestsInFlight: () => mocks.requestsInFlight(),
       ...(modelUrl ? { modelUrl } : {}),
       ...(maxCachedWorkflows !== undefined ? { maxCachedWorkflows } : {}),
+      ...(userCluster ? { userCluster } : {}),
     });
     if (worker.identity) this.identities.set(worker.identity, runs);
     return worker;

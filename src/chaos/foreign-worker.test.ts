@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
+import { withEnv } from '../shared/testing/with-env.ts';
 import { crashMessage, ForeignWorker } from './foreign-worker.ts';
 
 describe('crashMessage', () => {
@@ -31,5 +32,28 @@ describe('a foreign worker that crashes as it starts', () => {
     await expect(ForeignWorker.start(options)).rejects.toThrow(
       /^foreign worker aborts \(`sh -c .*`\) exited with SIGABRT after \d+\.\d s: fatal: core dumped; its stderr ended: loading \| fatal: core dumped$/,
     );
+  });
+});
+
+describe("the user's cluster key (TEMPORAL_API_KEY)", () => {
+  // No server: the worker says what it was given, then exits, which the start reports with its stderr.
+  const client = { workflowService: { describeTaskQueue: async () => ({ pollers: [] }) } } as unknown as Client;
+  const saysItsKey = (userCluster: boolean) =>
+    ForeignWorker.start({
+      name: 'says-its-key',
+      command: { argv: ['sh', '-c', 'echo "key=$TEMPORAL_API_KEY." >&2; exit 3'] },
+      client,
+      address: '127.0.0.1:1',
+      namespace: 'default',
+      taskQueue: 'q',
+      mockUrl: 'http://127.0.0.1:1',
+      userCluster,
+    }).catch((error: Error) => error.message);
+
+  it("reaches a foreign worker on the user's cluster, never one on the embedded server", async () => {
+    await withEnv({ TEMPORAL_API_KEY: 'secret' }, async () => {
+      expect(await saysItsKey(false)).toMatch(/: key=\.$/);
+      expect(await saysItsKey(true)).toMatch(/: key=secret\.$/);
+    });
   });
 });

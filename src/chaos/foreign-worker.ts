@@ -12,6 +12,7 @@ import type { Client } from '@temporalio/client';
 // The package is CommonJS: its namespace is reached through the default export under Node's ESM loader.
 import proto from '@temporalio/proto';
 import { WORKER_ENV } from '../contract/worker-env.ts';
+import { childEnv } from '../shared/child-env.ts';
 import { nodeArgsFor, siblingModule } from '../shared/package-paths.ts';
 import { sleep } from '../shared/sleep.ts';
 import { exitOf, isRunning, killNow, stopChild, tailOf, trackChild } from './child-processes.ts';
@@ -48,6 +49,8 @@ export interface ForeignWorkerOptions {
   maxCachedWorkflows?: number;
   /** How long it may take to poll (default 60 s). */
   readyTimeoutMs?: number;
+  /** `address` is the user's cluster (TEMPORAL_ADDRESS), not the embedded server: the worker gets its key (TEMPORAL_API_KEY). */
+  userCluster?: boolean;
 }
 
 let serial = 0;
@@ -112,9 +115,11 @@ export class ForeignWorker implements PoolWorker {
     const options = { ...given, identity: given.identity ?? `${given.name}@longrun-worker-${process.pid}-${++serial}` };
     const command: ForeignCommand = { ...options.command, env: { ...options.command.env, ...foreignWorkerEnv(options) } };
     // Detached: the supervisor leads a process group, so a kill reaches everything the worker started.
+    // The supervisor hands the worker its own environment.
     const child = spawn(process.execPath, [...nodeArgsFor(SUPERVISOR), JSON.stringify(command)], {
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       detached: true,
+      env: childEnv({ userCluster: options.userCluster ?? false }),
     });
     trackChild(child, { group: true });
     const output = tailOf(child.stderr);

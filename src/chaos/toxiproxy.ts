@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { resolveToxiproxyBinary } from '../environment/index.ts';
+import { childEnv } from '../shared/child-env.ts';
 import { exitOf, stopChild, tailOf, trackChild } from './child-processes.ts';
 
 export type ToxicType = 'latency' | 'bandwidth' | 'timeout' | 'reset_peer' | 'slow_close' | 'slicer' | 'limit_data';
@@ -37,7 +38,7 @@ const START_TIMEOUT_MS = 30_000;
 export async function startToxiproxy(): Promise<Toxiproxy> {
   const binary = await resolveToxiproxyBinary();
   // stdin stays open: Toxiproxy exits when it closes, that is, when this process is gone.
-  const child = spawn(binary.path, ['--host', '127.0.0.1', '--port', '0'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(binary.path, ['--host', '127.0.0.1', '--port', '0'], { stdio: ['pipe', 'pipe', 'pipe'], env: childEnv() });
   trackChild(child);
   const stderr = tailOf(child.stderr);
   const address = await new Promise<string>((resolve, reject) => {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { cacheDir, isExecutableFile } from '../shared/cache.ts';
+import { childEnv } from '../shared/child-env.ts';
 import { BuildProgress } from './build-progress.ts';
 
 const MIN_GO = [1, 26, 8] as const;
@@ -163,7 +164,7 @@ async function buildGoProgram(
 }
 
 function goEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, GOTOOLCHAIN: process.env.GOTOOLCHAIN ?? 'local', CGO_ENABLED: '0' };
+  return { ...childEnv(), GOTOOLCHAIN: process.env.GOTOOLCHAIN ?? 'local', CGO_ENABLED: '0' };
 }
 
 /**

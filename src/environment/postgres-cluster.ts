@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { promisify } from 'node:util';
+import { childEnv } from '../shared/child-env.ts';
 import { throwIfInterrupted } from '../shared/interrupted.ts';
 import { resolveTemporalBinary } from './temporal-binary.ts';
 
@@ -72,7 +73,10 @@ export async function startPostgres(signal?: AbortSignal): Promise<PostgresClust
   throwIfInterrupted(signal, during);
   const binDir = findPostgresBinDir();
   const binary = await resolveTemporalBinary();
-  const child: Supervisor = spawn(binary.path, ['postgres', '--bin-dir', binDir], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child: Supervisor = spawn(binary.path, ['postgres', '--bin-dir', binDir], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: childEnv(),
+  });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));

@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { childEnv } from '../shared/child-env.ts';
 import { packagePath } from '../shared/package-paths.ts';
 import { sleep } from '../shared/sleep.ts';
 import { type GoProgram, type ResolveOptions, resolveGoProgram } from './go-program.ts';
@@ -51,7 +52,7 @@ export async function startTemporalUi(env: Environment, options: ResolveOptions 
   const port = options.port ?? ((await portIsFree(DEFAULT_UI_PORT)) ? DEFAULT_UI_PORT : await freeLoopbackPort());
   const args = ['--frontend', env.address, '--port', String(port), '--namespace', env.namespace];
   const command = `${binary.path} ${args.join(' ')}`;
-  const child = spawn(binary.path, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(binary.path, args, { stdio: ['ignore', 'ignore', 'pipe'], env: childEnv() });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   let exited: string | undefined;

@@ -5,6 +5,7 @@ import { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findEmbeddedServerPid } from '../load/index.ts';
+import { withEnv } from '../shared/testing/with-env.ts';
 import { type Environment, EnvironmentError, startEnvironment } from './index.ts';
 import { resolveTemporalBinary } from './temporal-binary.ts';
 
@@ -205,6 +206,19 @@ describe('a broken LONGRUN_TEMPORAL_BIN', () => {
         await env.teardown();
       }
     });
+  });
+
+  it("gets no TEMPORAL_API_KEY in its environment: plaintext and local, it has no use for the user's key", async () => {
+    const real = (await resolveTemporalBinary()).path;
+    const said = join(mkdtempSync(join(tmpdir(), 'longrun-marker-')), 'key');
+    await withEnv({ TEMPORAL_API_KEY: 'secret' }, async () => {
+      await withBinary(`echo "key=$TEMPORAL_API_KEY." > ${said}\nexec ${real} "$@"`, async () => {
+        const env = await startEnvironment();
+        await env.teardown();
+      });
+      expect(process.env.TEMPORAL_API_KEY).toBe('secret');
+    });
+    expect(readFileSync(said, 'utf8').trim()).toBe('key=.');
   });
 
   it('names the variable when the file does not exist', async () => {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { NativeConnection } from '@temporalio/worker';
+import { withoutClusterSecrets } from '../shared/child-env.ts';
 import { throwIfInterrupted } from '../shared/interrupted.ts';
 import { type DynamicConfig, dynamicConfigArgs, PRODUCTION_DYNAMIC_CONFIG } from './dynamic-config.ts';
 import { type ClusterSettings, clusterSettingsFromEnv, describeCluster } from './existing-cluster.ts';
@@ -191,25 +192,28 @@ async function startEmbedded(options: EnvironmentOptions): Promise<Environment> 
   for (let attempt = 1; !testEnv; attempt++) {
     httpPort = options.httpPort ?? (await freeLoopbackPort());
     try {
-      testEnv = await TestWorkflowEnvironment.createLocal({
-        server: {
-          executable: { type: 'existing-path', path: binary.path },
-          ip: '127.0.0.1',
-          namespace: 'default',
-          ...(options.dbFilename ? { dbFilename: options.dbFilename } : {}),
-          ...(options.port ? { port: options.port } : {}),
-          log: {
-            format: 'json',
-            level: options.logLevel ?? process.env.LONGRUN_SERVER_LOG_LEVEL ?? 'never',
+      // The SDK starts the server with longrun's environment: the user's key is kept out of it.
+      testEnv = await withoutClusterSecrets(() =>
+        TestWorkflowEnvironment.createLocal({
+          server: {
+            executable: { type: 'existing-path', path: binary.path },
+            ip: '127.0.0.1',
+            namespace: 'default',
+            ...(options.dbFilename ? { dbFilename: options.dbFilename } : {}),
+            ...(options.port ? { port: options.port } : {}),
+            log: {
+              format: 'json',
+              level: options.logLevel ?? process.env.LONGRUN_SERVER_LOG_LEVEL ?? 'never',
+            },
+            extraArgs: [
+              '--http-port',
+              String(httpPort),
+              ...(options.postgres ? ['--postgres', options.postgresVia ?? options.postgres.address] : []),
+              ...dynamicConfigArgs(dynamicConfig),
+            ],
           },
-          extraArgs: [
-            '--http-port',
-            String(httpPort),
-            ...(options.postgres ? ['--postgres', options.postgresVia ?? options.postgres.address] : []),
-            ...dynamicConfigArgs(dynamicConfig),
-          ],
-        },
-      });
+        }),
+      );
     } catch (error) {
       // The SDK gives the server a fixed 5 s to answer; on a loaded machine (or when a free
       // port was taken between our pick and the server's bind) a fresh start usually succeeds.

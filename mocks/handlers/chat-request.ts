@@ -5,6 +5,8 @@ import { parseBody } from './json-body.ts';
 import { fromMetadata, type ModelRequest, metadataSchema, offeredTool, partsText } from './wire-format.ts';
 
 const content = z.union([z.string(), z.array(z.looseObject({ type: z.string() })), z.null()]);
+/** As OpenAI checks them: an integer from 1, or null. */
+const outputTokens = z.number().int().positive().nullable().optional();
 const schema = z.looseObject({
   model: z.string().min(1),
   messages: z
@@ -16,6 +18,8 @@ const schema = z.looseObject({
     )
     .min(1),
   stream: z.boolean().optional(),
+  max_tokens: outputTokens,
+  max_completion_tokens: outputTokens,
   metadata: metadataSchema,
   tools: z.array(z.looseObject({ type: z.literal('function'), function: z.looseObject({}) })).optional(),
   response_format: z

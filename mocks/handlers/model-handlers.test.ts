@@ -185,6 +185,38 @@ describe('model and sandbox handlers', () => {
     });
   });
 
+  it('refuse an output token limit each real API refuses: an integer >= 1 (>= 16 for Responses), in its shape, naming the field', async () => {
+    const { modelBaseUrl } = start();
+    const post = async (path: string, body: unknown) => {
+      const response = await fetch(`${modelBaseUrl}/${path}`, { method: 'POST', body: JSON.stringify(body) });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const metadata = { longrun_run_id: 'r', longrun_turn: '1', longrun_purpose: 'agent' };
+    // Every tool offered, so that the turn's planned calls are not what is refused.
+    const chatBody = { model: 'm', messages: [{ role: 'user', content: 'go' }], metadata, tools: CHAT_TOOLS };
+    const responsesBody = { model: 'm', input: 'go', metadata, tools: CHAT_TOOLS.map((tool) => ({ type: 'function', ...tool.function })) };
+    const refused = (param: string) => ({
+      status: 400,
+      body: {
+        error: expect.objectContaining({ type: 'invalid_request_error', param, message: expect.stringMatching(`^body\\.${param}: `) }),
+      },
+    });
+    for (const bad of [-1, 0, 'lots', 1e308, 2.5]) {
+      for (const field of ['max_tokens', 'max_completion_tokens']) {
+        expect(await post('chat/completions', { ...chatBody, [field]: bad }), `${field} ${bad}`).toEqual(refused(field));
+      }
+      expect(await post('responses', { ...responsesBody, max_output_tokens: bad }), `${bad}`).toEqual(refused('max_output_tokens'));
+      expect((await post('messages', { model: 'm', max_tokens: bad, messages: chatBody.messages, metadata })).body).toMatchObject({
+        type: 'error',
+        error: { type: 'invalid_request_error', message: expect.stringMatching(/^body\.max_tokens: /) },
+      });
+    }
+    expect(await post('responses', { ...responsesBody, max_output_tokens: 15 })).toEqual(refused('max_output_tokens'));
+    // What the APIs take: any integer from their minimum, or none (null too, for OpenAI's).
+    expect((await post('chat/completions', { ...chatBody, max_tokens: 1, max_completion_tokens: null })).status).toBe(200);
+    expect((await post('responses', { ...responsesBody, max_output_tokens: 16 })).status).toBe(200);
+  });
+
   it('refuse a turn whose planned calls use a tool the request does not offer', async () => {
     const { planFor } = start();
     const planned = planFor('r').turns[0]?.message.tool_calls?.map((call) => call.function.name) ?? [];

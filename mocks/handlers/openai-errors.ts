@@ -7,9 +7,10 @@ export function openAIError(status: number, code: string, message: string, param
   return jsonAnswer(status, { error: { message, type: code, code, ...(param === undefined ? {} : { param }) } });
 }
 
-/** Bad input (400) or an unknown path (404); the message names the field. */
+/** Bad input (400) or an unknown path (404); the message names the field, which `param` names too, as OpenAI's do. */
 export function openAIInvalid(status: number, message: string): Answer {
-  return jsonAnswer(status, { error: { message, type: 'invalid_request_error', code: status } });
+  const param = /^body\.([^:\s]+): /.exec(message)?.[1] ?? null;
+  return jsonAnswer(status, { error: { message, type: 'invalid_request_error', param, code: status } });
 }
 
 /** Where OpenAI's API says the context overflowed: Chat Completions' `messages`, Responses' `input`. */

@@ -15,6 +15,8 @@ const schema = z.looseObject({
   instructions: z.string().nullable().optional(),
   previous_response_id: z.string().nullable().optional(),
   stream: z.boolean().nullable().optional(),
+  // As OpenAI checks it: an integer from 16 (the Responses API's own minimum), or null.
+  max_output_tokens: z.number().int().min(16).nullable().optional(),
   metadata: metadataSchema,
   tools: z.array(z.looseObject({ type: z.string() })).optional(),
   text: z

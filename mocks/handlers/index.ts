@@ -16,4 +16,4 @@ export {
 } from './sandbox-handlers.ts';
 export { checkToolMap, isSandboxTool, type SandboxToolName, type ToolMap } from './tool-map.ts';
 export type { ModelRequest, OfferedTool, Reply, WireFormat, WireFormatName } from './wire-format.ts';
-export { ANTHROPIC_MESSAGES, CHAT_COMPLETIONS, RESPONSES, WIRE_FORMATS } from './wire-formats.ts';
+export { ANTHROPIC_MESSAGES, CHAT_COMPLETIONS, RESPONSES, tooLargeAt, WIRE_FORMATS } from './wire-formats.ts';

@@ -13,6 +13,11 @@ export function openAIInvalid(status: number, message: string): Answer {
   return jsonAnswer(status, { error: { message, type: 'invalid_request_error', param, code: status } });
 }
 
+/** A body past the mock server's cap (413), as OpenAI's error object says it. */
+export function openAITooLarge(message: string): Answer {
+  return jsonAnswer(413, { error: { message, type: 'invalid_request_error', param: null, code: 'request_too_large' } });
+}
+
 /** Where OpenAI's API says the context overflowed: Chat Completions' `messages`, Responses' `input`. */
 export type OverflowParam = 'messages' | 'input';
 

@@ -72,6 +72,8 @@ export interface WireFormat {
   error(fault: ErrorFault, request: ModelRequest): Answer;
   /** Bad input: status 400, the message naming the field. */
   invalid(message: string): Answer;
+  /** A body past the mock server's cap: status 413. */
+  tooLarge(message: string): Answer;
   /** A streamed answer that starts, then fails with the fault's error event; absent where the format has none. */
   midStreamError?(fault: ErrorFault, reply: Reply): Answer;
 }

@@ -1,9 +1,11 @@
 /** The wire formats the model API mock speaks, each at its own path under the model base URL. */
+
+import type { Answer } from '../faults/fault-response.ts';
 import { anthropicAnswer, anthropicError, anthropicFault, anthropicMidStreamError } from './anthropic-answer.ts';
 import { readAnthropicRequest } from './anthropic-request.ts';
 import { completionAnswer } from './chat-answer.ts';
 import { readChatRequest } from './chat-request.ts';
-import { openAIFault, openAIInvalid } from './openai-errors.ts';
+import { openAIFault, openAIInvalid, openAITooLarge } from './openai-errors.ts';
 import { responsesAnswer } from './responses-answer.ts';
 import { readResponsesRequest } from './responses-request.ts';
 import type { WireFormat } from './wire-format.ts';
@@ -16,6 +18,7 @@ export const CHAT_COMPLETIONS: WireFormat = {
   render: completionAnswer,
   error: (fault, request) => openAIFault(fault, request, 'messages'),
   invalid: (message) => openAIInvalid(400, message),
+  tooLarge: openAITooLarge,
 };
 
 /** The OpenAI Responses API: what the OpenAI Agents SDK speaks by default. */
@@ -26,6 +29,7 @@ export const RESPONSES: WireFormat = {
   render: responsesAnswer,
   error: (fault, request) => openAIFault(fault, request, 'input'),
   invalid: (message) => openAIInvalid(400, message),
+  tooLarge: openAITooLarge,
 };
 
 /**
@@ -40,7 +44,15 @@ export const ANTHROPIC_MESSAGES: WireFormat = {
   render: anthropicAnswer,
   error: anthropicFault,
   invalid: (message) => anthropicError(400, 'invalid_request_error', message),
+  // Anthropic's own answer to a body past its request size limit.
+  tooLarge: (message) => anthropicError(413, 'request_too_large', message),
   midStreamError: anthropicMidStreamError,
 };
 
 export const WIRE_FORMATS: readonly WireFormat[] = [CHAT_COMPLETIONS, RESPONSES, ANTHROPIC_MESSAGES];
+
+/** A 413 for a body past the cap at `path` under the model base URL, in its format's shape; OpenAI's elsewhere (the sandbox's too). */
+export function tooLargeAt(path: string | null, message: string): Answer {
+  const format = WIRE_FORMATS.find((f) => path !== null && f.paths.includes(path));
+  return format ? format.tooLarge(message) : openAITooLarge(message);
+}

@@ -1,14 +1,18 @@
 import { execFile } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatResponse } from '../../src/contract/messages.ts';
 import { toolOutput } from '../synthetic/tool-output.ts';
 import { CHAT_TOOLS } from '../testing/sandbox-tools.ts';
-import { type MockServer, startMockServer } from './http-server.ts';
+import { DEFAULT_MAX_BODY_BYTES, type MockServer, startMockServer } from './http-server.ts';
 
 const run = promisify(execFile);
 let server: MockServer | undefined;
-afterEach(async () => server?.close());
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
 
 /** Posts from another node process and prints `status body`, or the error's name. */
 async function postFromChild(url: string, body: unknown): Promise<string> {
@@ -95,5 +99,53 @@ describe('startMockServer', () => {
     await vi.waitFor(() => expect(server?.recorder.records()).toMatchObject([{ fault: 'timeout', status: 0 }]), {
       timeout: 5_000,
     });
+  });
+
+  it("answers a body past its cap 413, in each provider's error shape, and records it as a refusal", async () => {
+    server = await startMockServer({ seed: 9, maxBodyBytes: 4096 });
+    const big = { model: 'm', messages: [{ role: 'user', content: 'x'.repeat(10_000) }] };
+    const answer = async (url: string) => {
+      const response = await fetch(url, { method: 'POST', body: JSON.stringify(big) });
+      return { status: response.status, body: await response.json() };
+    };
+    const openai = { error: expect.objectContaining({ type: 'invalid_request_error', code: 'request_too_large' }) };
+    expect(await answer(`${server.modelBaseUrl}/chat/completions`)).toEqual({ status: 413, body: openai });
+    expect(await answer(`${server.modelBaseUrl}/responses`)).toEqual({ status: 413, body: openai });
+    expect(await answer(`${server.sandboxBaseUrl}/tools/shell`)).toEqual({ status: 413, body: openai });
+    for (const path of ['/messages', '/v1/messages']) {
+      expect(await answer(`${server.modelBaseUrl}${path}`)).toEqual({
+        status: 413,
+        body: { type: 'error', error: { type: 'request_too_large', message: expect.stringContaining('4 KiB') } },
+      });
+    }
+    expect(server.recorder.records()).toHaveLength(5);
+    expect(server.recorder.records().every((r) => r.status === 413 && r.refusal?.includes('4 KiB'))).toBe(true);
+    // Under the cap, a body is read as ever (a 400: this one offers no tools for the turn's calls).
+    const small = { model: 'm', messages: [{ role: 'user', content: 'go' }] };
+    expect((await fetch(`${server.modelBaseUrl}/chat/completions`, { method: 'POST', body: JSON.stringify(small) })).status).toBe(400);
+  });
+
+  it('stops reading a body as it passes the cap: the 413 comes while the client is still sending', async () => {
+    server = await startMockServer({ seed: 9, maxBodyBytes: 64 * 1024 });
+    const url = new URL(`${server.modelBaseUrl}/chat/completions`);
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      // Chunked, no length declared, never ended: a server that waits for the whole body never answers.
+      const request = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (response) => {
+        resolve(response.statusCode);
+        request.destroy();
+      });
+      request.on('error', reject);
+      request.write('{"model":"m","messages":[{"role":"user","content":"');
+      request.write('x'.repeat(256 * 1024));
+      setTimeout(() => {
+        request.destroy();
+        resolve(undefined);
+      }, 5_000).unref();
+    });
+    expect(status).toBe(413);
+  });
+
+  it('has a default cap far above any legitimate request (a 2 MiB Temporal payload), and bounded', () => {
+    expect(DEFAULT_MAX_BODY_BYTES).toBe(64 * 1024 * 1024);
   });
 });

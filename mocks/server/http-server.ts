@@ -1,18 +1,34 @@
 /**
  * The mocks as a standalone HTTP server on loopback, for a kernel in another process (another
  * worker, the Go production kernel, k6). Requests go through the same msw handlers
- * (getResponse); the model API is served at {url}/v1 and the sandbox at {url}/sandbox/v1.
+ * (getResponse); the model API is served at {url}/v1 and the sandbox at {url}/sandbox/v1. A body
+ * past the cap is answered 413 as it arrives, never held whole.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { getResponse, type RequestHandler } from 'msw';
+import { BINARY_HEADER } from '../../src/contract/run-marker.ts';
+import { tooLargeAt } from '../handlers/index.ts';
 import { createMockProvider, type MockProvider, type MockProviderOptions } from '../mock-provider.ts';
+import type { MockRecorder } from '../recorder/mock-recorder.ts';
+
+/**
+ * The default cap on a request body: far above any request a kernel or an agent sends (a
+ * Temporal payload is at most 2 MiB, so a kernel's request is too; the spec's largest stay under
+ * ~2 MB; Anthropic's API itself takes at most 32 MB), and bounded, so a runaway client cannot
+ * grow the server by what it sends.
+ */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** How long a refused body is still read (and dropped), so that its client reads the 413 rather than a reset. */
+const DRAIN_MS = 2_000;
 
 export interface MockServerOptions extends Omit<MockProviderOptions, 'modelBaseUrl' | 'sandboxBaseUrl'> {
   /** 0 (the default) picks a free port. */
   port?: number;
   host?: string;
+  /** A request body past this many bytes is answered 413 (default DEFAULT_MAX_BODY_BYTES). */
+  maxBodyBytes?: number;
 }
 
 export interface MockServer extends MockProvider {
@@ -25,12 +41,13 @@ export interface MockServer extends MockProvider {
 
 export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
   const host = options.host ?? '127.0.0.1';
-  let handlers: RequestHandler[] = [];
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  let served: Served | undefined;
   let inFlight = 0;
   const server = createServer((req, res) => {
     inFlight++;
     res.once('close', () => inFlight--);
-    serve(handlers, origin, req, res).catch((error: Error) => {
+    serve(served as Served, req, res).catch((error: Error) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: error.message } }));
     });
@@ -46,7 +63,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     modelBaseUrl: `${origin}/v1`,
     sandboxBaseUrl: `${origin}/sandbox/v1`,
   });
-  handlers = provider.handlers;
+  served = { handlers: provider.handlers, origin, recorder: provider.recorder, maxBodyBytes };
   return {
     ...provider,
     url: origin,
@@ -59,9 +76,78 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   };
 }
 
-async function serve(handlers: RequestHandler[], origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+interface Served {
+  handlers: RequestHandler[];
+  origin: string;
+  recorder: MockRecorder;
+  maxBodyBytes: number;
+}
+
+/** The body, or the bytes read when it passed `limit` (then the rest is not kept). */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | { past: number }> {
+  const declared = Number(req.headers['content-length']);
+  if (declared > limit) return Promise.resolve({ past: declared });
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', reject);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      done();
+      resolve({ past: size });
+    };
+    const onEnd = () => {
+      done();
+      resolve(Buffer.concat(chunks));
+    };
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', reject);
+  });
+}
+
+/** 413 in the shape of the API at that path; the connection closes once the body stops coming or after a grace. */
+function refuseTooLarge(served: Served, req: IncomingMessage, res: ServerResponse, bytes: number): void {
+  const { pathname } = new URL(req.url ?? '/', served.origin);
+  const sandbox = /^\/sandbox\/v1\/tools\/([^/]+)$/.exec(pathname);
+  const message = `request body of ${bytes.toLocaleString('en-US')} bytes or more is past the mock server's cap of ${sizeOf(served.maxBodyBytes)} (maxBodyBytes, longrun mock-server --max-body-bytes)`;
+  const answer = tooLargeAt(pathname.startsWith('/v1/') ? pathname.slice('/v1'.length) : null, message);
+  res.writeHead(answer.status, { 'content-type': answer.contentType, connection: 'close' });
+  res.end(answer.body);
+  req.resume();
+  setTimeout(() => req.destroy(), DRAIN_MS).unref();
+  served.recorder.record({
+    target: sandbox ? 'sandbox' : 'agent',
+    runId: null,
+    binary: (req.headers[BINARY_HEADER] as string | undefined) ?? null,
+    turn: null,
+    model: null,
+    tool: sandbox ? decodeURIComponent(sandbox[1] as string) : null,
+    stream: false,
+    requestBytes: bytes,
+    responseBytes: Buffer.byteLength(answer.body),
+    status: answer.status,
+    fault: null,
+    refusal: message,
+  });
+}
+
+/** "64 MiB", "4 KiB", or bytes. */
+function sizeOf(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes.toLocaleString('en-US')} bytes`;
+}
+
+async function serve(served: Served, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { handlers, origin } = served;
+  const body = await readBody(req, served.maxBodyBytes);
+  if (!Buffer.isBuffer(body)) return refuseTooLarge(served, req, res, body.past);
   // A client that hangs up aborts the request, which ends a hanging (timeout) fault.
   const aborter = new AbortController();
   res.on('close', () => {
@@ -75,7 +161,7 @@ async function serve(handlers: RequestHandler[], origin: string, req: IncomingMe
   const request = new Request(new URL(req.url ?? '/', origin), {
     method,
     headers,
-    body: method === 'GET' || method === 'HEAD' ? undefined : Buffer.concat(chunks),
+    body: method === 'GET' || method === 'HEAD' ? undefined : body,
     signal: aborter.signal,
   });
   const response = await getResponse(handlers, request);

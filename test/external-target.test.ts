@@ -5,10 +5,17 @@
  * the expectations the TypeScript kernel's scenarios state; and a foreign worker or build that
  * fails is one line naming its command, with nothing left running.
  */
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { processesRunning } from '../src/chaos/testing/processes.ts';
 import { resolveScenario, runScenario, type Scenario, scenarioSchema } from '../src/index.ts';
+import { evaluateExpectations } from '../src/runner/expectations.ts';
 import { ExternalTargetError } from '../src/runner/external-harness.ts';
+import { unexplainedRuns } from '../src/runner/unexplained-runs.ts';
+import type { Expectation } from '../src/scenario/index.ts';
+import { packagePath } from '../src/shared/package-paths.ts';
 
 async function run(name: string) {
   const { scenario, file } = resolveScenario(name);
@@ -41,7 +48,87 @@ describe('a Go kernel under longrun', () => {
     const v0 = evidenceOf(summary, 'go-v0');
     expect(v0.filter((line) => line === 'replayed on go-v1: identical')).toHaveLength(2);
     expect(v0.filter((line) => /^replayed on go-ungated: go-kernel replay: .*does not replay on ungated/.test(line))).toHaveLength(2);
+    expect(
+      summary.runs.filter((r) => r.binary === 'go-v0').map((r) => r.replays?.map((replay) => `${replay.on} ${replay.result}`)),
+    ).toEqual([
+      ['go-v0 identical', 'go-v1 identical', 'go-ungated nondeterministic'],
+      ['go-v0 identical', 'go-v1 identical', 'go-ungated nondeterministic'],
+    ]);
   });
+});
+
+/** The Go kernel's sources in a folder of their own, with `from` replaced by `to` in one file (a slip). */
+function goKernelWith(file: string, from: string, to: string): string {
+  const source = packagePath('examples', 'go-kernel');
+  const dir = mkdtempSync(join(tmpdir(), 'longrun-go-slip-'));
+  for (const name of readdirSync(source).filter((n) => /\.go$|^go\.(mod|sum)$/.test(n) && !n.endsWith('_test.go'))) {
+    copyFileSync(join(source, name), join(dir, name));
+  }
+  const text = readFileSync(join(dir, file), 'utf8');
+  if (!text.includes(from)) throw new Error(`${file} no longer holds ${from}`);
+  writeFileSync(join(dir, file), text.replace(from, to));
+  return dir;
+}
+
+/** The scenario with its build and every binary's commands run in `dir` (a patched copy of the kernel). */
+function builtIn(scenario: Scenario, dir: string): Scenario {
+  if (!('external' in scenario.target)) throw new Error(`${scenario.name} has no foreign target`);
+  const { external } = scenario.target;
+  const inDir = <C extends { cwd?: string }>(command: C): C => ({ ...command, cwd: dir });
+  const binaries = Object.fromEntries(
+    Object.entries(external.binaries).map(([name, binary]) => [
+      name,
+      { ...binary, worker: inDir(binary.worker), ...(binary.replay ? { replay: inDir(binary.replay) } : {}) },
+    ]),
+  );
+  return { ...scenario, target: { external: { ...external, ...(external.build ? { build: inDir(external.build) } : {}), binaries } } };
+}
+
+describe('a Go kernel whose go-v1 cannot replay go-v0 histories', () => {
+  it("fails go-cross-version-replay: go-v1's slip is its own, not the ungated control's expected failure", async () => {
+    // The oldest supported version raised to 1: a go-v0 history that reached the gate panics on go-v1 in replay.
+    const dir = goKernelWith(
+      'workflow.go',
+      'workflow.GetVersion(r.ctx, compactionChangeID, workflow.DefaultVersion, 1)',
+      'workflow.GetVersion(r.ctx, compactionChangeID, 1, 1)',
+    );
+    try {
+      const { scenario, file } = resolveScenario('go-cross-version-replay');
+      const summary = await runScenario(builtIn(scenario, dir), { scenarioFile: file });
+      expect(summary.passed).toBe(false);
+      // go-v1's own runs hold: only its replay of go-v0's histories shows the slip.
+      const unmet = summary.expectations.filter((e) => !e.met);
+      expect(unmet.map((e) => e.description)).toEqual([
+        'on go-v0: its histories replay on go-v0, go-v1 and fail on go-ungated',
+        'on go-v0: every invariant holds',
+      ]);
+      expect(unmet[0]?.detail).toMatch(
+        /^not replayed identically on go-v1: \S+: replayed on go-v1: go-kernel replay: .*does not replay on v1/,
+      );
+      expect(unmet[1]?.detail).toMatch(/^violated: \S+: replay\.cross-version, \S+: replay\.cross-version$/);
+      const v0 = summary.runs.filter((r) => r.binary === 'go-v0');
+      expect(v0.map((r) => r.replays)).toEqual(
+        v0.map(() => [
+          { on: 'go-v0', result: 'identical', control: false },
+          { on: 'go-v1', result: 'nondeterministic', control: false },
+          { on: 'go-ungated', result: 'nondeterministic', control: true },
+        ]),
+      );
+      // The expectations this scenario had before: the control is caught, and go-v1's slip lists the runs.
+      const before: Expectation[] = [
+        { on: 'go-v0', violates: ['replay.cross-version'] },
+        { on: 'go-v1', hold: 'all' },
+        { on: 'go-v1', ends: 'completed' },
+        { on: 'go-ungated', hold: ['payload.ceiling', 'journal.chain', 'run.liveness'] },
+      ];
+      expect(evaluateExpectations(before, summary.runs).every((e) => e.met)).toBe(true);
+      expect(unexplainedRuns(before, summary.runs).map((u) => [u.runId, u.why.split(': go-kernel')[0]])).toEqual(
+        v0.map((r) => [r.runId, 'replay.cross-version: replayed on go-v1']),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 400_000);
 });
 
 describe('a foreign target that cannot run', () => {

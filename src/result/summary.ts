@@ -46,6 +46,17 @@ export const compactionRecordSchema = z.object({
 });
 export type CompactionRecord = z.infer<typeof compactionRecordSchema>;
 
+/** One replay of a run's histories (every execution) on one binary's replayer. */
+export const replayRecordSchema = z.object({
+  /** The binary whose replayer ran them. */
+  on: binaryNameSchema,
+  /** identical; nondeterministic (the replayer named a divergence); not-replayed (it could not be done: a crash, its timeout). */
+  result: z.enum(['identical', 'nondeterministic', 'not-replayed']),
+  /** The binary is a broken control: its failure may be the control caught, never a release's slip. */
+  control: z.boolean(),
+});
+export type ReplayRecord = z.infer<typeof replayRecordSchema>;
+
 export const executionRecordSchema = z.object({
   /** Temporal's run id of this execution. */
   temporalRunId: z.string(),
@@ -75,6 +86,8 @@ export const runRecordSchema = z.object({
   /** Incidents this run shows (src/checks/incidents.ts). */
   incidents: z.array(incidentSchema),
   invariants: z.array(invariantRecordSchema),
+  /** Where its histories were replayed, one entry per binary (absent from summaries written before it was recorded). */
+  replays: z.array(replayRecordSchema).optional(),
   /** Relative paths (in the report folder) of the saved histories, one per execution. */
   historyFiles: z.array(z.string()),
   /**

@@ -1,11 +1,13 @@
 /**
  * A scenario's verdict: each expectation (invariants hold, an incident reproduces, a broken
- * control is caught, runs end as expected) judged over the run records of the binary it names.
+ * control is caught, runs end as expected, histories replay where they must and fail where they
+ * must) judged over the run records of the binary it names.
  * A replay that could not be done catches no broken control (unexplained-runs.ts lists its run).
  */
 import type { BinaryName } from '../kernel/index.ts';
 import type { ExpectationRecord, RunRecord } from '../result/index.ts';
 import type { Expectation } from '../scenario/scenario-schema.ts';
+import { judgeReplayExpectation, onlyStatedReplayFailures } from './replay-expectations.ts';
 import { violated } from './unexplained-runs.ts';
 
 export function evaluateExpectations(expectations: readonly Expectation[], runs: readonly RunRecord[]): ExpectationRecord[] {
@@ -16,8 +18,11 @@ export function evaluateExpectations(expectations: readonly Expectation[], runs:
     }
     if ('hold' in expectation) {
       const ids = expectation.hold === 'all' ? undefined : new Set<string>(expectation.hold);
+      const sameBinary = expectations.filter((e) => e.on === expectation.on);
+      // A replay failure that a `replay.failsOn` on the binary states is not one the `hold` counts.
+      const stated = (r: RunRecord, id: string) => id === 'replay.cross-version' && onlyStatedReplayFailures(sameBinary, r);
       const failures = onBinary.flatMap((r) =>
-        r.invariants.filter((i) => i.status === 'fail' && (!ids || ids.has(i.id))).map((i) => `${r.runId}: ${i.id}`),
+        r.invariants.filter((i) => i.status === 'fail' && (!ids || ids.has(i.id)) && !stated(r, i.id)).map((i) => `${r.runId}: ${i.id}`),
       );
       return {
         description: describe(expectation),
@@ -33,6 +38,7 @@ export function evaluateExpectations(expectations: readonly Expectation[], runs:
         detail: `${showing.length} of ${onBinary.length} runs show ${expectation.reproduces}`,
       };
     }
+    if ('replay' in expectation) return { description: describe(expectation), ...judgeReplayExpectation(expectation, onBinary) };
     if ('ends' in expectation) {
       const otherwise = onBinary.filter((r) => r.outcome !== expectation.ends);
       return {
@@ -62,6 +68,14 @@ function describe(expectation: Expectation): string {
   }
   if ('reproduces' in expectation) return `on ${expectation.on}: ${expectation.reproduces} reproduces`;
   if ('ends' in expectation) return `on ${expectation.on}: every run ends ${expectation.ends}`;
+  if ('replay' in expectation) {
+    const { on, failsOn } = expectation.replay;
+    const parts = [
+      ...(on.length > 0 ? [`replay on ${on.join(', ')}`] : []),
+      ...(failsOn.length > 0 ? [`fail on ${failsOn.join(', ')}`] : []),
+    ];
+    return `on ${expectation.on}: its histories ${parts.join(' and ')}`;
+  }
   return `on ${expectation.on}: ${expectation.violates.join(', ')} catch it`;
 }
 

@@ -73,6 +73,7 @@ export function foreignReplayPlan(binaries: ReadonlyMap<BinaryName, ForeignBinar
       if (!command) throw new Error(`no replayer for ${target}`);
       return replayWithCommand(target, command, workflowId, histories);
     },
+    control: (name) => binaries.get(name)?.breaks !== undefined,
     // Another SDK's replayer: not known to leave them unread.
     readsActivityInputs: true,
   };

@@ -14,7 +14,7 @@ import { fetchRunForJudging, fetchRunHistories, type JudgingFetchOptions } from 
 import type { RunHistoryStream } from './history-stream.ts';
 import type { LaunchedRun } from './launch.ts';
 import type { ReplayPlan } from './replay.ts';
-import { replayVerdict } from './replay-verdict.ts';
+import { replayRecords, replayVerdict } from './replay-verdict.ts';
 import type { RequestRefusals } from './request-refusals.ts';
 import type { RunHarness } from './run-harness.ts';
 import { buildRunRecord } from './run-record.ts';
@@ -83,7 +83,8 @@ export async function judgeRun(
   );
   const view = buildRunView(fetched.map((f) => f.loaded));
   const verdict = checkRunView(view, tookOver ? { ...context.checkContext, gateOpens: 'at-marker' } : context.checkContext);
-  const invariants = [...verdict.results, replayVerdict(await replayed), context.refusals.verdict(run.runId, [binary, ...served])];
+  const outcomes = await replayed;
+  const invariants = [...verdict.results, replayVerdict(outcomes), context.refusals.verdict(run.runId, [binary, ...served])];
   const built = buildRunRecord({
     workflowId,
     binary: ranOn,
@@ -93,6 +94,7 @@ export async function judgeRun(
     historyBytes: fetched.map((f) => f.bytes),
     temporalRunIds: fetched.map((f) => f.temporalRunId),
     invariants,
+    replays: replayRecords(outcomes, (target) => context.replays.control(target)),
     ...(stoppedBecause ? { stoppedBecause } : {}),
   });
   // A conversation cut short says which message and why; else a run that never reached its model says what it was given.

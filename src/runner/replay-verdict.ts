@@ -6,6 +6,7 @@
  */
 import type { InvariantResult } from '../checks/index.ts';
 import type { BinaryName } from '../kernel/index.ts';
+import type { ReplayRecord } from '../result/index.ts';
 
 export interface ReplayOutcome {
   binary: BinaryName;
@@ -42,4 +43,13 @@ export function replayVerdict(outcomes: readonly ReplayOutcome[]): InvariantResu
       ...identical.map((o) => `replayed on ${o.binary}: identical`),
     ],
   };
+}
+
+/** What the run's record keeps of its replays: which binary replayed its histories, how, and whether it is a control. */
+export function replayRecords(outcomes: readonly ReplayOutcome[], control: (binary: BinaryName) => boolean): ReplayRecord[] {
+  return outcomes.map((o) => ({
+    on: o.binary,
+    result: o.notReplayed !== undefined ? 'not-replayed' : o.errors.length > 0 ? 'nondeterministic' : 'identical',
+    control: control(o.binary),
+  }));
 }

@@ -173,6 +173,8 @@ export interface ReplayPlan {
   /** The binaries a run recorded on `recordedOn` must replay on. */
   targets(recordedOn: BinaryName): BinaryName[];
   replay(target: BinaryName, workflowId: string, histories: readonly temporal.api.history.v1.IHistory[]): Promise<ReplayOutcome>;
+  /** Whether the binary is a broken control: a failure to replay on it may be the control caught, on a release never. */
+  control(binary: BinaryName): boolean;
   /** Whether the replayer may read the activities' inputs: without, they are left out of the histories it gets (replay-copy.ts). */
   readsActivityInputs: boolean;
 }
@@ -187,6 +189,7 @@ export function kernelReplayPlan(inPlay: readonly BinaryId[]): ReplayPlan {
   return {
     targets: (recordedOn) => replayTargets(recordedOn as BinaryId, inPlay),
     replay: (target, workflowId, histories) => replayHistories(target as BinaryId, workflowId, histories),
+    control: (binary) => binary in BINARIES && BINARIES[binary as BinaryId].broken,
     readsActivityInputs: false,
   };
 }

@@ -5,7 +5,7 @@
 import { type Execution, type InvariantResult, incidentsOf, type RunView } from '../checks/index.ts';
 import type { CompactedData, CompactionFailedData } from '../contract/kernel-api.ts';
 import type { BinaryName } from '../kernel/index.ts';
-import type { CompactionRecord, ExecutionRecord, RunRecord, TurnRecord } from '../result/index.ts';
+import type { CompactionRecord, ExecutionRecord, ReplayRecord, RunRecord, TurnRecord } from '../result/index.ts';
 
 export interface RunRecordInput {
   workflowId: string;
@@ -17,6 +17,8 @@ export interface RunRecordInput {
   historyBytes: number[];
   temporalRunIds: string[];
   invariants: InvariantResult[];
+  /** Where its histories were replayed, and how. */
+  replays?: ReplayRecord[];
   /** Why longrun itself stopped the run, if it did (retry loop, timeout, interrupted). */
   stoppedBecause?: string;
 }
@@ -96,6 +98,7 @@ export function buildRunRecord(input: RunRecordInput): RunRecord {
     compactions,
     workflowTaskFailures: histories.reduce((n, h) => n + h.events.filter((e) => e.type === 'WorkflowTaskFailed').length, 0),
     invariants: input.invariants,
+    ...(input.replays ? { replays: input.replays } : {}),
     incidents: incidentsOf(histories),
     historyFiles: [],
   };

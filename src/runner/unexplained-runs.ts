@@ -7,13 +7,16 @@
  * listed, with its first evidence line, and the summary does not pass.
  *
  * A run that could not be replayed (its replayer crashed) is always listed: no expectation can
- * account for a judgment that was not made. So is a foreign agent's run that closed before its
- * first model call, completed or not: it was never driven.
+ * account for a judgment that was not made. So is a run whose histories a binary failed to replay
+ * where no expectation on its binary says they must fail (replay-expectations.ts): a release's
+ * slip is never explained by a control's expected failure or an incident. So is a foreign
+ * agent's run that closed before its first model call, completed or not: it was never driven.
  */
 import type { InvariantId } from '../checks/index.ts';
 import { endsConversation } from '../contract/conversation-end.ts';
 import type { RunRecord, UnexplainedRun } from '../result/index.ts';
 import type { Expectation } from '../scenario/scenario-schema.ts';
+import { onlyStatedReplayFailures, replayCaughtControl, replayLine, replaySlips } from './replay-expectations.ts';
 import { couldNotReplay } from './replay-verdict.ts';
 import { INTERRUPTED } from './watch.ts';
 
@@ -25,8 +28,16 @@ function firstLine(text: string): string {
   return (text.split('\n')[0] ?? '').slice(0, 240);
 }
 
-/** Whether the run failed the invariant for real (a replay that could not be done catches nothing). */
+/**
+ * Whether the run failed the invariant for real (a replay that could not be done catches nothing).
+ * `replay.cross-version` is failed so only on a broken control: a release's failure to replay is
+ * a slip of its own, never the control caught.
+ */
 export function violated(run: RunRecord, id: InvariantId): boolean {
+  if (id === 'replay.cross-version') {
+    const caught = replayCaughtControl(run);
+    if (caught !== undefined) return caught;
+  }
   return run.invariants.some((i) => i.id === id && i.status === 'fail' && !couldNotReplay(i));
 }
 
@@ -44,6 +55,12 @@ export function unexplainedRuns(expectations: readonly Expectation[], runs: read
 function unexplainedReason(onBinary: readonly Expectation[], run: RunRecord): string | undefined {
   const notReplayed = run.invariants.find(couldNotReplay);
   if (notReplayed) return firstLine(notReplayed.evidence[0] ?? '');
+  // A binary that failed to replay what it must is listed whatever explains the run; a `hold` of
+  // replay.cross-version already fails on it.
+  const slip = replaySlips(onBinary, run)[0];
+  if (slip && !holds(onBinary).some((hold) => hold === 'all' || hold.includes('replay.cross-version'))) {
+    return `replay.cross-version: ${replayLine(run, slip.on)}`;
+  }
   // A foreign agent that closed before its first model call was never driven, however it ended:
   // an `ends: completed` it meets, or invariants that find nothing to judge, would hide it.
   if (run.earlyEnd) return run.earlyEnd.replace(/^run \S+: /, '');
@@ -59,11 +76,17 @@ function unexplainedReason(onBinary: readonly Expectation[], run: RunRecord): st
   if (!endedWell && !onBinary.some((e) => 'ends' in e)) {
     return `ended ${run.outcome}${lastReason ? `: ${firstLine(lastReason)}` : ''}`;
   }
-  const holds = onBinary.flatMap((e) => ('hold' in e ? [e.hold] : []));
+  const held = holds(onBinary);
+  // A replay failure a `replay.failsOn` states is the scenario's, not the run's.
+  const stated = (id: InvariantId) => id === 'replay.cross-version' && onlyStatedReplayFailures(onBinary, run);
   // A `hold` judges the invariants it names (its own verdict shows their failures); a `hold` that
   // names some leaves the others to the scenario's author; without a `hold`, none is judged.
-  const judged = (id: InvariantId) => holds.some((hold) => hold === 'all' || hold.includes(id));
-  const leftAside = (id: InvariantId) => holds.some((hold) => hold !== 'all' && !hold.includes(id));
-  const unjudged = run.invariants.find((i) => i.status === 'fail' && !judged(i.id) && !leftAside(i.id));
+  const judged = (id: InvariantId) => held.some((hold) => hold === 'all' || hold.includes(id));
+  const leftAside = (id: InvariantId) => held.some((hold) => hold !== 'all' && !hold.includes(id));
+  const unjudged = run.invariants.find((i) => i.status === 'fail' && !judged(i.id) && !leftAside(i.id) && !stated(i.id));
   return unjudged ? `${unjudged.id}: ${firstLine(unjudged.evidence[0] ?? 'failed')}` : undefined;
+}
+
+function holds(onBinary: readonly Expectation[]): ('all' | InvariantId[])[] {
+  return onBinary.flatMap((e) => ('hold' in e ? [e.hold] : []));
 }

@@ -54,7 +54,7 @@ function explainUnion(issue: Extract<Issue, { code: 'invalid_union' }>, path: Fi
   if (branches.length === 0 || branches.every((b) => b.fit.wrongShape)) {
     return { kind: 'value', path, message: `expected ${expected()}, got ${show(value)}` };
   }
-  // Every branch lacks only its own key (`hold`, `reproduces`, `violates` or `ends`): name them all.
+  // Every branch lacks only its own key (`hold`, `reproduces`, `violates`, `ends` or `replay`): name them all.
   if (branches.every((b) => b.fit.missingKeys.length > 0 && b.fit.missingKeys.length === b.errors.length)) {
     const keys = [...new Set(branches.flatMap((b) => b.fit.missingKeys))];
     return { kind: 'value', path, message: `needs ${keys.length > 1 ? 'one of ' : ''}${keys.join(', ')}` };

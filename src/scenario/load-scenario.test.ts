@@ -124,10 +124,21 @@ describe('parseScenario', () => {
       `${FILE}:5:16: expect[0].violates[0]: expected one of payload.ceiling, wft.no-retry-loop, history.no-termination, history.continue-as-new, can.clean-boundary, can.carry-over, compaction.trigger, compaction.failure-continues, compaction.card, rebuild.contract, journal.chain, run.liveness, replay.cross-version, requests.accepted, got "payload.celing"; did you mean payload.ceiling?`,
     );
     expect(errorOf('name: foo\nseed: 1\nexpect:\n  - on: v0\n').message).toBe(
-      `${FILE}:4:5: expect[0]: needs one of hold, reproduces, violates, ends`,
+      `${FILE}:4:5: expect[0]: needs one of hold, reproduces, violates, ends, replay`,
     );
     expect(errorOf('name: foo\nseed: 1\nexpect:\n  - {on: v0, hold: everything}\n').message).toMatch(
       /^scenarios\/foo\.yaml:4:20: expect\[0\]\.hold: expected "all" or a non-empty list of payload\.ceiling, .*, got "everything"$/,
+    );
+  });
+
+  it('points at a replay block that names an unknown binary, none, or one both ways', () => {
+    const replay = (block: string) => `name: foo\nseed: 1\nexpect:\n  - on: v0\n    replay: ${block}\n`;
+    expect(errorOf(replay('{ on: [v0, v11], failsOn: [ungated] }')).message).toMatch(
+      /^scenarios\/foo\.yaml:5:24: expect\[0\]\.replay\.on\[1\]: expected one of v0, v1, v2, ungated, .*; did you mean v1\?/,
+    );
+    expect(errorOf(replay('{}')).message).toBe(`${FILE}:5:13: expect[0].replay: names no binary: give on, failsOn or both`);
+    expect(errorOf(replay('{ on: [v1], failsOn: [v1] }')).message).toBe(
+      `${FILE}:5:34: expect[0].replay.failsOn: v1 is also in on: a history cannot both replay and fail there`,
     );
   });
 

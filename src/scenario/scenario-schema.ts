@@ -106,6 +106,35 @@ const runsSchema = z
 export const RUN_ENDINGS = ['completed', 'failed', 'terminated', 'timed-out', 'canceled'] as const;
 export type RunEnding = (typeof RUN_ENDINGS)[number];
 
+/**
+ * Where the histories of a binary's runs must replay and where they must fail, binary by binary.
+ * Whatever is stated, a release (a binary that is not a broken control) must replay every history
+ * it is given: its failure is never absorbed by another expectation, a control's among them.
+ */
+const replayExpectationSchema = z
+  .strictObject({
+    on: z
+      .array(binaryNameSchema)
+      .default([])
+      .describe("binaries on which every run's histories must be replayed, and replay identically (default: none named)"),
+    failsOn: z
+      .array(binaryNameSchema)
+      .default([])
+      .describe(
+        'binaries on which the histories must fail to replay: a nondeterminism in at least one run on each (a broken control caught); default none, so no failure is expected anywhere',
+      ),
+  })
+  .superRefine((replay, ctx) => {
+    if (replay.on.length + replay.failsOn.length === 0)
+      ctx.addIssue({ code: 'custom', message: 'names no binary: give on, failsOn or both' });
+    for (const name of replay.failsOn.filter((name) => replay.on.includes(name))) {
+      ctx.addIssue({ code: 'custom', path: ['failsOn'], message: `${name} is also in on: a history cannot both replay and fail there` });
+    }
+  })
+  .describe(
+    "where the histories of the binary's runs must replay (on) and where they must fail (failsOn); a release's failure to replay is never absorbed, stated or not",
+  );
+
 const expectationSchema = z.union([
   z.strictObject({
     on: binaryNameSchema,
@@ -129,6 +158,11 @@ const expectationSchema = z.union([
      * kernel that ends every run at once, for a reason the contract names, holds every invariant).
      */
     ends: z.enum(RUN_ENDINGS),
+  }),
+  z.strictObject({
+    on: binaryNameSchema,
+    /** Its runs' histories replay on some binaries and fail on others (a control caught). */
+    replay: replayExpectationSchema,
   }),
 ]);
 
@@ -233,21 +267,39 @@ export const scenarioSchema = z
       const external = target && 'external' in target ? target.external : undefined;
       const known: readonly string[] = external ? Object.keys(external.binaries ?? {}) : BINARY_IDS;
       (Array.isArray(scenario.expect) ? scenario.expect : []).forEach((expectation, i) => {
-        const on = (expectation as { on?: unknown } | undefined)?.on;
-        if (typeof on !== 'string' || known.includes(on)) return;
-        const guess = closestName(on, known);
-        ctx.addIssue({
-          code: 'custom',
-          path: ['expect', i, 'on'],
-          message: `expected one of ${known.join(', ')}${guess ? `; did you mean ${guess}?` : ''}`,
-        });
+        for (const { name, path } of namedBinaries(expectation)) {
+          if (known.includes(name)) continue;
+          const guess = closestName(name, known);
+          ctx.addIssue({
+            code: 'custom',
+            path: ['expect', i, ...path],
+            message: `expected one of ${known.join(', ')}${guess ? `; did you mean ${guess}?` : ''}`,
+          });
+        }
       });
       for (const problem of chaosBinaryProblems(scenario.chaos, external)) ctx.addIssue({ code: 'custom', ...problem });
     },
     { when: ({ value }) => typeof value === 'object' && value !== null },
   );
 
+/** The binaries an expectation names (`on`, and a replay block's `on` and `failsOn`), each with its path; read from what may be only partly valid. */
+function namedBinaries(expectation: unknown): { name: string; path: (string | number)[] }[] {
+  if (!isMapping(expectation)) return [];
+  const { on, replay } = expectation as { on?: unknown; replay?: unknown };
+  const named = typeof on === 'string' ? [{ name: on, path: ['on'] as (string | number)[] }] : [];
+  if (!isMapping(replay)) return named;
+  for (const key of ['on', 'failsOn'] as const) {
+    const list = (replay as Record<string, unknown>)[key];
+    if (!Array.isArray(list)) continue;
+    list.forEach((name, j) => {
+      if (typeof name === 'string') named.push({ name, path: ['replay', key, j] });
+    });
+  }
+  return named;
+}
+
 export type Scenario = z.infer<typeof scenarioSchema>;
 export type ScenarioInput = z.input<typeof scenarioSchema>;
 export type Expectation = z.infer<typeof expectationSchema>;
+export type ReplayExpectation = Extract<Expectation, { replay: unknown }>;
 export type ChaosStep = z.infer<typeof chaosStepSchema>;

@@ -62,8 +62,9 @@ faults: {}
 chaos: []
 
 # What must be true: \`hold\` (all, or a list of invariant ids), \`reproduces\` (tmprl1103,
-# history-size, history-count), \`violates\` (a broken control is caught) or \`ends\` (how every run
-# ends: completed, where no fault may end a run), each on one binary.
+# history-size, history-count), \`violates\` (a broken control is caught), \`ends\` (how every run
+# ends: completed, where no fault may end a run) or \`replay\` (\`on\`: binaries its histories must
+# replay on; \`failsOn\`: those they must fail on), each on one binary.
 expect:
   - on: v1
     hold: all

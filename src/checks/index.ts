@@ -130,3 +130,4 @@ export {
   METRICS,
   type Metric,
 } from './forecast/forecast.ts';
+export { breakOf, type ProfiledCall, type ProfiledTurn, profileRun, type RunBreak, type RunProfile } from './run/run-profile.ts';

@@ -133,6 +133,9 @@ function describe(message: unknown, hash: string, bytes: number, outputParts?: P
   const summary: MessageSummary = { role, bytes, hash };
   if (Array.isArray(fields.tool_calls)) {
     summary.toolCallIds = fields.tool_calls.map((call) => (isRecord(call) ? String(call.id) : ''));
+    summary.toolCallNames = fields.tool_calls.map((call) =>
+      isRecord(call) && isRecord(call.function) && typeof call.function.name === 'string' ? call.function.name : '',
+    );
   }
   if (typeof fields.tool_call_id === 'string') summary.toolCallId = fields.tool_call_id;
   if (role === 'tool') {

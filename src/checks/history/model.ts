@@ -28,6 +28,8 @@ export interface MessageSummary {
   hash: string;
   /** Ids of an assistant message's tool calls. */
   toolCallIds?: string[];
+  /** The tool each of an assistant message's calls names (`function.name`), beside `toolCallIds`. */
+  toolCallNames?: string[];
   /** The call a tool message answers. */
   toolCallId?: string;
   /** A tool message's screenshots (its `image_url` parts; 0 for text content). */
@@ -136,6 +138,8 @@ export type EventAttributes =
       input: RunInputSummary | Unreadable;
       /** The workflow id, when the server recorded it (servers from 1.21). */
       workflowId?: string;
+      /** The task queue the run was started on (which worker, and so which binary, ran it). */
+      taskQueue?: string;
       /** This execution's run id, as the server recorded it at start. */
       runId?: string;
       /** The first run of its chain (shared by every execution a ContinueAsNew, retry or cron started). */

@@ -263,6 +263,7 @@ export class HistoryNormalizer {
         workflowType,
         input: this.runInput(workflowType, a.input),
         workflowId: toText(a.workflowId) || undefined,
+        taskQueue: (isRecord(a.taskQueue) && toText(a.taskQueue.name)) || undefined,
         runId: toText(a.originalExecutionRunId) || undefined,
         firstRunId: toText(a.firstExecutionRunId) || undefined,
         continuedFromRunId: toText(a.continuedExecutionRunId) || undefined,

@@ -3,7 +3,7 @@
  * loopback, for a worker in another process or language (the production kernel is Go).
  */
 import { checkToolMap, startMockServer, type ToolMap } from '../../../mocks/index.ts';
-import { resolveScenario } from '../../scenario/index.ts';
+import { mockOptionsOf, resolveScenario } from '../../scenario/index.ts';
 import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT } from '../exit-code.ts';
 import { defineCommand, valueFlag, wholeNumber } from '../flags.ts';
@@ -44,14 +44,8 @@ export const mockServerCommand = defineCommand({
   positionals: { min: 0, max: 0, names: '' },
   async run({ values: { port, host, scenario: scenarioName, 'tool-map': toolMap } }) {
     const { scenario } = resolveScenario(scenarioName);
-    const server = await startMockServer({
-      port,
-      host,
-      seed: scenario.seed,
-      shape: scenario.shape,
-      faults: scenario.faults,
-      toolMap,
-    });
+    // As the scenario's runs see it (its tools and conversation included), the flag's tool map over the scenario's.
+    const server = await startMockServer({ ...mockOptionsOf(scenario), port, host, ...(toolMap ? { toolMap } : {}) });
     console.log(`longrun mock server (scenario ${scenario.name}) at ${server.url}`);
     console.log(`  model API:   ${server.modelBaseUrl}/chat/completions`);
     console.log(`  sandbox API: ${server.sandboxBaseUrl}/tools/{name}`);

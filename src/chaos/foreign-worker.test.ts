@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { withEnv } from '../shared/testing/with-env.ts';
 import { crashMessage, ForeignWorker } from './foreign-worker.ts';
 
@@ -55,5 +55,42 @@ describe("the user's cluster key (TEMPORAL_API_KEY)", () => {
       expect(await saysItsKey(false)).toMatch(/: key=\.$/);
       expect(await saysItsKey(true)).toMatch(/: key=secret\.$/);
     });
+  });
+});
+
+describe('a foreign worker told to stop', () => {
+  // No server: the client sees the worker poll under the identity it was given.
+  const client = { workflowService: { describeTaskQueue: async () => ({ pollers: [{ identity: 'w@test' }] }) } } as unknown as Client;
+  const start = (script: string) =>
+    ForeignWorker.start({
+      name: 'slow',
+      command: { argv: ['sh', '-c', script] },
+      client,
+      address: '127.0.0.1:1',
+      namespace: 'default',
+      taskQueue: 'q',
+      mockUrl: 'http://127.0.0.1:1',
+      identity: 'w@test',
+    });
+
+  async function stopped(script: string, graceMs: number): Promise<string[]> {
+    const worker = await start(script);
+    // Its supervisor takes SIGTERM as a stop once it has started the worker.
+    await vi.waitFor(() => expect(worker.pid).toBeDefined(), { timeout: 10_000 });
+    const written: string[] = [];
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => written.push(String(chunk)) > 0);
+    try {
+      await worker.stop(graceMs);
+    } finally {
+      stderr.mockRestore();
+    }
+    return written;
+  }
+
+  it('says in one line that longrun waits out its grace when it does not stop at once, and nothing when it does', async () => {
+    expect(await stopped('trap "" TERM; while :; do sleep 0.1; done', 2_500)).toEqual([
+      'longrun: waiting up to 3 s for foreign worker slow (`sh -c trap "" TERM; while :; do sleep 0.1; done`) to stop after SIGTERM (its activities in flight may finish), then SIGKILL\n',
+    ]);
+    expect(await stopped('sleep 30', 2_500)).toEqual([]);
   });
 });

@@ -28,6 +28,8 @@ const DEFAULT_READY_TIMEOUT_MS = 60_000;
 const CLOSE_WAIT_MS = 1_000;
 /** A graceful stop lets activities in flight finish. */
 const STOP_GRACE_MS = 15_000;
+/** A worker that takes longer than this to stop keeps longrun waiting: it says so. */
+const QUIET_STOP_MS = 1_000;
 
 export interface ForeignWorkerOptions {
   /** The binary's name in the scenario ("go-v1"): messages and reports use it. */
@@ -168,10 +170,21 @@ export class ForeignWorker implements PoolWorker {
     return `foreign worker ${this.options.name} (${describeCommand(this.options.command)})`;
   }
 
-  /** SIGTERM (a graceful shutdown), then SIGKILL of its whole group after the grace. */
+  /** SIGTERM (a graceful shutdown), then SIGKILL of its whole group after the grace; a wait past a second is said in one line. */
   async stop(graceMs = STOP_GRACE_MS): Promise<void> {
     this.ending = true;
-    await stopChild(this.child, graceMs);
+    const notice = setTimeout(
+      () =>
+        process.stderr.write(
+          `longrun: waiting up to ${Math.round(graceMs / 1000)} s for ${this.describe()} to stop after SIGTERM (its activities in flight may finish), then SIGKILL\n`,
+        ),
+      QUIET_STOP_MS,
+    );
+    try {
+      await stopChild(this.child, graceMs);
+    } finally {
+      clearTimeout(notice);
+    }
   }
 
   /**

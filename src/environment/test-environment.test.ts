@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findEmbeddedServerPid } from '../load/index.ts';
 import { withEnv } from '../shared/testing/with-env.ts';
 import { type Environment, EnvironmentError, startEnvironment } from './index.ts';
@@ -219,6 +219,25 @@ describe('a broken LONGRUN_TEMPORAL_BIN', () => {
       expect(process.env.TEMPORAL_API_KEY).toBe('secret');
     });
     expect(readFileSync(said, 'utf8').trim()).toBe('key=.');
+  });
+
+  it('says in one line, when asked to stop during its start, that it waits for the start to finish', async () => {
+    const real = (await resolveTemporalBinary()).path;
+    const written: string[] = [];
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => written.push(String(chunk)) > 0);
+    try {
+      await withBinary(`sleep 1\nexec ${real} "$@"`, async () => {
+        const stop = new AbortController();
+        setTimeout(() => stop.abort(), 300);
+        const env = await startEnvironment({ signal: stop.signal });
+        await env.teardown();
+      });
+    } finally {
+      stderr.mockRestore();
+    }
+    expect(written.filter((line) => line.includes('Temporal server'))).toEqual([
+      "longrun: stopping once the Temporal server's start is over (the SDK gives it up to 5 s and cannot cut it short)\n",
+    ]);
   });
 
   it('names the variable when the file does not exist', async () => {

@@ -187,16 +187,46 @@ async function startEmbedded(options: EnvironmentOptions): Promise<Environment> 
     ...PRODUCTION_DYNAMIC_CONFIG,
     ...options.dynamicConfig,
   };
-  let httpPort = 0;
-  let testEnv: TestWorkflowEnvironment | undefined;
-  for (let attempt = 1; !testEnv; attempt++) {
-    httpPort = options.httpPort ?? (await freeLoopbackPort());
+  // The SDK's start cannot be cut short: a stop asked for meanwhile waits for it, and says so.
+  const waiting = () =>
+    process.stderr.write(
+      "longrun: stopping once the Temporal server's start is over (the SDK gives it up to 5 s and cannot cut it short)\n",
+    );
+  options.signal?.addEventListener('abort', waiting, { once: true });
+  let started: { testEnv: TestWorkflowEnvironment; httpPort: number };
+  try {
+    started = await startServer(binary.path, options, dynamicConfig);
+  } finally {
+    options.signal?.removeEventListener('abort', waiting);
+  }
+  const { testEnv, httpPort } = started;
+  return {
+    kind: 'embedded',
+    testEnv,
+    address: testEnv.address,
+    httpUrl: `http://127.0.0.1:${httpPort}`,
+    namespace: 'default',
+    dynamicConfig,
+    ...(options.postgres ? { postgres: options.postgres } : {}),
+    description: `embedded Temporal server (${binary.source}: ${binary.path}) at ${testEnv.address}${options.postgres ? ` on PostgreSQL at ${options.postgres.address}${options.postgresVia ? ` through ${options.postgresVia}` : ''}` : ''}`,
+    ...(await withClient(testEnv, 'default')),
+  };
+}
+
+/** The server started, in up to START_ATTEMPTS attempts. */
+async function startServer(
+  path: string,
+  options: EnvironmentOptions,
+  dynamicConfig: DynamicConfig,
+): Promise<{ testEnv: TestWorkflowEnvironment; httpPort: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const httpPort = options.httpPort ?? (await freeLoopbackPort());
     try {
       // The SDK starts the server with longrun's environment: the user's key is kept out of it.
-      testEnv = await withoutClusterSecrets(() =>
+      const testEnv = await withoutClusterSecrets(() =>
         TestWorkflowEnvironment.createLocal({
           server: {
-            executable: { type: 'existing-path', path: binary.path },
+            executable: { type: 'existing-path', path },
             ip: '127.0.0.1',
             namespace: 'default',
             ...(options.dbFilename ? { dbFilename: options.dbFilename } : {}),
@@ -214,27 +244,17 @@ async function startEmbedded(options: EnvironmentOptions): Promise<Environment> 
           },
         }),
       );
+      return { testEnv, httpPort };
     } catch (error) {
       // The SDK gives the server a fixed 5 s to answer; on a loaded machine (or when a free
       // port was taken between our pick and the server's bind) a fresh start usually succeeds.
       throwIfInterrupted(options.signal, 'starting the Temporal server');
       if (attempt >= START_ATTEMPTS) {
-        throw new EnvironmentError(`the Temporal server ${binary.path} did not start (${attempt} attempts): ${firstLine(error)}`);
+        throw new EnvironmentError(`the Temporal server ${path} did not start (${attempt} attempts): ${firstLine(error)}`);
       }
       await new Promise((resolve) => setTimeout(resolve, START_PAUSE_MS));
     }
   }
-  return {
-    kind: 'embedded',
-    testEnv,
-    address: testEnv.address,
-    httpUrl: `http://127.0.0.1:${httpPort}`,
-    namespace: 'default',
-    dynamicConfig,
-    ...(options.postgres ? { postgres: options.postgres } : {}),
-    description: `embedded Temporal server (${binary.source}: ${binary.path}) at ${testEnv.address}${options.postgres ? ` on PostgreSQL at ${options.postgres.address}${options.postgresVia ? ` through ${options.postgresVia}` : ''}` : ''}`,
-    ...(await withClient(testEnv, 'default')),
-  };
 }
 
 function firstLine(error: unknown): string {

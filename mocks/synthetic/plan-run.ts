@@ -12,7 +12,7 @@ import type { TextMix } from './multibyte.ts';
 import { finalAnswer, systemPrompt, turnText, userRequest } from './prose.ts';
 import { curveAt } from './quantile-curve.ts';
 import { hash32, Rng } from './random.ts';
-import { type RunShape, type RunShapeInput, resolveShape, TEXT_TOOLS, type TextToolName } from './run-shape.ts';
+import { type RunShape, type RunShapeInput, resolveShape, TEXT_TOOLS, type TextToolName, type TurnsProfile } from './run-shape.ts';
 import { createStory, type RunStory, sourcePath, storyIdentifiers } from './run-story.ts';
 import { MIN_SCREENSHOT_BYTES } from './screenshot.ts';
 import type { TextFormat } from './text-output.ts';
@@ -87,15 +87,22 @@ export function planRun(input: PlanRunInput): RunPlan {
   const overrides = shape.overrides;
   const rng = new Rng(hash32(seed, runId));
 
-  const targetTokens = Math.round(overrides.targetTokens ?? curveAt(shape.tokens, sizeQuantile(seed, runId, index)));
+  const profile = shape.turnsProfile;
+  const targetTokens = Math.round(
+    overrides.targetTokens ?? (profile ? profileBytes(profile) / BYTES_PER_TOKEN : curveAt(shape.tokens, sizeQuantile(seed, runId, index))),
+  );
   // Everything is sized for the full-scale run first, then every generated size is scaled, so
   // that a scaled run keeps the same turns, calls and relative sizes.
   const fullBytes = Math.round(targetTokens * BYTES_PER_TOKEN);
-  const turnCount = overrides.turns ?? drawTurns(shape, fullBytes, rng);
+  const turnCount = profile ? profile.length + 1 : (overrides.turns ?? drawTurns(shape, fullBytes, rng));
 
   const story = createStory(new Rng(rng.fork('story')));
   const promptSeed = rng.fork('prompt');
-  const promptBytes = Math.min(curveAt(shape.systemPromptBytes, new Rng(promptSeed).float()), 0.4 * fullBytes);
+  // A profile's prompt is the recorded one's size (shape.systemPromptBytes), whatever the run weighs.
+  const promptBytes = Math.min(
+    curveAt(shape.systemPromptBytes, new Rng(promptSeed).float()),
+    profile ? Number.POSITIVE_INFINITY : 0.4 * fullBytes,
+  );
   const prompt = (scale: number) =>
     systemPrompt(story, Math.max(80, Math.round(promptBytes * scale)), new Rng(hash32(promptSeed, 'text')), shape.text);
   const plan: RunPlan = {
@@ -113,19 +120,31 @@ export function planRun(input: PlanRunInput): RunPlan {
     textMix: shape.text,
   };
 
-  const calls = draftCalls(shape, turnCount, fullBytes, story, new Rng(rng.fork('calls')));
+  const calls = profile
+    ? profileCalls(shape, profile, story, new Rng(rng.fork('calls')))
+    : draftCalls(shape, turnCount, fullBytes, story, new Rng(rng.fork('calls')));
   // Texts are seeded per turn, so that rebuilding the turns after re-sizing keeps them.
   const textSeed = rng.fork('text');
   const build = (scale: number) => {
-    const narration = overrides.narrationBytes === undefined ? undefined : Math.max(1, Math.round(overrides.narrationBytes * scale));
+    const narration = (bytes: number | undefined) => (bytes === undefined ? undefined : Math.max(1, Math.round(bytes * scale)));
     plan.turns = calls.map((turnCalls, i) =>
-      toolTurn(i + 1, turnCalls, story, scale, new Rng(hash32(textSeed, i + 1)), shape.text, narration),
+      toolTurn(
+        i + 1,
+        turnCalls,
+        story,
+        scale,
+        new Rng(hash32(textSeed, i + 1)),
+        shape.text,
+        narration(profile ? profile[i]?.text : overrides.narrationBytes),
+      ),
     );
     const answer = finalAnswer(story, scale, new Rng(hash32(textSeed, 'final')), shape.text);
     plan.turns.push({ turn: turnCount, message: { role: 'assistant', content: answer }, calls: [] });
   };
   const sizeRng = new Rng(rng.fork('sizes'));
-  if (overrides.bytesPerTurn !== undefined) {
+  if (profile) {
+    // Sized by the profile, call by call.
+  } else if (overrides.bytesPerTurn !== undefined) {
     const perTurn = Math.max(1, Math.round(overrides.bytesPerTurn));
     for (const turnCalls of calls) splitBytes(turnCalls.filter(isText), perTurn, shape.toolOutputs.sigma, sizeRng, 1);
   } else {
@@ -188,6 +207,28 @@ function drawTurns(shape: RunShape, unscaledBytes: number, rng: Rng): number {
   const perTurn = shape.overrides.bytesPerTurn ?? shape.turns.bytesPerTurn;
   const drawn = Math.round((unscaledBytes / perTurn) * Math.exp(shape.turns.sigma * rng.normal()));
   return Math.min(shape.turns.max, Math.max(shape.turns.min, drawn));
+}
+
+/** A profile's bytes at full scale: its outputs (a screenshot's as base64) and texts. */
+function profileBytes(profile: TurnsProfile): number {
+  let total = 0;
+  for (const turn of profile) {
+    total += turn.text ?? 0;
+    for (const call of turn.calls) total += (call.tool === 'screenshot' ? (4 * call.bytes) / 3 : call.bytes) + (call.pageText ?? 0);
+  }
+  return Math.max(1, total);
+}
+
+/** The tool calls of a profile's turns, each with its tool and size, drafted as any other call (seeded subjects, the run's text mix). */
+function profileCalls(shape: RunShape, profile: TurnsProfile, story: RunStory, rng: Rng): DraftCall[][] {
+  return profile.map((turn) =>
+    turn.calls.map(({ tool, bytes, pageText }) => {
+      const call = draft(tool, tool === 'screenshot' ? Math.max(MIN_SCREENSHOT_BYTES, bytes) : bytes, story, rng);
+      if (tool !== 'screenshot' || pageText !== undefined) Object.assign(call.details, textMixArgs(shape.text));
+      if (pageText !== undefined) call.details.pageText = pageText;
+      return call;
+    }),
+  );
 }
 
 interface DraftCall {

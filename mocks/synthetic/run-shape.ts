@@ -3,7 +3,7 @@
  * large tool outputs are, plus a scale factor and explicit overrides for incident scenarios.
  */
 import { z } from 'zod';
-import type { ToolName } from '../../src/contract/messages.ts';
+import { TOOL_NAMES, type ToolName } from '../../src/contract/messages.ts';
 import { curveProblem } from './quantile-curve.ts';
 
 export type TextToolName = Exclude<ToolName, 'screenshot'>;
@@ -74,6 +74,25 @@ const overrides = z.strictObject({
     .describe('tool calls in every tool turn, instead of drawing them from `callsPerTurn` (history-count: many small ones)'),
 });
 
+const profiledCall = z
+  .strictObject({
+    tool: z.enum(TOOL_NAMES),
+    bytes: positiveInt.describe("the output's UTF-8 bytes (text tools) or the screenshot's encoded PNG size"),
+    pageText: positiveInt.optional().describe("a screenshot's page text beside its image, in UTF-8 bytes"),
+  })
+  .describe('one tool call of a turn and the size of its output');
+const turnsProfile = z
+  .array(
+    z.strictObject({
+      text: z.number().int().min(0).optional().describe("UTF-8 bytes of the turn's assistant text; left out, a sentence or a few"),
+      calls: z.array(profiledCall).min(1).describe("the turn's tool calls, in order"),
+    }),
+  )
+  .min(1)
+  .describe(
+    'every tool turn of the run, in order (`longrun scenario from-history` writes it from a history); the run answers once more, without calls, after the last; sizes are before `scale`, content stays synthetic and seeded',
+  );
+
 /** A whole shape, as resolveShape returns it. */
 const runShapeSchema = z.strictObject({
   tokens: curve,
@@ -85,6 +104,7 @@ const runShapeSchema = z.strictObject({
   toolOutputs: z.strictObject({ sigma: toolSigma, tools: tools.refine(hasPositiveWeight, 'needs a positive weight') }),
   text,
   overrides,
+  turnsProfile: turnsProfile.optional(),
 });
 
 /**
@@ -121,12 +141,18 @@ export const runShapeInputSchema = z
     overrides: overrides
       .nullish()
       .describe('explicit overrides for incident reproductions; each replaces a drawn quantity; sizes are before `scale`'),
+    turnsProfile: turnsProfile
+      .optional()
+      .describe(
+        "a recorded run's turns, each with its calls and their output sizes: replaces the drawn turns, calls and sizes (`tokens`, `turns`, `callsPerTurn`, `screenshots`, `toolOutputs` and the size overrides then do not apply)",
+      ),
   })
   .describe('The shape of synthetic runs (mocks/synthetic/run-shape.ts); whatever is left out is the default');
 
 export type RunShape = z.infer<typeof runShapeSchema>;
 export type RunShapeInput = z.input<typeof runShapeInputSchema>;
 export type RunOverrides = RunShape['overrides'];
+export type TurnsProfile = NonNullable<RunShape['turnsProfile']>;
 
 export const DEFAULT_SHAPE: RunShape = {
   tokens: PRODUCTION_TOKENS,

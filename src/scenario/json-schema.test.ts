@@ -28,6 +28,7 @@ describe('the JSON Schema of scenario files', () => {
       'toolOutputs',
       'text',
       'overrides',
+      'turnsProfile',
     ]);
     const overrides = shape.properties.overrides.anyOf[0];
     expect(overrides.additionalProperties).toBe(false);

@@ -103,6 +103,13 @@ describe('parseScenario', () => {
       scenario('runs:\n  timeout: [1]'),
       `${FILE}:7:12: runs.timeout: expected a duration like 500ms, 90s, 10m or 1h, or a number of milliseconds, got a list`,
     ],
+    ['a timeout of nothing', scenario('runs:\n  timeout: 0s'), `${FILE}:7:12: runs.timeout: expected a duration above zero, got "0s"`],
+    ['a duration of nothing', scenario('runs:\n  duration: 0m'), `${FILE}:7:13: runs.duration: expected a duration above zero, got "0m"`],
+    [
+      'a duration rounding to nothing',
+      scenario('runs:\n  duration: 0.2ms'),
+      `${FILE}:7:13: runs.duration: expected a duration above zero, got "0.2ms"`,
+    ],
     [
       'a bad name',
       scenario().replace('name: foo', 'name: Foo_Bar'),

@@ -34,6 +34,15 @@ export function durationMs(value: z.infer<typeof durationSchema>): number {
 }
 
 /**
+ * A run's timeout, a soak's length: of no time at all, a run would be refused at once and no run
+ * started. A number is already positive; a string that is a duration must come to 1 ms at least.
+ */
+const positiveDurationSchema = durationSchema.refine(
+  (value) => typeof value !== 'string' || !/^\d+(\.\d+)?(ms|s|m|h)$/.test(value) || durationMs(value) >= 1,
+  'expected a duration above zero',
+);
+
+/**
  * The mocks' schemas, so the type and the JSON Schema are theirs; a mapping is checked first by
  * the mocks' own parser, which words the errors and also judges the shape merged with its
  * defaults (turns.min <= turns.max). The annotation gives the field its input type: zod hands
@@ -95,10 +104,10 @@ const runsSchema = z
     /** Open model on a ramp of arrival rates (replaces arrivalRate and duration). */
     ramp: rampSchemaWith(durationSchema).optional(),
     /** Keep starting runs for this long (soak); `count` then caps nothing. */
-    duration: durationSchema.optional(),
+    duration: positiveDurationSchema.optional(),
     maxTurns: z.number().int().positive().default(200),
     /** A run still open after this is stopped and reported as such. */
-    timeout: durationSchema.default('2m'),
+    timeout: positiveDurationSchema.default('2m'),
   })
   .default({ count: 1, concurrency: 1, maxTurns: 200, timeout: '2m' });
 

@@ -13,7 +13,7 @@ seed: 1
 
 # Kernel binaries to run on (every run is made on each): v0, v1, or a broken control.
 # For a worker longrun did not write (any language): target: { external: { binaries: { my-v1: { worker: { argv: [./my-worker] }, replay: { argv: [./my-worker, replay] } } } } }
-# (README.md, "Test your own worker"; scenarios/go-smoke.yaml is a complete one).
+# (docs/your-worker.md; scenarios/go-smoke.yaml is a complete one).
 target:
   binaries: [v1]
 

@@ -13,7 +13,7 @@ export const SCENARIO_REFERENCE_FILE = packagePath('docs/reference/scenario.md')
 /** The part of JSON Schema the scenario schema uses. */
 interface SchemaNode {
   $ref?: string;
-  type?: string;
+  type?: string | string[];
   const?: unknown;
   enum?: unknown[];
   default?: unknown;
@@ -147,7 +147,7 @@ function typeOf(node: SchemaNode): string {
     case 'string':
       return node.pattern !== undefined ? `string matching \`${node.pattern}\`` : 'string';
     default:
-      return node.type ?? 'any';
+      return Array.isArray(node.type) ? node.type.join(' or ') : (node.type ?? 'any');
   }
 }
 

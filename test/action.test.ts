@@ -160,12 +160,12 @@ process.exit(${exit});
     return file;
   }
 
-  function runStep(id: string, env: Record<string, string>, cwd: string) {
-    const output = join(cwd, 'github-output');
+  function runStep(id: string, env: Record<string, string>, cwd: string, scratch: string = cwd) {
+    const output = join(scratch, 'github-output');
     writeFileSync(output, '');
     const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step(id).run ?? ''], {
       cwd,
-      env: { PATH: process.env.PATH ?? '', GITHUB_OUTPUT: output, RUNNER_TEMP: cwd, ...env },
+      env: { PATH: process.env.PATH ?? '', GITHUB_OUTPUT: output, RUNNER_TEMP: scratch, ...env },
       encoding: 'utf8',
     });
     const outputs = Object.fromEntries(
@@ -225,6 +225,11 @@ process.exit(${exit});
     ]);
     expect(readFileSync(join(report, 'compare.txt'), 'utf8')).toContain('regressed: p99');
     expect(runStep('compare', { ...env, BASELINE: 'no-such-night' }, dir)).toMatchObject({ status: 0, outputs: {} });
+  });
+
+  it("keys the cache of longrun's builds by the Go sources they are built from", () => {
+    const key = runStep('builds', { RUNNER_OS: 'Linux' }, packagePath('.'), mkdtempSync(join(tmpdir(), 'longrun-action-')));
+    expect(key.outputs.key).toMatch(/^longrun-builds-Linux-[0-9a-f]{16}$/);
   });
 
   it("fails the job with the run's exit code, else with compare's", () => {

@@ -26,6 +26,29 @@ describe('runScenario', () => {
     expect(existsSync(join(dir, 'report.html'))).toBe(true);
   });
 
+  it('is not partial when the abort lands after every run has ended and been judged', async () => {
+    const scenario = scenarioSchema.parse({
+      name: 'stopped-late',
+      seed: 5,
+      runs: { count: 2, concurrency: 2, timeout: '60s' },
+      shape: { scale: 0.05, overrides: { turns: 4 } },
+      expect: [{ on: 'v1', hold: 'all' }],
+    });
+    const controller = new AbortController();
+    let judged = 0;
+    const summary = await runScenario(scenario, {
+      signal: controller.signal,
+      onHistories: async () => {
+        judged++;
+        if (judged === 2) controller.abort();
+      },
+    });
+    expect(controller.signal.aborted).toBe(true);
+    expect(summary.runs.map((r) => r.outcome)).toEqual(['completed', 'completed']);
+    expect(summary.partial).toBe(false);
+    expect(summary.passed).toBe(true);
+  });
+
   it('stops on an abort and marks the summary partial', async () => {
     const scenario = scenarioSchema.parse({
       name: 'interrupted',

@@ -6,7 +6,8 @@
  * failure is never mistaken for a regression; 3 `compare` found a figure worse than the
  * baseline's by more than its threshold (apart from 1, so that a gate against last night is
  * never mistaken for tonight's own verdict); 130 (a shell's code for Ctrl-C) a
- * Ctrl-C or SIGTERM during start-up stopped it before any run (everything it started is gone).
+ * Ctrl-C or SIGTERM stopped it: during start-up, before any run (everything it started is
+ * gone), or later, when its runs were stopped and a partial report written.
  */
 export const EXIT = {
   passed: 0,

@@ -37,4 +37,26 @@ describe('stopOnSignals', () => {
     stop.release();
     expect(listening()).toEqual(before);
   });
+
+  it('holds a signal while the report is written: said once, no exit, returned once the work is done', async () => {
+    const exit = vi.spyOn(process, 'exit').mockImplementation((code) => {
+      throw new Error(`exit ${code}`);
+    });
+    const written = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    stop = stopOnSignals(() => {});
+    process.emit('SIGTERM', 'SIGTERM');
+    const steps: string[] = [];
+    const held = await stop.holdWhile(async () => {
+      process.emit('SIGHUP', 'SIGHUP');
+      process.emit('SIGINT', 'SIGINT');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      steps.push('written');
+    }, 'writing the report first');
+    expect(held).toBe('SIGHUP');
+    expect(steps).toEqual(['written']);
+    expect(exit).not.toHaveBeenCalled();
+    expect(written.mock.calls.map(([text]) => String(text))).toEqual(['\nlongrun: SIGHUP: writing the report first\n']);
+    // Held no more: the next signal quits at once again.
+    expect(() => process.emit('SIGTERM', 'SIGTERM')).toThrow('exit 130');
+  });
 });

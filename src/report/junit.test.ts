@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HISTORY_INVARIANT_IDS } from '../checks/index.ts';
-import { fixtureSummary, NASTY_EVIDENCE, standardFixture } from '../result/testing/index.ts';
+import { fixtureRun, fixtureSummary, NASTY_EVIDENCE, standardFixture } from '../result/testing/index.ts';
 import { visibleControls } from './escape.ts';
 import { EXPECTATIONS_CLASSNAME, INVOCATION_CLASSNAME, renderJunit, UNEXPLAINED_NAME } from './junit.ts';
 import { findAll, parseXml, type XmlElement } from './testing/index.ts';
@@ -81,5 +81,19 @@ describe('renderJunit with a run no expectation accounts for', () => {
     const root = parseXml(renderJunit(fixtureSummary([], { unexplained: [{ runId: 'long-run-0007', binary: 'v0', why }] })));
     const failure = testcase(root, 'long-run-0007', UNEXPLAINED_NAME).children.find((c) => c.name === 'failure');
     expect(failure?.attributes).toMatchObject({ type: 'unexplained', message: why });
+  });
+});
+
+describe('renderJunit with a run stopped because longrun was interrupted', () => {
+  it("skips its failures as the stop's, not the run's; a run that ended by itself still fails them", () => {
+    const options = { turns: 3, growthBytes: 1000, compaction: 'none' as const, failures: { 'run.liveness': ['event 40: terminated'] } };
+    const stopped = fixtureRun({ ...options, runId: 'stopped-run-0001', outcome: 'terminated' });
+    (stopped.executions.at(-1) as { reason?: string }).reason = 'longrun was interrupted; pending: call_model attempt 1';
+    const failed = fixtureRun({ ...options, runId: 'failed-run-0002' });
+    const root = parseXml(renderJunit(fixtureSummary([stopped, failed], { partial: true })));
+    expect(testcase(root, 'stopped-run-0001', 'run.liveness').children.map((c) => [c.name, c.attributes.message])).toEqual([
+      ['skipped', 'the run was stopped when longrun was interrupted, not judged: event 40: terminated'],
+    ]);
+    expect(testcase(root, 'failed-run-0002', 'run.liveness').children.map((c) => c.name)).toEqual(['failure']);
   });
 });

@@ -5,6 +5,7 @@
  * not look green).
  */
 import type { InvariantResult } from '../checks/index.ts';
+import { stoppedByInterrupt } from '../contract/interrupted.ts';
 import type { Summary } from '../result/index.ts';
 import { escapeAttribute, escapeText, truncate } from './escape.ts';
 import { plural } from './format.ts';
@@ -33,9 +34,12 @@ function firstLine(text: string): string {
   return truncate(text.split('\n', 1)[0] ?? '', MESSAGE_MAX);
 }
 
-function invariantCase(runId: string, result: InvariantResult): TestCase {
+function invariantCase(runId: string, result: InvariantResult, interrupted: boolean): TestCase {
   const testCase: TestCase = { classname: runId, name: result.id, seconds: 0 };
-  if (result.status === 'fail') {
+  if (result.status === 'fail' && interrupted) {
+    // What the stop did to a run is no regression: the invocation's own case says it was cut short.
+    testCase.skipped = `the run was stopped when longrun was interrupted, not judged: ${firstLine(result.evidence[0] ?? `${result.id} failed`)}`;
+  } else if (result.status === 'fail') {
     testCase.failure = {
       message: firstLine(result.evidence[0] ?? `${result.id} failed`),
       type: 'invariant',
@@ -49,7 +53,10 @@ function invariantCase(runId: string, result: InvariantResult): TestCase {
 }
 
 function testCases(summary: Summary): TestCase[] {
-  const cases = summary.runs.flatMap((run) => run.invariants.map((result) => invariantCase(run.runId, result)));
+  const cases = summary.runs.flatMap((run) => {
+    const interrupted = stoppedByInterrupt(run.executions.at(-1)?.reason);
+    return run.invariants.map((result) => invariantCase(run.runId, result, interrupted));
+  });
   for (const expectation of summary.expectations) {
     cases.push({
       classname: EXPECTATIONS_CLASSNAME,

@@ -11,6 +11,7 @@ import { relative, resolve } from 'node:path';
 import type { temporal } from '@temporalio/proto';
 import { type ChaosEvent, planChaos } from '../chaos/index.ts';
 import type { KernelMapping } from '../checks/index.ts';
+import { stoppedByInterrupt } from '../contract/interrupted.ts';
 import type { Environment } from '../environment/index.ts';
 import { type BinaryName, isBinaryId } from '../kernel/index.ts';
 import { MetricsSampler, serverPidFinder, soakVerdict } from '../load/index.ts';
@@ -98,6 +99,8 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   let verdicts: ExpectationRecord[] = [];
   let load: LoadMetrics | undefined;
   let finished = false;
+  // Runs the scenario asks for (undefined: as many as its duration starts).
+  let runsTotal: number | undefined;
   const releaseReplayers = holdReplayers();
   const refusals = new RequestRefusals(mocks.recorder);
   const streams = new HistoryStreams();
@@ -130,7 +133,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
       signal,
     });
     const launches = driveOptionsOf(scenario, signal, options.durationMs);
-    const runsTotal = launches.durationMs === undefined ? scenario.runs.count * targetBinaries.length : undefined;
+    runsTotal = launches.durationMs === undefined ? scenario.runs.count * targetBinaries.length : undefined;
     const report = () => options.onProgress?.(tally.progress(mocks.recorder.records(), Date.now() - startedAt.getTime(), runsTotal));
     if (options.onProgress) progressTimer = setInterval(report, options.progressEveryMs ?? 2_000);
     const sampler = startSampler(scenario, harness, tally, launches.ramp);
@@ -193,9 +196,18 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     limits,
     startedAt,
     finishedAt: new Date(),
-    partial: signal.aborted,
+    partial: signal.aborted && cutShort(tally.records, runsTotal),
     load,
   });
+}
+
+/**
+ * Whether a stop left the scenario unfinished: a run it stopped, or runs it never started or
+ * judged. A signal that lands once every run has ended and been judged cuts nothing short.
+ */
+function cutShort(records: readonly RunRecord[], runsTotal: number | undefined): boolean {
+  if (runsTotal === undefined || records.length < runsTotal) return true;
+  return records.some((record) => stoppedByInterrupt(record.executions.at(-1)?.reason));
 }
 
 /** How a foreign target's runs start, for the line of a run that closes before its first model call. */

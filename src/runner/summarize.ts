@@ -4,6 +4,7 @@
  * expectation accounts for (unexplained-runs.ts). It passes only when it is whole, judged at
  * least one run, met every expectation and left no run unexplained.
  */
+import { stoppedByInterrupt } from '../contract/interrupted.ts';
 import type { ExpectationRecord, LoadMetrics, RunRecord, Summary } from '../result/index.ts';
 import { totalsOf } from '../result/index.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
@@ -29,7 +30,9 @@ export interface SummaryInput {
 
 export function summarize(input: SummaryInput): Summary {
   const { scenario, runs, partial, startedAt, finishedAt, load, scenarioFile } = input;
-  const expectations = [...evaluateExpectations(scenario.expect, runs), ...input.verdicts];
+  // A run longrun's own stop cut short is reported, not judged: what the stop did is no violation.
+  const judged = runs.filter((run) => !stoppedByInterrupt(run.executions.at(-1)?.reason));
+  const expectations = [...evaluateExpectations(scenario.expect, judged), ...input.verdicts];
   const unexplained = unexplainedRuns(scenario.expect, runs);
   return {
     scenario: scenario.name,

@@ -9,13 +9,14 @@
 import { setMaxListeners } from 'node:events';
 import type { Client } from '@temporalio/client';
 import proto, { type temporal } from '@temporalio/proto';
+import { INTERRUPTED } from '../contract/interrupted.ts';
 import { sleep } from '../shared/sleep.ts';
 import { SERVER_DOWN_TOLERANCE_MS, whileServerDown } from './server-retry.ts';
 
 type Description = temporal.api.workflowservice.v1.IDescribeWorkflowExecutionResponse;
 
-/** The reason of a run stopped because longrun was interrupted: the partial summary's, not the run's. */
-export const INTERRUPTED = 'longrun was interrupted';
+// The reason of a run stopped because longrun was interrupted: the partial summary's, not the run's.
+export { INTERRUPTED };
 
 /** Consecutive failed attempts of one workflow task that make a retry loop longrun stops. */
 const RETRY_LOOP_ATTEMPTS = 3;

@@ -71,6 +71,11 @@ describe('the exit code of a run', () => {
     expect(summaryExit(fixtureSummary([run], { passed: false }))).toBe(1);
     expect(summaryExit(fixtureSummary([notReplayed], { passed: false }))).toBe(2);
   });
+
+  it('is 130 when a signal cut the invocation short: an interrupted run is never read as a regression', () => {
+    expect(summaryExit(fixtureSummary([run], { passed: false, partial: true }))).toBe(130);
+    expect(summaryExit(fixtureSummary([notReplayed], { passed: false, partial: true }))).toBe(130);
+  });
 });
 
 describe('the line a run opens with', () => {

@@ -101,15 +101,20 @@ async function runAndReport(nameOrPath: string, flags: ReportFlags, duration?: n
       ...(kept ? { environment: kept } : {}),
     });
   } catch (error) {
+    stop.release();
     await kept?.teardown();
     throw error;
   } finally {
-    stop.release();
     await metrics?.close();
   }
-  await writeReport(summary, { dir });
+  const stoppedWhileWriting = await stop.holdWhile(
+    () => writeReport(summary, { dir }).then(() => {}),
+    'writing the report first (it is written whole, then longrun stops)',
+  );
+  stop.release();
   if (flags.json) console.log(JSON.stringify(summary, null, 2));
   else console.log(renderText(summary, dir));
+  if (stoppedWhileWriting) return EXIT.interrupted;
   if (kept) await serveUiUntilStopped(kept, summary, flags['ui-port']);
   return summaryExit(summary);
 }
@@ -122,9 +127,12 @@ export function startLine(scenario: Pick<Scenario, 'name' | 'description'>): str
 
 /**
  * 0 passed, 1 not; 2 when a run could not be judged whole (its replayer crashed, timed out or
- * would not start): longrun could not do its job there, though the report holds everything else.
+ * would not start): longrun could not do its job there, though the report holds everything else;
+ * 130 when a signal cut the invocation short (the partial report says what was judged): an
+ * interrupted run is never read as a regression.
  */
 export function summaryExit(summary: Summary): ExitCode {
+  if (summary.partial) return EXIT.interrupted;
   if (summary.runs.some((run) => run.invariants.some(couldNotReplay))) return EXIT.harness;
   return verdictExit(summary.passed);
 }

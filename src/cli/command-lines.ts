@@ -33,8 +33,8 @@ export const COMMAND_LINES = {
   },
   mutants: { usage: 'mutants [--json]', summary: 'run the broken-kernel catalogue and print caught/missed and the score' },
   scenario: {
-    usage: 'scenario list|validate|new',
-    summary: 'list the built-in scenarios, validate scenario files, or start a new one',
+    usage: 'scenario list|validate|new|from-history',
+    summary: "list the built-in scenarios, validate scenario files, start a new one, or write one from a run's history",
   },
   'mock-server': {
     usage: 'mock-server [--port N] [--host H] [--scenario S] [--tool-map NAME=TOOL,...]',

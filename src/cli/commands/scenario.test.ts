@@ -16,9 +16,9 @@ describe('scenario parses its subcommands', () => {
   });
 
   it('refuses an unknown or missing subcommand', async () => {
-    await expect(scenarioCommand.run(['frob'])).rejects.toThrow('unknown subcommand "frob" (list, validate, new)');
+    await expect(scenarioCommand.run(['frob'])).rejects.toThrow('unknown subcommand "frob" (list, validate, new, from-history)');
     await expect(scenarioCommand.run(['toString'])).rejects.toThrow('unknown subcommand "toString"');
-    await expect(scenarioCommand.run([])).rejects.toThrow('which one: list, validate or new?');
+    await expect(scenarioCommand.run([])).rejects.toThrow('which one: list, validate, new or from-history?');
   });
 
   it('lists every subcommand and its flags in its help', () => {

@@ -1,10 +1,11 @@
-/** `longrun scenario list|validate|new`: find, check and author scenario files. */
+/** `longrun scenario list|validate|new|from-history`: find, check and author scenario files, or write one from a history. */
 import { listScenarios, newScenario, validateScenarios } from '../../scenario/index.ts';
 import type { Command } from '../command.ts';
 import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT, verdictExit } from '../exit-code.ts';
 import { defineCommand, flagsHelp, valueFlag } from '../flags.ts';
 import { UsageError } from '../usage-error.ts';
+import { fromHistoryCommand } from './scenario-from-history.ts';
 
 export const SCENARIO_SUBCOMMANDS = {
   list: defineCommand({
@@ -39,6 +40,7 @@ export const SCENARIO_SUBCOMMANDS = {
       return EXIT.passed;
     },
   }),
+  'from-history': fromHistoryCommand,
 };
 
 export const scenarioCommand: Command = {
@@ -60,7 +62,10 @@ export const scenarioCommand: Command = {
       sub !== undefined && Object.hasOwn(SCENARIO_SUBCOMMANDS, sub)
         ? SCENARIO_SUBCOMMANDS[sub as keyof typeof SCENARIO_SUBCOMMANDS]
         : undefined;
-    if (!command) throw new UsageError(sub ? `unknown subcommand "${sub}" (list, validate, new)` : 'which one: list, validate or new?');
+    if (!command)
+      throw new UsageError(
+        sub ? `unknown subcommand "${sub}" (list, validate, new, from-history)` : 'which one: list, validate, new or from-history?',
+      );
     return command.run(rest);
   },
 };

@@ -1,0 +1,81 @@
+/**
+ * `longrun scenario from-history FILE...`: a scenario that replays a recorded run's shape on the
+ * same binary (src/scenario/from-history.ts). The files are one run's executions, read as `check`
+ * reads them (any SDK's export; another kernel's through --mapping).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { buildRunView } from '../../checks/index.ts';
+import { BINARY_IDS, type BinaryId, isBinaryId } from '../../kernel/index.ts';
+import { scenarioFromHistory } from '../../scenario/from-history.ts';
+import { atomicWriteFile } from '../../shared/atomic-write.ts';
+import { terminalText } from '../../shared/visible-text.ts';
+import { EXIT } from '../exit-code.ts';
+import { defineCommand, valueFlag } from '../flags.ts';
+import { UsageError } from '../usage-error.ts';
+import { loadRuns, MAPPING_FLAG, mappingFile } from './check.ts';
+import { historyFileGroups } from './history-files.ts';
+import { SERVER_LIMIT_FLAGS } from './server-limit-flags.ts';
+
+export const fromHistoryCommand = defineCommand({
+  usage: 'scenario from-history <history.json>... [--mapping M] [--out F]',
+  summary: "write a scenario that replays a run's shape (turns, tools, sizes) on the same binary, its limit breaking at the same turn",
+  flags: {
+    mapping: MAPPING_FLAG,
+    out: valueFlag({ value: 'F', help: 'write the scenario to F (default: print it)' }),
+    binary: valueFlag<BinaryId>({
+      value: 'B',
+      help: `the binary to run (default: the one the run's task queue names): one of ${BINARY_IDS.join(', ')}`,
+      parse: (raw) => (isBinaryId(raw) ? raw : undefined),
+      want: `one of ${BINARY_IDS.join(', ')}`,
+    }),
+    scale: valueFlag({
+      value: 'X',
+      help: "multiply every size and byte limit by X (default: what brings the limit that broke to the built-in incident scenarios'; 1: unscaled)",
+      parse: (raw) => {
+        const n = Number(raw);
+        return Number.isFinite(n) && n > 0 && n <= 1 ? n : undefined;
+      },
+      want: 'a number in (0, 1]',
+    }),
+    ...SERVER_LIMIT_FLAGS,
+  },
+  positionals: { min: 1, max: Number.POSITIVE_INFINITY, names: 'history files' },
+  async run({ values, positionals }) {
+    const mapping = mappingFile(values.mapping);
+    const groups = historyFileGroups(positionals);
+    const read = await loadRuns(groups, mapping);
+    for (const { problem } of read.unjudged) console.error(`not read: ${terminalText(problem)}`);
+    if (read.runs.length !== 1) throw new UsageError(`the files hold ${read.runs.length} runs: give the executions of one`);
+    const files = groups.flat();
+    const hash = createHash('sha256');
+    for (const file of files) hash.update(readFileSync(file));
+    const server = {
+      ...(values['blob-limit'] === undefined ? {} : { blobLimitBytes: values['blob-limit'] }),
+      ...(values['history-size-limit'] === undefined ? {} : { historySizeLimitBytes: values['history-size-limit'] }),
+      ...(values['history-count-limit'] === undefined ? {} : { historyCountLimit: values['history-count-limit'] }),
+    };
+    let made: ReturnType<typeof scenarioFromHistory>;
+    try {
+      made = scenarioFromHistory(buildRunView(read.runs[0] ?? []), {
+        source: files.join(', '),
+        sha256: hash.digest('hex'),
+        server,
+        ...(values.binary ? { binary: values.binary } : {}),
+        ...(values.scale === undefined ? {} : { scale: values.scale }),
+      });
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    const broke = made.profile.break;
+    const said = `${made.binary}, ${made.profile.turns.length} turns, ${broke ? `${broke.incident} at turn ${broke.turn}` : 'no limit broke'}, scale ${made.scale}`;
+    if (values.out) {
+      await atomicWriteFile(values.out, made.text);
+      console.error(`wrote ${values.out} (${said}): \`longrun run ${values.out}\``);
+    } else {
+      process.stdout.write(made.text);
+      console.error(`(${said})`);
+    }
+    return EXIT.passed;
+  },
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { buildRunView } from '../checks/index.ts';
+import { AgentRunHistory } from '../checks/testing/index.ts';
+import { binaryOfTaskQueue, scenarioFromHistory } from './from-history.ts';
+import { parseScenario } from './load-scenario.ts';
+
+const SHA = 'ab'.repeat(32);
+
+/** A run given a production blob limit that broke on it after `turns` turns. */
+function brokenRun(turns: number) {
+  const run = new AgentRunHistory({ limits: { blobLimitBytes: 2 * 1024 * 1024, compactionTriggerBytes: 1_200_000 } }).turns(turns, {
+    tools: [40_000],
+  });
+  run.history.workflowTask();
+  run.history.workflowTaskFailed('PAYLOADS_TOO_LARGE', '[TMPRL1103] Attempted to upload payloads with size that exceeded the error limit.');
+  return buildRunView(run.loaded());
+}
+
+describe('scenarioFromHistory', () => {
+  it('names the binary a kernel task queue ends with', () => {
+    expect(binaryOfTaskQueue('longrun-tmprl1103-mx87yp5i-v0')).toBe('v0');
+    expect(binaryOfTaskQueue('longrun-x-v1')).toBe('v1');
+    expect(binaryOfTaskQueue('payments-agents')).toBeUndefined();
+    expect(binaryOfTaskQueue(undefined)).toBeUndefined();
+  });
+
+  it('writes a valid scenario: the profile, the limits scaled with it to the built-in incident, the incident expected', () => {
+    const made = scenarioFromHistory(brokenRun(5), { source: 'incident.json', sha256: SHA, binary: 'v0' });
+    expect(made.scale).toBe(0.125);
+    const scenario = parseScenario(made.text, 'generated.yaml');
+    expect(scenario.target).toEqual({ binaries: ['v0'] });
+    expect(scenario.server.dynamicConfig).toMatchObject({ 'limit.blobSize.error': 262_144 });
+    expect(scenario.limits).toMatchObject({ blobLimitBytes: 262_144, compactionTriggerBytes: 150_000 });
+    expect(scenario.shape.scale).toBe(0.125);
+    expect(scenario.shape.turnsProfile).toHaveLength(5);
+    expect(scenario.shape.turnsProfile?.[0]?.calls).toEqual([{ tool: 'shell', bytes: expect.any(Number) }]);
+    expect(scenario.expect).toEqual([{ on: 'v0', reproduces: 'tmprl1103' }]);
+    expect(made.text).toContain(`# (sha256 ${SHA})`);
+    expect(made.text).toContain('at turn 6');
+    // --scale 1: the unscaled variant, for a nightly run.
+    const unscaled = parseScenario(scenarioFromHistory(brokenRun(5), { source: 'x', sha256: SHA, binary: 'v0', scale: 1 }).text, 'u.yaml');
+    expect(unscaled.server.dynamicConfig).toMatchObject({ 'limit.blobSize.error': 2 * 1024 * 1024 });
+  });
+
+  it('asks for the binary when the task queue names none', () => {
+    expect(() => scenarioFromHistory(brokenRun(2), { source: 'x', sha256: SHA })).toThrow(/give --binary/);
+  });
+});

@@ -1,0 +1,200 @@
+/**
+ * `longrun scenario from-history`: a scenario that replays a recorded run's shape (its turns,
+ * tool calls and sizes, profileRun) against the same binary, with the server's and the kernel's
+ * limits scaled together with the plan so that the same limit breaks at the same turn in
+ * seconds. Only sizes and tool names go into it: its content is synthetic, seeded from the
+ * source's hash, so it can be shared where the history cannot.
+ */
+import {
+  type ForecastLimits,
+  forecastLimits,
+  forecastRun,
+  profileRun,
+  type RunProfile,
+  type RunView,
+  SERVER_LIMITS,
+  type ServerLimits,
+} from '../checks/index.ts';
+import type { KernelLimits } from '../contract/kernel-api.ts';
+import { TOOL_NAMES, type ToolName } from '../contract/messages.ts';
+import { BINARY_IDS, type BinaryId } from '../kernel/index.ts';
+
+/** The scaled limits the built-in incidents reproduce at in seconds (scenarios/tmprl1103.yaml, history-size.yaml). */
+const FAST_BLOB_LIMIT = 256 * 1024;
+const FAST_HISTORY_SIZE_LIMIT = 2 * 1024 * 1024;
+/** A screenshot's text beyond this is the page's text, not only its caption. */
+const CAPTION_BYTES = 120;
+
+export interface FromHistoryOptions {
+  /** The source file as the user named it, and its sha256 (hex). */
+  source: string;
+  sha256: string;
+  /** The binary to run; default: the one whose task queue the run started on. */
+  binary?: BinaryId;
+  /** Multiplies every size and byte limit; default: what brings the limit that broke to the built-in incident's. */
+  scale?: number;
+  /** The server's limits as the source run had them, where known (flags); the rest inferred. */
+  server?: Partial<ServerLimits>;
+}
+
+export interface FromHistory {
+  /** The scenario file's text. */
+  text: string;
+  profile: RunProfile;
+  binary: BinaryId;
+  scale: number;
+  /** The server's limits the source is read against (before scaling). */
+  server: ServerLimits;
+}
+
+/** The binary a kernel's task queue names (`…-v0`): the longest id it ends with. */
+export function binaryOfTaskQueue(queue: string | undefined): BinaryId | undefined {
+  if (!queue) return undefined;
+  return [...BINARY_IDS].sort((a, b) => b.length - a.length).find((id) => queue === id || queue.endsWith(`-${id}`));
+}
+
+/** The power of two at or above n: a limit a history shows only from below (its largest payload, its size). */
+function limitAbove(n: number): number {
+  return 2 ** Math.ceil(Math.log2(Math.max(1, n)));
+}
+
+function serverLimitsOf(profile: RunProfile, run: RunView, given: Partial<ServerLimits>): ServerLimits {
+  const samples = forecastRun(run).samples;
+  const largest = Math.max(0, ...samples.map((s) => s.largestPayload));
+  const history = Math.max(0, ...samples.map((s) => s.historyBytes));
+  const broke = profile.break?.incident;
+  return {
+    blobLimitBytes:
+      given.blobLimitBytes ?? profile.limits.blobLimitBytes ?? (broke === 'tmprl1103' ? limitAbove(largest) : SERVER_LIMITS.blobLimitBytes),
+    historySizeLimitBytes:
+      given.historySizeLimitBytes ?? (broke === 'history-size' ? limitAbove(history) : SERVER_LIMITS.historySizeLimitBytes),
+    historyCountLimit: given.historyCountLimit ?? SERVER_LIMITS.historyCountLimit,
+  };
+}
+
+function autoScale(profile: RunProfile, server: ServerLimits): number {
+  switch (profile.break?.incident) {
+    case 'tmprl1103':
+      return Math.min(1, FAST_BLOB_LIMIT / server.blobLimitBytes);
+    case 'history-size':
+      return Math.min(1, FAST_HISTORY_SIZE_LIMIT / server.historySizeLimitBytes);
+    default:
+      return 1;
+  }
+}
+
+/** A profiled call as the plan takes it: a tool the mocks know (a screenshot when it carried an image, else a shell's text). */
+function planCall(call: RunProfile['turns'][number]['calls'][number]): string {
+  if (call.imageBytes !== undefined) {
+    const page = call.textBytes > CAPTION_BYTES ? `, pageText: ${call.textBytes - CAPTION_BYTES}` : '';
+    return `{ tool: screenshot, bytes: ${Math.max(1, call.imageBytes)}${page} }`;
+  }
+  const tool: ToolName =
+    (TOOL_NAMES as readonly string[]).includes(call.tool) && call.tool !== 'screenshot' ? (call.tool as ToolName) : 'shell';
+  return `{ tool: ${tool}, bytes: ${Math.max(1, call.textBytes)} }`;
+}
+
+const SCALED_LIMITS: readonly (keyof KernelLimits)[] = ['blobLimitBytes', 'compactionTriggerBytes', 'continueAsNewBytes', 'tailMaxBytes'];
+
+function kib(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${+(bytes / 1024 / 1024).toFixed(2)} MiB` : `${+(bytes / 1024).toFixed(1)} KiB`;
+}
+
+const INCIDENT_TEXT: Record<NonNullable<RunProfile['break']>['incident'], string> = {
+  tmprl1103: 'TMPRL1103 (a payload past the blob limit)',
+  'history-size': 'a termination by the history size limit',
+  'history-count': 'a termination by the history count limit',
+};
+
+export function scenarioFromHistory(run: RunView, options: FromHistoryOptions): FromHistory {
+  const profile = profileRun(run);
+  const binary = options.binary ?? binaryOfTaskQueue(profile.taskQueue);
+  if (!binary) {
+    throw new Error(
+      `which binary ran it? the task queue ${profile.taskQueue === undefined ? '(none recorded)' : `"${profile.taskQueue}"`} names none of ${BINARY_IDS.join(', ')}: give --binary`,
+    );
+  }
+  const turns = profile.turns.filter((t) => t.calls.length > 0);
+  if (turns.length === 0) throw new Error('the history holds no model turn with tool calls: no shape to replay');
+  const server = serverLimitsOf(profile, run, options.server ?? {});
+  const scale = options.scale ?? autoScale(profile, server);
+  const scaled = (n: number) => Math.max(1, Math.round(n * scale));
+  const broke = profile.break;
+  const seed = Number.parseInt(options.sha256.slice(0, 8), 16);
+  const calls = turns.reduce((sum, t) => sum + t.calls.length, 0);
+  const screenshots = turns.reduce((sum, t) => sum + t.calls.filter((c) => c.imageBytes !== undefined).length, 0);
+
+  const dynamic: string[] = [];
+  if (broke?.incident === 'tmprl1103' || scale < 1) {
+    dynamic.push(`limit.blobSize.error: ${scaled(server.blobLimitBytes)}`, `limit.blobSize.warn: ${scaled(server.blobLimitBytes / 4)}`);
+  }
+  if (broke?.incident === 'history-size' || scale < 1) {
+    dynamic.push(
+      `limit.historySize.error: ${scaled(server.historySizeLimitBytes)}`,
+      `limit.historySize.warn: ${scaled(server.historySizeLimitBytes / 2)}`,
+    );
+  }
+  if (broke?.incident === 'history-count') dynamic.push(`limit.historyCount.error: ${server.historyCountLimit}`);
+  const limits = Object.entries(profile.limits)
+    .filter(([, value]) => typeof value === 'number')
+    .map(([key, value]) => `${key}: ${SCALED_LIMITS.includes(key as keyof KernelLimits) ? scaled(value as number) : value}`);
+  const expectation = broke ? `reproduces: ${broke.incident}` : 'ends: completed';
+  const ended = broke ? `${INCIDENT_TEXT[broke.incident]} at turn ${broke.turn}` : 'no limit';
+  const forecastLine = forecastOf(run, server);
+
+  const lines = [
+    `# From the history ${options.source}`,
+    `# (sha256 ${options.sha256}), written by \`longrun scenario from-history\`.`,
+    `# The run: ${turns.length} tool turns answered, ${calls} tool calls (${screenshots} screenshots); it broke on ${ended}.`,
+    ...(forecastLine ? [`# Forecast over it: ${forecastLine}.`] : []),
+    `# This replays its shape on ${binary}: the same turns, tools, output sizes and texts' sizes`,
+    `# (shape.turnsProfile); every byte of content is synthetic, seeded from the source's hash.`,
+    scale === 1
+      ? `# Limits as the source had them: blob ${kib(server.blobLimitBytes)}, history size ${kib(server.historySizeLimitBytes)}.`
+      : `# Every size and byte limit is scaled by ${+scale.toPrecision(4)} (blob ${kib(server.blobLimitBytes)} -> ${kib(scaled(server.blobLimitBytes))}, history size ${kib(server.historySizeLimitBytes)} -> ${kib(scaled(server.historySizeLimitBytes))}); \`--scale 1\` writes the unscaled variant.`,
+    ...(broke ? [`# Expected: ${broke.incident} again, at turn ${broke.turn} (within one).`] : []),
+    '',
+    `name: from-history-${options.sha256.slice(0, 8)}`,
+    `description: ${JSON.stringify(`The shape of a recorded run (sha256 ${options.sha256.slice(0, 12)}) on ${binary}: ${ended}.`)}`,
+    `seed: ${seed}`,
+    '',
+    'target:',
+    `  binaries: [${binary}]`,
+    ...(dynamic.length > 0 ? ['', 'server:', '  dynamicConfig:', ...dynamic.map((l) => `    ${l}`)] : []),
+    ...(limits.length > 0 ? ['', 'limits:', ...limits.map((l) => `  ${l}`)] : []),
+    '',
+    'runs:',
+    '  count: 1',
+    '  concurrency: 1',
+    `  maxTurns: ${Math.max(profile.maxTurns, turns.length + 1)}`,
+    '  timeout: 2m',
+    '',
+    'shape:',
+    ...(scale === 1 ? [] : [`  scale: ${scale}`]),
+    `  systemPromptBytes: [[0, ${Math.max(1, profile.systemPromptBytes)}], [1, ${Math.max(1, profile.systemPromptBytes)}]]`,
+    '  turnsProfile:',
+    ...turns.map((t) => `    - { text: ${t.textBytes}, calls: [${t.calls.map(planCall).join(', ')}] }`),
+    '',
+    'expect:',
+    `  - on: ${binary}`,
+    `    ${expectation}`,
+    '',
+  ];
+  return { text: lines.join('\n'), profile, binary, scale, server };
+}
+
+/** Where the forecast puts the limit that broke (or the first it reaches): "blob limit hit at turn 21". */
+function forecastOf(run: RunView, server: ServerLimits): string | undefined {
+  const limits: ForecastLimits = forecastLimits(server);
+  const forecast = forecastRun(run, limits);
+  const reached = Object.values(forecast.metrics)
+    .flatMap((m) => m.limits.filter((l) => l.name === 'blob limit' || l.name === 'error'))
+    .filter((l) => l.step !== undefined)
+    .sort((a, b) => (a.step as number) - (b.step as number))[0];
+  if (!reached) return undefined;
+  const name =
+    reached.name === 'error'
+      ? `the ${reached.value === server.historyCountLimit ? 'history count' : 'history size'} limit`
+      : 'the blob limit';
+  return `${name} ${reached.observed ? 'hit' : 'reached'} at turn ${reached.step}`;
+}

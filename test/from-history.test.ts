@@ -21,13 +21,16 @@ const dir = mkdtempSync(join(tmpdir(), 'longrun-from-history-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the scenario; its one run's histories as JSON and where the run broke. */
-async function runOnce(scenario: Scenario): Promise<{ json: string; broke: RunBreak | null; met: boolean[] }> {
+async function runOnce(scenario: Scenario): Promise<{ json: string; broke: RunBreak | null; met: boolean[]; requests: number[] }> {
   const histories: temporal.api.history.v1.IHistory[] = [];
   const summary = await runScenario(scenario, { onHistories: async (_record, h) => void histories.push(...(await h())) });
   expect(histories).toHaveLength(1);
   const json = historyToJSON(histories[0] as temporal.api.history.v1.History);
-  const broke = profileRun(buildRunView([loadHistory(json, { source: scenario.name })])).break;
-  return { json, broke, met: summary.expectations.map((e) => e.met) };
+  const run = buildRunView([loadHistory(json, { source: scenario.name })]);
+  const requests = (run.executions[0]?.turns ?? []).map((t) =>
+    t.calls[0]?.input.kind === 'call-model' ? t.calls[0].input.request.bytes : 0,
+  );
+  return { json, broke: profileRun(run).break, met: summary.expectations.map((e) => e.met), requests };
 }
 
 /** The strings of a decoded value, those of a JSON text inside it (tool call arguments) too. */
@@ -106,5 +109,10 @@ describe('longrun scenario from-history', () => {
     const turns = `source broke at turn ${source.broke?.turn}, replayed at ${replayed.broke?.turn}`;
     console.log(turns);
     expect(Math.abs((replayed.broke?.turn ?? 0) - (source.broke?.turn ?? 0)), turns).toBeLessThanOrEqual(1);
+    // Turn by turn, the replay's requests weigh what the source's did, within a sixth of a turn's growth (outputs sized by their escaped bytes).
+    for (const [i, bytes] of replayed.requests.entries()) {
+      const was = source.requests[i] as number;
+      expect(Math.abs(bytes - was), `turn ${i + 1}: ${bytes} bytes, the source's ${was}`).toBeLessThan(2048);
+    }
   });
 });

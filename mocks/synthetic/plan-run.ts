@@ -222,10 +222,12 @@ function profileBytes(profile: TurnsProfile): number {
 /** The tool calls of a profile's turns, each with its tool and size, drafted as any other call (seeded subjects, the run's text mix). */
 function profileCalls(shape: RunShape, profile: TurnsProfile, story: RunStory, rng: Rng): DraftCall[][] {
   return profile.map((turn) =>
-    turn.calls.map(({ tool, bytes, pageText }) => {
+    turn.calls.map(({ tool, bytes, pageText, escaped }) => {
       const call = draft(tool, tool === 'screenshot' ? Math.max(MIN_SCREENSHOT_BYTES, bytes) : bytes, story, rng);
       if (tool !== 'screenshot' || pageText !== undefined) Object.assign(call.details, textMixArgs(shape.text));
       if (pageText !== undefined) call.details.pageText = pageText;
+      // The escaped size, as the request carries it, through the escaping of the format drawn.
+      if (escaped !== undefined && isText(call)) call.bytes = Math.max(1, Math.round((escaped - 2) / wirePerByte(call)));
       return call;
     }),
   );

@@ -79,6 +79,11 @@ const profiledCall = z
     tool: z.enum(TOOL_NAMES),
     bytes: positiveInt.describe("the output's UTF-8 bytes (text tools) or the screenshot's encoded PNG size"),
     pageText: positiveInt.optional().describe("a screenshot's page text beside its image, in UTF-8 bytes"),
+    escaped: positiveInt
+      .optional()
+      .describe(
+        "a text output's bytes as a request carries it, JSON-escaped and quoted: the output is sized so that its escaped form weighs about this, whatever format it draws (instead of `bytes`)",
+      ),
   })
   .describe('one tool call of a turn and the size of its output');
 const turnsProfile = z

@@ -50,6 +50,15 @@ describe('planRun with a turns profile', () => {
     expect(planRun({ seed: 8, runId: 'profiled', shape: { turnsProfile: PROFILE } }).turns[0]?.message).not.toEqual(plan.turns[0]?.message);
   });
 
+  it('sizes a text output by its escaped bytes when given, whatever format it draws', () => {
+    const calls = Array.from({ length: 12 }, () => ({ tool: 'shell' as const, bytes: 1, escaped: 10_000 }));
+    const plan = planRun({ seed: 3, runId: 'escaped', shape: { turnsProfile: [{ calls }] } });
+    for (const call of plan.turns[0]?.calls ?? []) {
+      const wire = Buffer.byteLength(JSON.stringify(toolOutput(call.tool, call.args)));
+      expect(Math.abs(wire - 10_000), `${call.args.format}: ${wire}`).toBeLessThan(150);
+    }
+  });
+
   it('scales the profile as any other size, and refuses a turn without calls', () => {
     const plan = planRun({ seed: 7, runId: 'profiled', shape: { turnsProfile: PROFILE, scale: 0.5 } });
     expect(sizes(plan)).toEqual([

@@ -33,7 +33,7 @@ describe('scenarioFromHistory', () => {
     expect(scenario.limits).toMatchObject({ blobLimitBytes: 262_144, compactionTriggerBytes: 150_000 });
     expect(scenario.shape.scale).toBe(0.125);
     expect(scenario.shape.turnsProfile).toHaveLength(5);
-    expect(scenario.shape.turnsProfile?.[0]?.calls).toEqual([{ tool: 'shell', bytes: expect.any(Number) }]);
+    expect(scenario.shape.turnsProfile?.[0]?.calls).toEqual([{ tool: 'shell', bytes: expect.any(Number), escaped: expect.any(Number) }]);
     expect(scenario.expect).toEqual([{ on: 'v0', reproduces: 'tmprl1103' }]);
     expect(made.text).toContain(`# (sha256 ${SHA})`);
     expect(made.text).toContain('at turn 6');

@@ -91,7 +91,8 @@ function planCall(call: RunProfile['turns'][number]['calls'][number]): string {
   }
   const tool: ToolName =
     (TOOL_NAMES as readonly string[]).includes(call.tool) && call.tool !== 'screenshot' ? (call.tool as ToolName) : 'shell';
-  return `{ tool: ${tool}, bytes: ${Math.max(1, call.textBytes)} }`;
+  const escaped = call.jsonBytes === undefined ? '' : `, escaped: ${call.jsonBytes}`;
+  return `{ tool: ${tool}, bytes: ${Math.max(1, call.textBytes)}${escaped} }`;
 }
 
 const SCALED_LIMITS: readonly (keyof KernelLimits)[] = ['blobLimitBytes', 'compactionTriggerBytes', 'continueAsNewBytes', 'tailMaxBytes'];

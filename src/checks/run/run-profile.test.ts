@@ -24,8 +24,10 @@ describe('profileRun', () => {
       { turn: 1, textBytes: 0, calls: [expect.objectContaining({ tool: 'shell' }), expect.objectContaining({ tool: 'shell' })] },
       { turn: 2, textBytes: 0, calls: [{ tool: 'shell', textBytes: 23, imageBytes: 3000 }] },
     ]);
-    // The builder's outputs are about the size asked for.
+    // The builder's outputs are about the size asked for; as JSON, each with its quotes and escapes.
     expect(profile.turns[0]?.calls.map((c) => Math.round(c.textBytes / 100))).toEqual([30, 5]);
+    for (const call of profile.turns[0]?.calls ?? []) expect(call.jsonBytes).toBeGreaterThanOrEqual(call.textBytes + 2);
+    expect(profile.turns[1]?.calls[0]?.jsonBytes).toBeUndefined();
   });
 
   it('names the turn a PAYLOADS_TOO_LARGE broke: the one after the last answered', () => {

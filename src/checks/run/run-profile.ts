@@ -20,6 +20,8 @@ export interface ProfiledCall {
   textBytes: number;
   /** A screenshot's image bytes (decoded from its data URL), when the output carries one. */
   imageBytes?: number;
+  /** A text output's bytes as the request carries it: JSON-escaped, with its quotes. */
+  jsonBytes?: number;
 }
 
 export interface ProfiledTurn {
@@ -63,6 +65,15 @@ function imageBytes(parts: readonly PartSummary[] | undefined): number | undefin
   return Math.floor((base64 * 3) / 4);
 }
 
+/** A text output's content as JSON: the tool message's bytes less its envelope. */
+function contentJsonBytes(message: MessageSummary | undefined): number | undefined {
+  const parts = message?.parts;
+  if (message?.role !== 'tool' || parts?.length !== 1 || parts[0]?.kind !== 'text') return undefined;
+  const envelope = Buffer.byteLength(JSON.stringify({ role: 'tool', tool_call_id: message.toolCallId ?? '', content: '' })) - 2;
+  const bytes = message.bytes - envelope;
+  return bytes >= (parts[0].bytes ?? 0) + 2 ? bytes : undefined;
+}
+
 /** Every tool message the run's histories hold (tool results, and tool messages of the requests), by call id. */
 function toolMessages(executions: readonly Execution[]): Map<string, MessageSummary> {
   const byId = new Map<string, MessageSummary>();
@@ -100,10 +111,12 @@ function profileTurns(executions: readonly Execution[]): ProfiledTurn[] {
         calls: ids.map((id, i) => {
           const output = outputs.get(id);
           const image = imageBytes(output?.parts);
+          const json = contentJsonBytes(output);
           return {
             tool: answer.toolCallNames?.[i] || 'unknown',
             textBytes: textBytes(output?.parts),
             ...(image === undefined ? {} : { imageBytes: image }),
+            ...(json === undefined ? {} : { jsonBytes: json }),
           };
         }),
       });

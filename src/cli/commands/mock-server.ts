@@ -2,7 +2,7 @@
  * `longrun mock-server`: the model API and the sandbox API as a standalone HTTP server on
  * loopback, for a worker in another process or language (the production kernel is Go).
  */
-import { checkToolMap, startMockServer, type ToolMap } from '../../../mocks/index.ts';
+import { checkToolMap, DEFAULT_MAX_BODY_BYTES, startMockServer, type ToolMap } from '../../../mocks/index.ts';
 import { mockOptionsOf, resolveScenario } from '../../scenario/index.ts';
 import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT } from '../exit-code.ts';
@@ -25,6 +25,14 @@ const FLAGS = {
     parse: toolMapOf,
     want: 'NAME=TOOL pairs, comma-separated, TOOL one of screenshot, shell, read_file, list_files, diff',
   }),
+  'max-body-bytes': valueFlag({
+    value: 'N',
+    help: "a request body past this is answered 413 as it arrives, in the provider's error shape (a Temporal payload is at most 2 MiB)",
+    default: DEFAULT_MAX_BODY_BYTES,
+    shownDefault: '64 MiB',
+    parse: wholeNumber(1),
+    want: 'a positive whole number of bytes',
+  }),
 };
 
 /** `get_page=screenshot,run=shell`; undefined when it is not that. */
@@ -42,10 +50,10 @@ export const mockServerCommand = defineCommand({
   ...COMMAND_LINES['mock-server'],
   flags: FLAGS,
   positionals: { min: 0, max: 0, names: '' },
-  async run({ values: { port, host, scenario: scenarioName, 'tool-map': toolMap } }) {
+  async run({ values: { port, host, scenario: scenarioName, 'tool-map': toolMap, 'max-body-bytes': maxBodyBytes } }) {
     const { scenario } = resolveScenario(scenarioName);
     // As the scenario's runs see it (its tools and conversation included), the flag's tool map over the scenario's.
-    const server = await startMockServer({ ...mockOptionsOf(scenario), port, host, ...(toolMap ? { toolMap } : {}) });
+    const server = await startMockServer({ ...mockOptionsOf(scenario), port, host, maxBodyBytes, ...(toolMap ? { toolMap } : {}) });
     console.log(`longrun mock server (scenario ${scenario.name}) at ${server.url}`);
     console.log(`  model API:   ${server.modelBaseUrl}/chat/completions`);
     console.log(`  sandbox API: ${server.sandboxBaseUrl}/tools/{name}`);

@@ -88,4 +88,40 @@ describe('an interrupt while runs are judged', () => {
     for (const run of stopped) expect(junit).not.toMatch(new RegExp(`classname="${run.runId}"[^>]*>\\s*<failure`));
     if (stopped.length > 0) expect(junit).toContain('the run was stopped when longrun was interrupted, not judged');
   });
+
+  it('its parent killed alone (npx under a CI cancel): longrun notices, stops its runs, writes the partial report and exits', async () => {
+    const reports = mkdtempSync(join(tmpdir(), 'longrun-orphan-'));
+    const bin = fileURLToPath(new URL('../bin/longrun.js', import.meta.url));
+    // A parent like npx: it starts longrun, reads its stderr, and dies without passing anything on.
+    const parentScript = `
+      const child = require('node:child_process').spawn(process.execPath, ${JSON.stringify([bin, 'run', 'smoke', '--report-dir', reports])}, { stdio: ['ignore', 'ignore', 'pipe'] });
+      process.stdout.write(child.pid + '\\n');
+      child.stderr.on('data', (d) => process.stderr.write(d));`;
+    const parent = spawn(process.execPath, ['-e', parentScript], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let pid = 0;
+    let stderr = '';
+    parent.stdout.on('data', (d: Buffer) => (pid ||= Number.parseInt(String(d), 10)));
+    await new Promise<void>((resolve) => {
+      parent.stderr.on('data', (d: Buffer) => {
+        stderr += d;
+        if (/runs \d+\/\d+ .* [1-9]\d* turns/.test(stderr)) resolve();
+      });
+    });
+    parent.kill('SIGKILL');
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const deadline = Date.now() + 90_000;
+    while (alive() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(alive()).toBe(false);
+    const folder = readdirSync(reports)[0] as string;
+    const summary = JSON.parse(readFileSync(join(reports, folder, 'summary.json'), 'utf8'));
+    expect(summary.partial).toBe(true);
+    expect(readFileSync(join(reports, folder, 'junit.xml'), 'utf8')).toContain('type="partial"');
+  }, 120_000);
 });

@@ -62,6 +62,11 @@ function internalError(error: unknown): void {
 }
 process.on('uncaughtException', internalError);
 stopQuietlyWhenClosed(process.stdout);
+// A closed stderr must not end a run before its report is written (stop-on-signals.ts stops it
+// the proper way); what longrun would have said there has nobody to read it.
+process.stderr.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') internalError(error);
+});
 process.on('unhandledRejection', internalError);
 
 process.exitCode = await main(process.argv.slice(2));

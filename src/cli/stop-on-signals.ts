@@ -11,38 +11,64 @@ import { EXIT } from './exit-code.ts';
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export interface SignalStop {
-  /** Aborted by the first signal. */
+  /** Aborted by the first signal (or the parent's going, or stderr's closing). */
   signal: AbortSignal;
   /** Gives the signals their default effect back. */
   release(): void;
   /** Runs `work` with signals held: one that arrives is said, and returned after `work` is done. */
-  holdWhile(work: () => Promise<void>, saying: string): Promise<NodeJS.Signals | undefined>;
+  holdWhile(work: () => Promise<void>, saying: string): Promise<string | undefined>;
 }
 
-/** `onFirst` says what the first signal does (the second needs no words). */
-export function stopOnSignals(onFirst: (signal: NodeJS.Signals) => void): SignalStop {
+/** How often longrun looks for its parent: a CI cancel that kills only npx leaves longrun orphaned. */
+const PARENT_CHECK_MS = 1_000;
+
+/**
+ * `onFirst` says what the first stop does (the second needs no words); it is given the signal's
+ * name, or why longrun stops without one: its parent gone (`npx` killed alone, as a CI cancel
+ * or `docker stop` does), or its stderr closed (nobody is reading it any more).
+ */
+export function stopOnSignals(onFirst: (why: string) => void): SignalStop {
   const controller = new AbortController();
-  let holding: { saying: string; held?: NodeJS.Signals } | undefined;
-  const stop = (signal: NodeJS.Signals) => {
+  let holding: { saying: string; held?: string } | undefined;
+  // A second signal quits at once; the parent's going or stderr's closing after a stop changes nothing.
+  const stop = (why: string, isSignal = true) => {
     if (holding) {
-      if (!holding.held) process.stderr.write(`\nlongrun: ${signal}: ${holding.saying}\n`);
-      holding.held ??= signal;
+      if (!holding.held) say(`\nlongrun: ${why}: ${holding.saying}\n`);
+      holding.held ??= why;
       return;
     }
+    if (controller.signal.aborted && !isSignal) return;
     // Nothing a chaos process would still do belongs in a partial report.
     killAllChildren();
     if (controller.signal.aborted) process.exit(EXIT.interrupted);
-    onFirst(signal);
+    onFirst(why);
     controller.abort();
   };
-  for (const name of SIGNALS) process.on(name, stop);
+  const onSignal = (signal: NodeJS.Signals) => stop(signal);
+  for (const name of SIGNALS) process.on(name, onSignal);
+  const parent = process.ppid;
+  const parentCheck = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(parentCheck);
+    stop('its parent process is gone', false);
+  }, PARENT_CHECK_MS);
+  parentCheck.unref();
+  let stderrClosed = false;
+  const onStderrError = (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' || stderrClosed) return;
+    stderrClosed = true;
+    stop('its stderr was closed', false);
+  };
+  process.stderr.on('error', onStderrError);
   return {
     signal: controller.signal,
     release() {
-      for (const name of SIGNALS) process.off(name, stop);
+      for (const name of SIGNALS) process.off(name, onSignal);
+      clearInterval(parentCheck);
+      process.stderr.off('error', onStderrError);
     },
     async holdWhile(work, saying) {
-      const held: { saying: string; held?: NodeJS.Signals } = { saying };
+      const held: { saying: string; held?: string } = { saying };
       holding = held;
       try {
         await work();
@@ -52,4 +78,11 @@ export function stopOnSignals(onFirst: (signal: NodeJS.Signals) => void): Signal
       return held.held;
     },
   };
+}
+
+/** A line on stderr, which may be closed by now: then nobody is there to read it. */
+function say(line: string): void {
+  try {
+    process.stderr.write(line);
+  } catch {}
 }

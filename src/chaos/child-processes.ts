@@ -6,12 +6,15 @@
  */
 import type { ChildProcess } from 'node:child_process';
 
-/** Every live child, and whether it leads a process group of its own (killed as a whole). */
-const live = new Map<ChildProcess, { group: boolean }>();
+/**
+ * Every live child, whether it leads a process group of its own (killed as a whole), and whether
+ * it is infrastructure the stop itself needs (Toxiproxy: the server's path to its database).
+ */
+const live = new Map<ChildProcess, { group: boolean; infrastructure: boolean }>();
 let exitHookInstalled = false;
 
-export function trackChild(child: ChildProcess, options: { group?: boolean } = {}): void {
-  live.set(child, { group: options.group ?? false });
+export function trackChild(child: ChildProcess, options: { group?: boolean; infrastructure?: boolean } = {}): void {
+  live.set(child, { group: options.group ?? false, infrastructure: options.infrastructure ?? false });
   child.once('exit', () => live.delete(child));
   if (!exitHookInstalled) {
     process.on('exit', killAllChildren);
@@ -25,6 +28,15 @@ export function trackChild(child: ChildProcess, options: { group?: boolean } = {
  */
 export function killAllChildren(): void {
   for (const [child, { group }] of live) if (isRunning(child)) killNow(child, group);
+}
+
+/**
+ * SIGKILLs every live child but the infrastructure: what a signal does at once. Toxiproxy stays
+ * until the harness closes, after the server: on a `temporal-postgres` link it is the server's
+ * only way to its database, which the stop needs to end the runs and read their histories.
+ */
+export function killStrikingChildren(): void {
+  for (const [child, { group, infrastructure }] of live) if (!infrastructure && isRunning(child)) killNow(child, group);
 }
 
 /** SIGKILLs the child, or its whole process group when it leads one. */

@@ -6,7 +6,7 @@
 export { ChaosController, type ChaosStrike, type ChaosTargets } from './chaos-controller.ts';
 export { type ChaosPlan, type NetworkLink, type PlannedStep, planChaos, strikesAt } from './chaos-plan.ts';
 export { type ChaosEvent, type ChaosSession, type ChaosSessionOptions, startChaosSession } from './chaos-session.ts';
-export { killAllChildren } from './child-processes.ts';
+export { killAllChildren, killStrikingChildren } from './child-processes.ts';
 export { type RestartableServer, startRestartableServer } from './restartable-server.ts';
 export { servedBinaries } from './served-binaries.ts';
 export { startToxiproxy, type Toxic, type Toxiproxy } from './toxiproxy.ts';

@@ -37,9 +37,15 @@ const START_TIMEOUT_MS = 30_000;
 
 export async function startToxiproxy(): Promise<Toxiproxy> {
   const binary = await resolveToxiproxyBinary();
-  // stdin stays open: Toxiproxy exits when it closes, that is, when this process is gone.
-  const child = spawn(binary.path, ['--host', '127.0.0.1', '--port', '0'], { stdio: ['pipe', 'pipe', 'pipe'], env: childEnv() });
-  trackChild(child);
+  // stdin stays open: Toxiproxy exits when it closes, that is, when this process is gone. A group
+  // of its own: a Ctrl-C to longrun's group must not take the server's path to its database
+  // while the stop still needs it (longrun ends it with the harness, after the server).
+  const child = spawn(binary.path, ['--host', '127.0.0.1', '--port', '0'], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: childEnv(),
+    detached: true,
+  });
+  trackChild(child, { group: true, infrastructure: true });
   const stderr = tailOf(child.stderr);
   const address = await new Promise<string>((resolve, reject) => {
     let stdout = '';

@@ -13,12 +13,29 @@ describe('stopOnSignals', () => {
   it('aborts on the first SIGINT or SIGTERM, killing the chaos processes at once', async () => {
     const chaosProcess = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
     trackChild(chaosProcess);
-    const said: NodeJS.Signals[] = [];
+    const said: string[] = [];
     stop = stopOnSignals((signal) => said.push(signal));
     process.emit('SIGTERM', 'SIGTERM');
     expect(stop.signal.aborted).toBe(true);
     expect(said).toEqual(['SIGTERM']);
     expect(await exitOf(chaosProcess)).toEqual({ code: null, signal: 'SIGKILL' });
+  });
+
+  it("keeps the infrastructure the stop needs (Toxiproxy, the server's path to its database) until the second", async () => {
+    const exit = vi.spyOn(process, 'exit').mockImplementation((code) => {
+      throw new Error(`exit ${code}`);
+    });
+    const worker = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const proxy = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    trackChild(worker);
+    trackChild(proxy, { infrastructure: true });
+    stop = stopOnSignals(() => {});
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(await exitOf(worker)).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(proxy.exitCode === null && proxy.signalCode === null).toBe(true);
+    expect(() => process.emit('SIGTERM', 'SIGTERM')).toThrow('exit 130');
+    expect(exit).toHaveBeenCalledWith(130);
+    expect(await exitOf(proxy)).toEqual({ code: null, signal: 'SIGKILL' });
   });
 
   it('exits at once on the second, and gives the signals back on release', () => {
@@ -28,7 +45,7 @@ describe('stopOnSignals', () => {
     });
     const listening = () => [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
     const before = listening();
-    const said: NodeJS.Signals[] = [];
+    const said: string[] = [];
     stop = stopOnSignals((signal) => said.push(signal));
     process.emit('SIGINT', 'SIGINT');
     expect(exit).not.toHaveBeenCalled();

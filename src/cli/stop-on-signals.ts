@@ -5,7 +5,7 @@
  * While the report is being written (`holdWhile`), a signal waits for it: a folder half written
  * (a junit.xml with no summary.json) would say less than what ran, or something else.
  */
-import { killAllChildren } from '../chaos/index.ts';
+import { killAllChildren, killStrikingChildren } from '../chaos/index.ts';
 import { EXIT } from './exit-code.ts';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -38,9 +38,13 @@ export function stopOnSignals(onFirst: (why: string) => void): SignalStop {
       return;
     }
     if (controller.signal.aborted && !isSignal) return;
-    // Nothing a chaos process would still do belongs in a partial report.
-    killAllChildren();
-    if (controller.signal.aborted) process.exit(EXIT.interrupted);
+    // Nothing a chaos process would still do belongs in a partial report; the infrastructure the
+    // stop needs (Toxiproxy, the server's path to its database) goes with the harness, last.
+    if (controller.signal.aborted) {
+      killAllChildren();
+      process.exit(EXIT.interrupted);
+    }
+    killStrikingChildren();
     onFirst(why);
     controller.abort();
   };

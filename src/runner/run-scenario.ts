@@ -173,7 +173,14 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     load = sampler.stop();
     verdicts = [
       ...(await harness.stopChaos()),
-      ...(chaos ? evaluateChaosRuns(scenario.expect, tally.records, tally.stopped) : []),
+      // A run longrun's own stop ended is reported, not held against the chaos.
+      ...(chaos
+        ? evaluateChaosRuns(
+            scenario.expect,
+            tally.records.filter((record) => !stoppedByInterrupt(record.executions.at(-1)?.reason)),
+            tally.stopped.filter((stopped) => !stoppedByInterrupt(stopped.why)),
+          )
+        : []),
       ...(scenario.soak ? soakVerdict(scenario.soak, load) : []),
     ];
     report();

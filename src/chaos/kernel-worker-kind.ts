@@ -4,11 +4,11 @@
  * They can be started as warm standbys, and they report every activity over IPC: a run starts a
  * turn when its turn's call_model starts (attempt 1).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ActivitiesConfig, activitiesConfigFor, type BinaryId, isBinaryId } from '../kernel/index.ts';
 import { workflowBundle } from '../kernel/workers/workflow-bundles.ts';
+import { ownedTempDir } from '../shared/owned-temp-dir.ts';
 import { ChildWorker } from './child-worker.ts';
 import { kernelBinaryOf } from './served-binaries.ts';
 import type { QueueWorker, Standby, TurnListener, WorkerKind } from './worker-kind.ts';
@@ -29,7 +29,7 @@ export class KernelWorkerKind implements WorkerKind<ChildWorker> {
   readonly separateActivities = true;
   private readonly turnListeners = new Set<TurnListener>();
   private readonly bundles = new Map<BinaryId, Promise<string>>();
-  private readonly bundleDir = mkdtempSync(join(tmpdir(), 'longrun-bundles-'));
+  private readonly bundleDir = ownedTempDir('longrun-bundles-');
 
   constructor(private readonly options: KernelWorkerKindOptions) {}
 

@@ -6,11 +6,11 @@
  * reconnects once the server is back, as the workers' own connections do. A PostgreSQL cluster
  * it is given stays up across restarts and its teardown: the caller owns it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { type Environment, type EnvironmentOptions, freeLoopbackPort, startEnvironment } from '../environment/index.ts';
+import { ownedTempDir } from '../shared/owned-temp-dir.ts';
 import { sleep } from '../shared/sleep.ts';
 
 export interface RestartableServer {
@@ -23,7 +23,7 @@ export interface RestartableServer {
 export type RestartableServerOptions = Pick<EnvironmentOptions, 'dynamicConfig' | 'postgres' | 'postgresVia' | 'signal'>;
 
 export async function startRestartableServer({ signal, ...options }: RestartableServerOptions = {}): Promise<RestartableServer> {
-  const dir = options.postgres ? undefined : mkdtempSync(join(tmpdir(), 'longrun-server-'));
+  const dir = options.postgres ? undefined : ownedTempDir('longrun-server-');
   const removeDir = () => dir && rmSync(dir, { recursive: true, force: true });
   const settings: EnvironmentOptions = {
     ...options,

@@ -64,29 +64,44 @@ function payloadStrings(json: string): string[] {
   return found;
 }
 
-describe('longrun scenario from-history', () => {
-  it("writes a scenario from a real tmprl1103 history on v0 that breaks on the blob limit at the same turn, and holds none of the source's strings", async () => {
-    const { scenario } = resolveScenario('tmprl1103');
-    const v0Only: Scenario = {
-      ...scenario,
-      target: { binaries: ['v0'] },
-      runs: { ...scenario.runs, count: 1, concurrency: 1 },
-      expect: scenario.expect.filter((e) => e.on === 'v0' && 'reproduces' in e),
-    };
-    const source = await runOnce(v0Only);
-    expect(source.broke?.incident).toBe('tmprl1103');
-    const sourceFile = join(dir, 'incident.json');
-    writeFileSync(sourceFile, source.json);
+/** The built-in incident's run on v0 alone, recorded. */
+async function recordOnV0(name: string) {
+  const { scenario } = resolveScenario(name);
+  const source = await runOnce({
+    ...scenario,
+    target: { binaries: ['v0'] },
+    runs: { ...scenario.runs, count: 1, concurrency: 1 },
+    expect: scenario.expect.filter((e) => e.on === 'v0' && 'reproduces' in e),
+  });
+  expect(source.broke?.incident).toBe(name);
+  const file = join(dir, `${name}.json`);
+  writeFileSync(file, source.json);
+  return { ...source, file };
+}
 
-    const out = join(dir, 'replayed.yaml');
-    const made = await longrun(['scenario', 'from-history', sourceFile, '--out', out]);
-    expect(made.code, made.stderr).toBe(0);
-    expect(made.stderr).toContain(`tmprl1103 at turn ${source.broke?.turn}`);
-    const text = readFileSync(out, 'utf8');
-    const sha = createHash('sha256').update(readFileSync(sourceFile)).digest('hex');
-    expect(text).toContain(`# From the history ${sourceFile}`);
+/** `longrun scenario from-history`, its scenario's text and file. */
+async function fromHistory(file: string, out: string, ...args: string[]): Promise<{ text: string; out: string }> {
+  const made = await longrun(['scenario', 'from-history', file, '--out', join(dir, out), ...args]);
+  expect(made.code, made.stderr).toBe(0);
+  return { text: readFileSync(join(dir, out), 'utf8'), out: join(dir, out) };
+}
+
+function expectSameBreak(source: RunBreak | null, replayed: RunBreak | null, label: string): void {
+  const turns = `${label}: the source broke at turn ${source?.turn}, the replay at ${replayed?.turn}`;
+  console.log(turns);
+  expect(replayed?.incident, turns).toBe(source?.incident);
+  expect(Math.abs((replayed?.turn ?? 0) - (source?.turn ?? 0)), turns).toBeLessThanOrEqual(1);
+}
+
+describe('longrun scenario from-history', () => {
+  it("writes a scenario from a real tmprl1103 history on v0 that breaks on the blob limit at the same turn, scaled or not, and holds none of the source's strings", async () => {
+    const source = await recordOnV0('tmprl1103');
+    const { text, out } = await fromHistory(source.file, 'replayed.yaml');
+    const sha = createHash('sha256').update(readFileSync(source.file)).digest('hex');
+    expect(text).toContain(`# From the history ${source.file}`);
     expect(text).toContain(sha);
     expect(text).toMatch(/^ {2}binaries: \[v0\]$/m);
+    expect(text).toContain(`# Expected: tmprl1103 again, at turn ${source.broke?.turn} (within one).`);
     expect(text).toMatch(/reproduces: tmprl1103/);
 
     // No string of the source's payloads: prompts, outputs, texts, ids, arguments (tool names aside: the shape names its tools).
@@ -100,19 +115,32 @@ describe('longrun scenario from-history', () => {
       for (const id of extractIdentifiers(s)) if (id.length >= 6) needles.add(id);
     }
     expect(needles.size).toBeGreaterThan(100);
-    const found = [...needles].filter((needle) => text.includes(needle));
-    expect(found).toEqual([]);
+    expect([...needles].filter((needle) => text.includes(needle))).toEqual([]);
 
     const replayed = await runOnce(loadScenarioFile(out));
     expect(replayed.met).toEqual([true]);
-    expect(replayed.broke?.incident).toBe('tmprl1103');
-    const turns = `source broke at turn ${source.broke?.turn}, replayed at ${replayed.broke?.turn}`;
-    console.log(turns);
-    expect(Math.abs((replayed.broke?.turn ?? 0) - (source.broke?.turn ?? 0)), turns).toBeLessThanOrEqual(1);
+    expectSameBreak(source.broke, replayed.broke, 'tmprl1103');
     // Turn by turn, the replay's requests weigh what the source's did, within a sixth of a turn's growth (outputs sized by their escaped bytes).
     for (const [i, bytes] of replayed.requests.entries()) {
       const was = source.requests[i] as number;
       expect(Math.abs(bytes - was), `turn ${i + 1}: ${bytes} bytes, the source's ${was}`).toBeLessThan(2048);
     }
+
+    // A quarter of the sizes, the limits with them: the same turn still.
+    const quarter = await fromHistory(source.file, 'quarter.yaml', '--scale', '0.25');
+    expect(quarter.text).toMatch(/^ {2}scale: 0\.25$/m);
+    const small = await runOnce(loadScenarioFile(quarter.out));
+    expect(small.met).toEqual([true]);
+    expectSameBreak(source.broke, small.broke, 'tmprl1103 at scale 0.25');
+  });
+
+  it('writes a scenario from a real history-size history on v0 that is terminated at the same turn', async () => {
+    const source = await recordOnV0('history-size');
+    const { text, out } = await fromHistory(source.file, 'history-size.yaml');
+    expect(text).toMatch(/limit\.historySize\.error: 2097152/);
+    expect(text).toMatch(/reproduces: history-size/);
+    const replayed = await runOnce(loadScenarioFile(out));
+    expect(replayed.met).toEqual([true]);
+    expectSameBreak(source.broke, replayed.broke, 'history-size');
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { planContextBytes, planRun } from '../../mocks/index.ts';
 import { buildRunView } from '../checks/index.ts';
 import { AgentRunHistory } from '../checks/testing/index.ts';
 import { binaryOfTaskQueue, scenarioFromHistory } from './from-history.ts';
@@ -29,8 +30,14 @@ describe('scenarioFromHistory', () => {
     expect(made.scale).toBe(0.125);
     const scenario = parseScenario(made.text, 'generated.yaml');
     expect(scenario.target).toEqual({ binaries: ['v0'] });
-    expect(scenario.server.dynamicConfig).toMatchObject({ 'limit.blobSize.error': 262_144 });
-    expect(scenario.limits).toMatchObject({ blobLimitBytes: 262_144, compactionTriggerBytes: 150_000 });
+    // The blob limit falls inside the scaled plan's growth into turn 6, the one that broke, the kernel's with the server's.
+    const blob = scenario.server.dynamicConfig['limit.blobSize.error'] as number;
+    expect(scenario.limits.blobLimitBytes).toBe(blob);
+    const plan = planRun({ seed: scenario.seed, runId: `${scenario.name}-run-0000`, shape: scenario.shape });
+    const request = (turn: number) => planContextBytes({ ...plan, turns: plan.turns.slice(0, turn - 1) });
+    expect(request(5)).toBeLessThan(blob);
+    expect(request(6)).toBeGreaterThan(blob - 300);
+    expect(scenario.limits.compactionTriggerBytes).toBeLessThan(1_200_000 * 0.2);
     expect(scenario.shape.scale).toBe(0.125);
     expect(scenario.shape.turnsProfile).toHaveLength(5);
     expect(scenario.shape.turnsProfile?.[0]?.calls).toEqual([{ tool: 'shell', bytes: expect.any(Number), escaped: expect.any(Number) }]);

@@ -5,6 +5,10 @@
  * seconds. Only sizes and tool names go into it: its content is synthetic, seeded from the
  * source's hash, so it can be shared where the history cannot.
  */
+
+import { planContextBytes, planRun, type RunPlan } from '../../mocks/synthetic/plan-run.ts';
+import type { RunShapeInput, TurnsProfile } from '../../mocks/synthetic/run-shape.ts';
+import { MIN_SCREENSHOT_BYTES } from '../../mocks/synthetic/screenshot.ts';
 import {
   type ForecastLimits,
   forecastLimits,
@@ -61,7 +65,14 @@ function limitAbove(n: number): number {
 function serverLimitsOf(profile: RunProfile, run: RunView, given: Partial<ServerLimits>): ServerLimits {
   const samples = forecastRun(run).samples;
   const largest = Math.max(0, ...samples.map((s) => s.largestPayload));
-  const history = Math.max(0, ...samples.map((s) => s.historyBytes));
+  // The server's own count at a workflow task is below the limit (the run was alive); the payloads' sum may be past it.
+  const counted = Math.max(
+    0,
+    ...run.executions.flatMap((e) =>
+      e.history.events.map((event) => (event.attrs.kind === 'workflow-task' ? (event.attrs.historySizeBytes ?? 0) : 0)),
+    ),
+  );
+  const history = counted > 0 ? counted : Math.max(0, ...samples.map((s) => s.historyBytes));
   const broke = profile.break?.incident;
   return {
     blobLimitBytes:
@@ -83,19 +94,62 @@ function autoScale(profile: RunProfile, server: ServerLimits): number {
   }
 }
 
+type ProfiledCall = RunProfile['turns'][number]['calls'][number];
+type PlanCall = TurnsProfile[number]['calls'][number];
+
 /** A profiled call as the plan takes it: a tool the mocks know (a screenshot when it carried an image, else a shell's text). */
-function planCall(call: RunProfile['turns'][number]['calls'][number]): string {
+function planCall(call: ProfiledCall): PlanCall {
   if (call.imageBytes !== undefined) {
-    const page = call.textBytes > CAPTION_BYTES ? `, pageText: ${call.textBytes - CAPTION_BYTES}` : '';
-    return `{ tool: screenshot, bytes: ${Math.max(1, call.imageBytes)}${page} }`;
+    const page = call.textBytes > CAPTION_BYTES ? { pageText: call.textBytes - CAPTION_BYTES } : {};
+    return { tool: 'screenshot', bytes: Math.max(MIN_SCREENSHOT_BYTES, call.imageBytes), ...page };
   }
   const tool: ToolName =
     (TOOL_NAMES as readonly string[]).includes(call.tool) && call.tool !== 'screenshot' ? (call.tool as ToolName) : 'shell';
-  const escaped = call.jsonBytes === undefined ? '' : `, escaped: ${call.jsonBytes}`;
-  return `{ tool: ${tool}, bytes: ${Math.max(1, call.textBytes)}${escaped} }`;
+  return { tool, bytes: Math.max(1, call.textBytes), ...(call.jsonBytes === undefined ? {} : { escaped: call.jsonBytes }) };
 }
 
-const SCALED_LIMITS: readonly (keyof KernelLimits)[] = ['blobLimitBytes', 'compactionTriggerBytes', 'continueAsNewBytes', 'tailMaxBytes'];
+function flow(call: PlanCall): string {
+  return `{ ${Object.entries(call)
+    .map(([key, value]) => `${key}: ${value}`)
+    .join(', ')} }`;
+}
+
+/**
+ * What a scale does to the plan by the turn that broke. A turn's framing and call arguments do
+ * not scale, so a limit scaled by the scale itself would fall turns early. The blob limit is
+ * put halfway through the scaled plan's growth into that turn (its request then is the first
+ * past it); the history's is the limit less what the scale takes off the history (every request
+ * before, and each message once, as the results carry them), keeping the source's margin.
+ */
+function scaleEffect(shape: RunShapeInput, seed: number, runId: string, turn: number, scale: number) {
+  if (scale === 1) return { blobContext: undefined, historyOff: 0, request: 1, history: 1 };
+  const contexts = (plan: RunPlan) =>
+    Array.from({ length: Math.min(turn, plan.turns.length) }, (_, k) => planContextBytes({ ...plan, turns: plan.turns.slice(0, k) }));
+  const full = contexts(planRun({ seed, runId, shape }));
+  const small = contexts(planRun({ seed, runId, shape: { ...shape, scale } }));
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const last = (xs: number[]) => xs.at(-1) ?? 0;
+  const before = small.at(-2) ?? 0;
+  return {
+    blobContext: Math.round(before + (last(small) - before) / 2),
+    historyOff: sum(full.slice(0, -1)) - sum(small.slice(0, -1)) + last(full) - last(small),
+    request: last(small) / Math.max(1, last(full)),
+    history: sum(small) / Math.max(1, sum(full)),
+  };
+}
+
+/** What a request weighs beyond its messages (model, metadata): the source's last, as the same kernel sends it. */
+function requestEnvelope(run: RunView): number {
+  const input = run.executions.at(-1)?.turns.at(-1)?.calls[0]?.input;
+  return input?.kind === 'call-model' ? input.request.bytes - input.request.messagesBytes : 0;
+}
+
+/** Which ratio each kernel limit scales by; the card keeps its size (the built-in incidents' do). */
+const LIMIT_MEASURE: Partial<Record<keyof KernelLimits, 'request' | 'history' | 'scale'>> = {
+  compactionTriggerBytes: 'request',
+  continueAsNewBytes: 'history',
+  tailMaxBytes: 'scale',
+};
 
 function kib(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${+(bytes / 1024 / 1024).toFixed(2)} MiB` : `${+(bytes / 1024).toFixed(1)} KiB`;
@@ -119,26 +173,47 @@ export function scenarioFromHistory(run: RunView, options: FromHistoryOptions): 
   if (turns.length === 0) throw new Error('the history holds no model turn with tool calls: no shape to replay');
   const server = serverLimitsOf(profile, run, options.server ?? {});
   const scale = options.scale ?? autoScale(profile, server);
-  const scaled = (n: number) => Math.max(1, Math.round(n * scale));
   const broke = profile.break;
   const seed = Number.parseInt(options.sha256.slice(0, 8), 16);
+  const promptBytes = Math.max(1, profile.systemPromptBytes);
+  const turnsProfile: TurnsProfile = turns.map((t) => ({ text: t.textBytes, calls: t.calls.map(planCall) }));
+  const shape: RunShapeInput = {
+    systemPromptBytes: [
+      [0, promptBytes],
+      [1, promptBytes],
+    ],
+    turnsProfile,
+  };
+  const name = `from-history-${options.sha256.slice(0, 8)}`;
+  // The runner names a scenario's first run so; its plan is the one that runs.
+  const effect = scaleEffect(shape, seed, `${name}-run-0000`, broke?.turn ?? turns.length + 1, scale);
+  const ratios = { request: effect.request, history: effect.history, scale };
+  const scaled = (n: number, by: keyof typeof ratios = 'scale') => Math.max(1, Math.round(n * ratios[by]));
+  // Only the limit that broke is placed at the turn; another keeps its distance, scaled.
+  const blob =
+    effect.blobContext !== undefined && broke?.incident === 'tmprl1103'
+      ? effect.blobContext + requestEnvelope(run)
+      : scaled(server.blobLimitBytes, 'request');
+  const historySize = Math.max(1, server.historySizeLimitBytes - effect.historyOff);
   const calls = turns.reduce((sum, t) => sum + t.calls.length, 0);
   const screenshots = turns.reduce((sum, t) => sum + t.calls.filter((c) => c.imageBytes !== undefined).length, 0);
 
   const dynamic: string[] = [];
   if (broke?.incident === 'tmprl1103' || scale < 1) {
-    dynamic.push(`limit.blobSize.error: ${scaled(server.blobLimitBytes)}`, `limit.blobSize.warn: ${scaled(server.blobLimitBytes / 4)}`);
+    dynamic.push(`limit.blobSize.error: ${blob}`, `limit.blobSize.warn: ${Math.round(blob / 4)}`);
   }
   if (broke?.incident === 'history-size' || scale < 1) {
-    dynamic.push(
-      `limit.historySize.error: ${scaled(server.historySizeLimitBytes)}`,
-      `limit.historySize.warn: ${scaled(server.historySizeLimitBytes / 2)}`,
-    );
+    dynamic.push(`limit.historySize.error: ${historySize}`, `limit.historySize.warn: ${Math.round(historySize / 2)}`);
   }
   if (broke?.incident === 'history-count') dynamic.push(`limit.historyCount.error: ${server.historyCountLimit}`);
   const limits = Object.entries(profile.limits)
     .filter(([, value]) => typeof value === 'number')
-    .map(([key, value]) => `${key}: ${SCALED_LIMITS.includes(key as keyof KernelLimits) ? scaled(value as number) : value}`);
+    .map(([key, value]) => {
+      // The kernel's blob limit moves with the server's.
+      if (key === 'blobLimitBytes') return `${key}: ${Math.round(((value as number) * blob) / server.blobLimitBytes)}`;
+      const measure = LIMIT_MEASURE[key as keyof KernelLimits];
+      return `${key}: ${measure ? scaled(value as number, measure) : value}`;
+    });
   const expectation = broke ? `reproduces: ${broke.incident}` : 'ends: completed';
   const ended = broke ? `${INCIDENT_TEXT[broke.incident]} at turn ${broke.turn}` : 'no limit';
   const forecastLine = forecastOf(run, server);
@@ -152,10 +227,14 @@ export function scenarioFromHistory(run: RunView, options: FromHistoryOptions): 
     `# (shape.turnsProfile); every byte of content is synthetic, seeded from the source's hash.`,
     scale === 1
       ? `# Limits as the source had them: blob ${kib(server.blobLimitBytes)}, history size ${kib(server.historySizeLimitBytes)}.`
-      : `# Every size and byte limit is scaled by ${+scale.toPrecision(4)} (blob ${kib(server.blobLimitBytes)} -> ${kib(scaled(server.blobLimitBytes))}, history size ${kib(server.historySizeLimitBytes)} -> ${kib(scaled(server.historySizeLimitBytes))}); \`--scale 1\` writes the unscaled variant.`,
+      : [
+          `# Every size is scaled by ${+scale.toPrecision(4)}, each limit by what that does to the plan at turn ${broke?.turn ?? turns.length + 1}`,
+          `# (a turn's framing does not scale): blob ${kib(server.blobLimitBytes)} -> ${kib(blob)}, history size`,
+          `# ${kib(server.historySizeLimitBytes)} -> ${kib(historySize)}; \`--scale 1\` writes the unscaled variant.`,
+        ].join('\n'),
     ...(broke ? [`# Expected: ${broke.incident} again, at turn ${broke.turn} (within one).`] : []),
     '',
-    `name: from-history-${options.sha256.slice(0, 8)}`,
+    `name: ${name}`,
     `description: ${JSON.stringify(`The shape of a recorded run (sha256 ${options.sha256.slice(0, 12)}) on ${binary}: ${ended}.`)}`,
     `seed: ${seed}`,
     '',
@@ -172,9 +251,9 @@ export function scenarioFromHistory(run: RunView, options: FromHistoryOptions): 
     '',
     'shape:',
     ...(scale === 1 ? [] : [`  scale: ${scale}`]),
-    `  systemPromptBytes: [[0, ${Math.max(1, profile.systemPromptBytes)}], [1, ${Math.max(1, profile.systemPromptBytes)}]]`,
+    `  systemPromptBytes: [[0, ${promptBytes}], [1, ${promptBytes}]]`,
     '  turnsProfile:',
-    ...turns.map((t) => `    - { text: ${t.textBytes}, calls: [${t.calls.map(planCall).join(', ')}] }`),
+    ...turnsProfile.map((t) => `    - { text: ${t.text}, calls: [${t.calls.map(flow).join(', ')}] }`),
     '',
     'expect:',
     `  - on: ${binary}`,

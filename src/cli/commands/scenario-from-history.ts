@@ -15,7 +15,7 @@ import { defineCommand, valueFlag } from '../flags.ts';
 import { UsageError } from '../usage-error.ts';
 import { loadRuns, MAPPING_FLAG, mappingFile } from './check.ts';
 import { historyFileGroups } from './history-files.ts';
-import { SERVER_LIMIT_FLAGS } from './server-limit-flags.ts';
+import { bytesFlag, SERVER_LIMIT_FLAGS } from './server-limit-flags.ts';
 
 export const fromHistoryCommand = defineCommand({
   usage: 'scenario from-history <history.json>... [--mapping M] [--out F]',
@@ -31,14 +31,20 @@ export const fromHistoryCommand = defineCommand({
     }),
     scale: valueFlag({
       value: 'X',
-      help: "multiply every size and byte limit by X (default: what brings the limit that broke to the built-in incident scenarios'; 1: unscaled)",
+      help: 'multiply every size by X, the limits with them (default: what brings the limit that broke to 256 KiB of blob or 2 MiB of history, as the built-in incidents; 1: unscaled)',
       parse: (raw) => {
         const n = Number(raw);
         return Number.isFinite(n) && n > 0 && n <= 1 ? n : undefined;
       },
       want: 'a number in (0, 1]',
     }),
-    ...SERVER_LIMIT_FLAGS,
+    'blob-limit': bytesFlag(
+      "the source server's limit.blobSize.error (default: the run's own blobLimitBytes, else the power of two above its largest payload when it broke on it, else 2 MiB)",
+    ),
+    'history-size-limit': bytesFlag(
+      "the source server's limit.historySize.error (default: the power of two above the size it counted last when it broke on it, else 500 MiB)",
+    ),
+    'history-count-limit': SERVER_LIMIT_FLAGS['history-count-limit'],
   },
   positionals: { min: 1, max: Number.POSITIVE_INFINITY, names: 'history files' },
   async run({ values, positionals }) {

@@ -1,4 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { AgentRunHistory } from '../../checks/testing/index.ts';
+import { loadScenarioFile } from '../../scenario/index.ts';
 import { SCENARIO_SUBCOMMANDS, scenarioCommand } from './scenario.ts';
 
 describe('scenario parses its subcommands', () => {
@@ -13,6 +18,39 @@ describe('scenario parses its subcommands', () => {
     });
     expect(SCENARIO_SUBCOMMANDS.new.parse(['mine']).values).toEqual({ from: undefined });
     expect(() => SCENARIO_SUBCOMMANDS.new.parse(['a', 'b'])).toThrow('unexpected argument "b"');
+  });
+
+  it('from-history takes history files, --out, --binary, --scale in (0, 1] and the source limits', () => {
+    const parsed = SCENARIO_SUBCOMMANDS['from-history'].parse(['a.json', 'b.json', '--out', 'x.yaml', '--binary', 'v0', '--scale', '0.25']);
+    expect(parsed.positionals).toEqual(['a.json', 'b.json']);
+    expect(parsed.values).toMatchObject({ out: 'x.yaml', binary: 'v0', scale: 0.25 });
+    expect(SCENARIO_SUBCOMMANDS['from-history'].parse(['a.json', '--blob-limit', '2097152']).values['blob-limit']).toBe(2097152);
+    expect(() => SCENARIO_SUBCOMMANDS['from-history'].parse(['a.json', '--scale', '2'])).toThrow(/--scale/);
+    expect(() => SCENARIO_SUBCOMMANDS['from-history'].parse(['a.json', '--binary', 'v9'])).toThrow(/--binary/);
+    expect(() => SCENARIO_SUBCOMMANDS['from-history'].parse([])).toThrow('missing history files');
+  });
+
+  it('from-history writes the scenario of a run, and asks for the binary when its task queue names none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'longrun-from-history-'));
+    try {
+      const run = new AgentRunHistory().turns(3);
+      run.history.workflowTaskFailed(
+        'PAYLOADS_TOO_LARGE',
+        '[TMPRL1103] Attempted to upload payloads with size that exceeded the error limit.',
+      );
+      const file = join(dir, 'run.json');
+      writeFileSync(file, JSON.stringify(run.histories()[0]));
+      await expect(scenarioCommand.run(['from-history', file])).rejects.toThrow(/names none of v0, .*: give --binary/);
+      const out = join(dir, 'replay.yaml');
+      const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
+      expect(await scenarioCommand.run(['from-history', file, '--binary', 'v1', '--out', out])).toBe(0);
+      stderr.mockRestore();
+      const scenario = loadScenarioFile(out);
+      expect(scenario).toMatchObject({ target: { binaries: ['v1'] }, expect: [{ on: 'v1', reproduces: 'tmprl1103' }] });
+      expect(scenario.shape.turnsProfile).toHaveLength(3);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses an unknown or missing subcommand', async () => {

@@ -199,10 +199,11 @@ export function scenarioFromHistory(run: RunView, options: FromHistoryOptions): 
   const screenshots = turns.reduce((sum, t) => sum + t.calls.filter((c) => c.imageBytes !== undefined).length, 0);
 
   const dynamic: string[] = [];
-  if (broke?.incident === 'tmprl1103' || scale < 1) {
+  // A limit is written when it broke the run, is scaled, or was not the server's default.
+  if (broke?.incident === 'tmprl1103' || scale < 1 || server.blobLimitBytes !== SERVER_LIMITS.blobLimitBytes) {
     dynamic.push(`limit.blobSize.error: ${blob}`, `limit.blobSize.warn: ${Math.round(blob / 4)}`);
   }
-  if (broke?.incident === 'history-size' || scale < 1) {
+  if (broke?.incident === 'history-size' || scale < 1 || server.historySizeLimitBytes !== SERVER_LIMITS.historySizeLimitBytes) {
     dynamic.push(`limit.historySize.error: ${historySize}`, `limit.historySize.warn: ${Math.round(historySize / 2)}`);
   }
   if (broke?.incident === 'history-count') dynamic.push(`limit.historyCount.error: ${server.historyCountLimit}`);
@@ -215,13 +216,13 @@ export function scenarioFromHistory(run: RunView, options: FromHistoryOptions): 
       return `${key}: ${measure ? scaled(value as number, measure) : value}`;
     });
   const expectation = broke ? `reproduces: ${broke.incident}` : 'ends: completed';
-  const ended = broke ? `${INCIDENT_TEXT[broke.incident]} at turn ${broke.turn}` : 'no limit';
+  const ended = broke ? `${INCIDENT_TEXT[broke.incident]} at turn ${broke.turn}` : 'no limit broken';
   const forecastLine = forecastOf(run, server);
 
   const lines = [
     `# From the history ${options.source}`,
     `# (sha256 ${options.sha256}), written by \`longrun scenario from-history\`.`,
-    `# The run: ${turns.length} tool turns answered, ${calls} tool calls (${screenshots} screenshots); it broke on ${ended}.`,
+    `# The run: ${turns.length} tool turns answered, ${calls} tool calls (screenshots: ${screenshots}); ${broke ? `it broke on ${ended}` : 'it broke no limit'}.`,
     ...(forecastLine ? [`# Forecast over it: ${forecastLine}.`] : []),
     `# This replays its shape on ${binary}: the same turns, tools, output sizes and texts' sizes`,
     `# (shape.turnsProfile); every byte of content is synthetic, seeded from the source's hash.`,

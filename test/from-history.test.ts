@@ -1,7 +1,8 @@
 /**
- * `longrun scenario from-history` on a real break: a history of the built-in tmprl1103 run on
+ * `longrun scenario from-history` on real breaks: a history of the built-in tmprl1103 run on
  * v0, recorded here, becomes a scenario that, run on v0, breaks on the blob limit at the same
- * turn (within one), and carries no string of the source's payloads.
+ * turn (within one), scaled or not, and carries no string of the source's payloads; the same
+ * from history-size's run on v0, and from go-tmprl1103's on the Go kernel's own worker.
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,15 @@ import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import type { temporal } from '@temporalio/proto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildRunView, extractIdentifiers, loadHistory, profileRun, type RunBreak } from '../src/checks/index.ts';
+import {
+  buildRunView,
+  extractIdentifiers,
+  type KernelMapping,
+  loadHistory,
+  profileRun,
+  type RunBreak,
+  readKernelMappingFile,
+} from '../src/checks/index.ts';
 import { TOOL_NAMES } from '../src/contract/messages.ts';
 import { resolveScenario, runScenario } from '../src/index.ts';
 import type { Scenario } from '../src/scenario/index.ts';
@@ -20,13 +29,19 @@ import { longrun } from './longrun-cli.ts';
 const dir = mkdtempSync(join(tmpdir(), 'longrun-from-history-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs the scenario; its one run's histories as JSON and where the run broke. */
-async function runOnce(scenario: Scenario): Promise<{ json: string; broke: RunBreak | null; met: boolean[]; requests: number[] }> {
+/** Runs the scenario; its one run's histories as JSON and where the run broke (read through `mapping`, a foreign kernel's). */
+async function runOnce(
+  scenario: Scenario,
+  options: { file?: string; mapping?: KernelMapping } = {},
+): Promise<{ json: string; broke: RunBreak | null; met: boolean[]; requests: number[] }> {
   const histories: temporal.api.history.v1.IHistory[] = [];
-  const summary = await runScenario(scenario, { onHistories: async (_record, h) => void histories.push(...(await h())) });
+  const summary = await runScenario(scenario, {
+    ...(options.file ? { scenarioFile: options.file } : {}),
+    onHistories: async (_record, h) => void histories.push(...(await h())),
+  });
   expect(histories).toHaveLength(1);
   const json = historyToJSON(histories[0] as temporal.api.history.v1.History);
-  const run = buildRunView([loadHistory(json, { source: scenario.name })]);
+  const run = buildRunView([loadHistory(json, { source: scenario.name, mapping: options.mapping })]);
   const requests = (run.executions[0]?.turns ?? []).map((t) =>
     t.calls[0]?.input.kind === 'call-model' ? t.calls[0].input.request.bytes : 0,
   );
@@ -132,6 +147,31 @@ describe('longrun scenario from-history', () => {
     const small = await runOnce(loadScenarioFile(quarter.out));
     expect(small.met).toEqual([true]);
     expectSameBreak(source.broke, small.broke, 'tmprl1103 at scale 0.25');
+  });
+
+  it("writes a scenario from a real history of the Go kernel's go-v0 (go-tmprl1103) that breaks on its own worker at the same turn", async () => {
+    const { scenario, file } = resolveScenario('go-tmprl1103');
+    const external = (scenario.target as Extract<Scenario['target'], { external: unknown }>).external;
+    const mappingFile = 'examples/go-kernel/mapping.json';
+    const mapping = readKernelMappingFile(mappingFile);
+    const source = await runOnce(
+      {
+        ...scenario,
+        target: { external: { ...external, binaries: { 'go-v0': external.binaries['go-v0'] as (typeof external.binaries)[string] } } },
+        runs: { ...scenario.runs, count: 1, concurrency: 1 },
+        expect: scenario.expect.filter((e) => e.on === 'go-v0' && 'reproduces' in e),
+      },
+      { file, mapping },
+    );
+    expect(source.broke?.incident).toBe('tmprl1103');
+    const sourceFile = join(dir, 'go-tmprl1103.json');
+    writeFileSync(sourceFile, source.json);
+    const { text, out } = await fromHistory(sourceFile, 'go.yaml', '--mapping', mappingFile, '--target', 'go-tmprl1103');
+    expect(text).toMatch(/^ {6}go-v0:$/m);
+    expect(text).not.toMatch(/go-v1/);
+    const replayed = await runOnce(loadScenarioFile(out), { file: out, mapping });
+    expect(replayed.met).toEqual([true]);
+    expectSameBreak(source.broke, replayed.broke, 'go-tmprl1103');
   });
 
   it('writes a scenario from a real history-size history on v0 that is terminated at the same turn', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { planContextBytes, planRun } from '../../mocks/index.ts';
 import { buildRunView } from '../checks/index.ts';
 import { AgentRunHistory } from '../checks/testing/index.ts';
+import { BINARY_IDS } from '../kernel/index.ts';
 import { binaryOfTaskQueue, scenarioFromHistory } from './from-history.ts';
 import { parseScenario } from './load-scenario.ts';
 
@@ -19,10 +20,11 @@ function brokenRun(turns: number) {
 
 describe('scenarioFromHistory', () => {
   it('names the binary a kernel task queue ends with', () => {
-    expect(binaryOfTaskQueue('longrun-tmprl1103-mx87yp5i-v0')).toBe('v0');
-    expect(binaryOfTaskQueue('longrun-x-v1')).toBe('v1');
-    expect(binaryOfTaskQueue('payments-agents')).toBeUndefined();
-    expect(binaryOfTaskQueue(undefined)).toBeUndefined();
+    expect(binaryOfTaskQueue('longrun-tmprl1103-mx87yp5i-v0', BINARY_IDS)).toBe('v0');
+    expect(binaryOfTaskQueue('longrun-x-v1', BINARY_IDS)).toBe('v1');
+    expect(binaryOfTaskQueue('longrun-go-tmprl1103-x-go-v0', ['go-v0', 'go-v1'])).toBe('go-v0');
+    expect(binaryOfTaskQueue('payments-agents', BINARY_IDS)).toBeUndefined();
+    expect(binaryOfTaskQueue(undefined, BINARY_IDS)).toBeUndefined();
   });
 
   it('writes a valid scenario: the profile, the limits scaled with it to the built-in incident, the incident expected', () => {

@@ -6,6 +6,7 @@
  * source's hash, so it can be shared where the history cannot.
  */
 
+import { stringify } from 'yaml';
 import { planContextBytes, planRun, type RunPlan } from '../../mocks/synthetic/plan-run.ts';
 import type { RunShapeInput, TurnsProfile } from '../../mocks/synthetic/run-shape.ts';
 import { MIN_SCREENSHOT_BYTES } from '../../mocks/synthetic/screenshot.ts';
@@ -21,7 +22,8 @@ import {
 } from '../checks/index.ts';
 import type { KernelLimits } from '../contract/kernel-api.ts';
 import { TOOL_NAMES, type ToolName } from '../contract/messages.ts';
-import { BINARY_IDS, type BinaryId } from '../kernel/index.ts';
+import { BINARY_IDS } from '../kernel/index.ts';
+import type { ForeignTarget } from './target-from-scenario.ts';
 
 /** The scaled limits the built-in incidents reproduce at in seconds (scenarios/tmprl1103.yaml, history-size.yaml). */
 const FAST_BLOB_LIMIT = 256 * 1024;
@@ -34,7 +36,9 @@ export interface FromHistoryOptions {
   source: string;
   sha256: string;
   /** The binary to run; default: the one whose task queue the run started on. */
-  binary?: BinaryId;
+  binary?: string;
+  /** A foreign worker's target (`--target`): the scenario runs its binary instead of the kernel's. */
+  foreign?: ForeignTarget;
   /** Multiplies every size and byte limit; default: what brings the limit that broke to the built-in incident's. */
   scale?: number;
   /** The server's limits as the source run had them, where known (flags); the rest inferred. */
@@ -45,16 +49,16 @@ export interface FromHistory {
   /** The scenario file's text. */
   text: string;
   profile: RunProfile;
-  binary: BinaryId;
+  binary: string;
   scale: number;
   /** The server's limits the source is read against (before scaling). */
   server: ServerLimits;
 }
 
-/** The binary a kernel's task queue names (`…-v0`): the longest id it ends with. */
-export function binaryOfTaskQueue(queue: string | undefined): BinaryId | undefined {
+/** The binary a task queue names (`…-v0`, `…-go-v0`): the longest of the names it ends with. */
+export function binaryOfTaskQueue<T extends string>(queue: string | undefined, names: readonly T[]): T | undefined {
   if (!queue) return undefined;
-  return [...BINARY_IDS].sort((a, b) => b.length - a.length).find((id) => queue === id || queue.endsWith(`-${id}`));
+  return [...names].sort((a, b) => b.length - a.length).find((id) => queue === id || queue.endsWith(`-${id}`));
 }
 
 /** The power of two at or above n: a limit a history shows only from below (its largest payload, its size). */
@@ -138,6 +142,14 @@ function scaleEffect(shape: RunShapeInput, seed: number, runId: string, turn: nu
   };
 }
 
+/** `target:` the kernel's binary, or the foreign worker's with that binary alone. */
+function targetLines(binary: string, foreign: ForeignTarget | undefined): string[] {
+  if (!foreign) return ['target:', `  binaries: [${binary}]`];
+  const binaries = foreign.external.binaries as Record<string, unknown>;
+  const external = { ...foreign.external, binaries: { [binary]: binaries[binary] } };
+  return stringify({ target: { external } }, { lineWidth: 0 }).trimEnd().split('\n');
+}
+
 /** What a request weighs beyond its messages (model, metadata): the source's last, as the same kernel sends it. */
 function requestEnvelope(run: RunView): number {
   const input = run.executions.at(-1)?.turns.at(-1)?.calls[0]?.input;
@@ -163,12 +175,14 @@ const INCIDENT_TEXT: Record<NonNullable<RunProfile['break']>['incident'], string
 
 export function scenarioFromHistory(run: RunView, options: FromHistoryOptions): FromHistory {
   const profile = profileRun(run);
-  const binary = options.binary ?? binaryOfTaskQueue(profile.taskQueue);
+  const names: readonly string[] = options.foreign?.names ?? BINARY_IDS;
+  const binary = options.binary ?? binaryOfTaskQueue(profile.taskQueue, names);
   if (!binary) {
     throw new Error(
-      `which binary ran it? the task queue ${profile.taskQueue === undefined ? '(none recorded)' : `"${profile.taskQueue}"`} names none of ${BINARY_IDS.join(', ')}: give --binary`,
+      `which binary ran it? the task queue ${profile.taskQueue === undefined ? '(none recorded)' : `"${profile.taskQueue}"`} names none of ${names.join(', ')}: give --binary`,
     );
   }
+  if (!names.includes(binary)) throw new Error(`--binary ${binary}: not one of ${names.join(', ')}`);
   const turns = profile.turns.filter((t) => t.calls.length > 0);
   if (turns.length === 0) throw new Error('the history holds no model turn with tool calls: no shape to replay');
   const server = serverLimitsOf(profile, run, options.server ?? {});
@@ -239,8 +253,7 @@ export function scenarioFromHistory(run: RunView, options: FromHistoryOptions): 
     `description: ${JSON.stringify(`The shape of a recorded run (sha256 ${options.sha256.slice(0, 12)}) on ${binary}: ${ended}.`)}`,
     `seed: ${seed}`,
     '',
-    'target:',
-    `  binaries: [${binary}]`,
+    ...targetLines(binary, options.foreign),
     ...(dynamic.length > 0 ? ['', 'server:', '  dynamicConfig:', ...dynamic.map((l) => `    ${l}`)] : []),
     ...(limits.length > 0 ? ['', 'limits:', ...limits.map((l) => `  ${l}`)] : []),
     '',

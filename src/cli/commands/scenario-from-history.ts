@@ -5,9 +5,12 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { buildRunView } from '../../checks/index.ts';
-import { BINARY_IDS, type BinaryId, isBinaryId } from '../../kernel/index.ts';
+import { BINARY_IDS } from '../../kernel/index.ts';
 import { scenarioFromHistory } from '../../scenario/from-history.ts';
+import { resolveScenario } from '../../scenario/index.ts';
+import { type ForeignTarget, foreignTargetOf } from '../../scenario/target-from-scenario.ts';
 import { atomicWriteFile } from '../../shared/atomic-write.ts';
 import { terminalText } from '../../shared/visible-text.ts';
 import { EXIT } from '../exit-code.ts';
@@ -17,17 +20,28 @@ import { loadRuns, MAPPING_FLAG, mappingFile } from './check.ts';
 import { historyFileGroups } from './history-files.ts';
 import { bytesFlag, SERVER_LIMIT_FLAGS } from './server-limit-flags.ts';
 
+/** --target S: the scenario's foreign target, its paths rebased to where the scenario is written. */
+function foreignTarget(name: string, out: string | undefined): ForeignTarget {
+  try {
+    return foreignTargetOf(resolveScenario(name).file, out ? dirname(resolve(out)) : process.cwd());
+  } catch (error) {
+    throw new UsageError(`--target ${(error as Error).message}`);
+  }
+}
+
 export const fromHistoryCommand = defineCommand({
   usage: 'scenario from-history <history.json>... [--mapping M] [--out F]',
   summary: "write a scenario that replays a run's shape (turns, tools, sizes) on the same binary, its limit breaking at the same turn",
   flags: {
     mapping: MAPPING_FLAG,
     out: valueFlag({ value: 'F', help: 'write the scenario to F (default: print it)' }),
-    binary: valueFlag<BinaryId>({
+    binary: valueFlag({
       value: 'B',
-      help: `the binary to run (default: the one the run's task queue names): one of ${BINARY_IDS.join(', ')}`,
-      parse: (raw) => (isBinaryId(raw) ? raw : undefined),
-      want: `one of ${BINARY_IDS.join(', ')}`,
+      help: `the binary to run (default: the one the run's task queue names): one of ${BINARY_IDS.join(', ')}, or of --target's`,
+    }),
+    target: valueFlag({
+      value: 'S',
+      help: "run a foreign worker: the target of scenario S (a built-in name or a file) that drives it, e.g. go-tmprl1103's Go kernel; its binary by --binary or the task queue",
     }),
     scale: valueFlag({
       value: 'X',
@@ -68,6 +82,7 @@ export const fromHistoryCommand = defineCommand({
         sha256: hash.digest('hex'),
         server,
         ...(values.binary ? { binary: values.binary } : {}),
+        ...(values.target ? { foreign: foreignTarget(values.target, values.out) } : {}),
         ...(values.scale === undefined ? {} : { scale: values.scale }),
       });
     } catch (error) {

@@ -2,51 +2,21 @@
  * `longrun scenario from-history` on real breaks: a history of the built-in tmprl1103 run on
  * v0, recorded here, becomes a scenario that, run on v0, breaks on the blob limit at the same
  * turn (within one), scaled or not, and carries no string of the source's payloads; the same
- * from history-size's run on v0, and from go-tmprl1103's on the Go kernel's own worker.
+ * from history-size's run on v0 (a foreign worker's: from-history-foreign.test.ts).
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
-import type { temporal } from '@temporalio/proto';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  buildRunView,
-  extractIdentifiers,
-  type KernelMapping,
-  loadHistory,
-  profileRun,
-  type RunBreak,
-  readKernelMappingFile,
-} from '../src/checks/index.ts';
+import { extractIdentifiers } from '../src/checks/index.ts';
 import { TOOL_NAMES } from '../src/contract/messages.ts';
-import { resolveScenario, runScenario } from '../src/index.ts';
-import type { Scenario } from '../src/scenario/index.ts';
+import { resolveScenario } from '../src/index.ts';
 import { loadScenarioFile } from '../src/scenario/index.ts';
-import { longrun } from './longrun-cli.ts';
+import { expectSameBreak, fromHistory, runOnce } from './from-history-support.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'longrun-from-history-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Runs the scenario; its one run's histories as JSON and where the run broke (read through `mapping`, a foreign kernel's). */
-async function runOnce(
-  scenario: Scenario,
-  options: { file?: string; mapping?: KernelMapping } = {},
-): Promise<{ json: string; broke: RunBreak | null; met: boolean[]; requests: number[] }> {
-  const histories: temporal.api.history.v1.IHistory[] = [];
-  const summary = await runScenario(scenario, {
-    ...(options.file ? { scenarioFile: options.file } : {}),
-    onHistories: async (_record, h) => void histories.push(...(await h())),
-  });
-  expect(histories).toHaveLength(1);
-  const json = historyToJSON(histories[0] as temporal.api.history.v1.History);
-  const run = buildRunView([loadHistory(json, { source: scenario.name, mapping: options.mapping })]);
-  const requests = (run.executions[0]?.turns ?? []).map((t) =>
-    t.calls[0]?.input.kind === 'call-model' ? t.calls[0].input.request.bytes : 0,
-  );
-  return { json, broke: profileRun(run).break, met: summary.expectations.map((e) => e.met), requests };
-}
 
 /** The strings of a decoded value, those of a JSON text inside it (tool call arguments) too. */
 function stringsIn(value: unknown, into: string[]): void {
@@ -94,24 +64,10 @@ async function recordOnV0(name: string) {
   return { ...source, file };
 }
 
-/** `longrun scenario from-history`, its scenario's text and file. */
-async function fromHistory(file: string, out: string, ...args: string[]): Promise<{ text: string; out: string }> {
-  const made = await longrun(['scenario', 'from-history', file, '--out', join(dir, out), ...args]);
-  expect(made.code, made.stderr).toBe(0);
-  return { text: readFileSync(join(dir, out), 'utf8'), out: join(dir, out) };
-}
-
-function expectSameBreak(source: RunBreak | null, replayed: RunBreak | null, label: string): void {
-  const turns = `${label}: the source broke at turn ${source?.turn}, the replay at ${replayed?.turn}`;
-  console.log(turns);
-  expect(replayed?.incident, turns).toBe(source?.incident);
-  expect(Math.abs((replayed?.turn ?? 0) - (source?.turn ?? 0)), turns).toBeLessThanOrEqual(1);
-}
-
 describe('longrun scenario from-history', () => {
   it("writes a scenario from a real tmprl1103 history on v0 that breaks on the blob limit at the same turn, scaled or not, and holds none of the source's strings", async () => {
     const source = await recordOnV0('tmprl1103');
-    const { text, out } = await fromHistory(source.file, 'replayed.yaml');
+    const { text, out } = await fromHistory(dir, source.file, 'replayed.yaml');
     const sha = createHash('sha256').update(readFileSync(source.file)).digest('hex');
     expect(text).toContain(`# From the history ${source.file}`);
     expect(text).toContain(sha);
@@ -142,41 +98,16 @@ describe('longrun scenario from-history', () => {
     }
 
     // A quarter of the sizes, the limits with them: the same turn still.
-    const quarter = await fromHistory(source.file, 'quarter.yaml', '--scale', '0.25');
+    const quarter = await fromHistory(dir, source.file, 'quarter.yaml', '--scale', '0.25');
     expect(quarter.text).toMatch(/^ {2}scale: 0\.25$/m);
     const small = await runOnce(loadScenarioFile(quarter.out));
     expect(small.met).toEqual([true]);
     expectSameBreak(source.broke, small.broke, 'tmprl1103 at scale 0.25');
   });
 
-  it("writes a scenario from a real history of the Go kernel's go-v0 (go-tmprl1103) that breaks on its own worker at the same turn", async () => {
-    const { scenario, file } = resolveScenario('go-tmprl1103');
-    const external = (scenario.target as Extract<Scenario['target'], { external: unknown }>).external;
-    const mappingFile = 'examples/go-kernel/mapping.json';
-    const mapping = readKernelMappingFile(mappingFile);
-    const source = await runOnce(
-      {
-        ...scenario,
-        target: { external: { ...external, binaries: { 'go-v0': external.binaries['go-v0'] as (typeof external.binaries)[string] } } },
-        runs: { ...scenario.runs, count: 1, concurrency: 1 },
-        expect: scenario.expect.filter((e) => e.on === 'go-v0' && 'reproduces' in e),
-      },
-      { file, mapping },
-    );
-    expect(source.broke?.incident).toBe('tmprl1103');
-    const sourceFile = join(dir, 'go-tmprl1103.json');
-    writeFileSync(sourceFile, source.json);
-    const { text, out } = await fromHistory(sourceFile, 'go.yaml', '--mapping', mappingFile, '--target', 'go-tmprl1103');
-    expect(text).toMatch(/^ {6}go-v0:$/m);
-    expect(text).not.toMatch(/go-v1/);
-    const replayed = await runOnce(loadScenarioFile(out), { file: out, mapping });
-    expect(replayed.met).toEqual([true]);
-    expectSameBreak(source.broke, replayed.broke, 'go-tmprl1103');
-  });
-
   it('writes a scenario from a real history-size history on v0 that is terminated at the same turn', async () => {
     const source = await recordOnV0('history-size');
-    const { text, out } = await fromHistory(source.file, 'history-size.yaml');
+    const { text, out } = await fromHistory(dir, source.file, 'history-size.yaml');
     expect(text).toMatch(/limit\.historySize\.error: 2097152/);
     expect(text).toMatch(/reproduces: history-size/);
     const replayed = await runOnce(loadScenarioFile(out));

@@ -217,6 +217,8 @@ describe('the Go kernel on the real server', () => {
     expect(payloads.flatMap((p) => p.problems)).toEqual([]);
     expect(payloads.reduce((n, p) => n + p.checked, 0)).toBeGreaterThan(50);
     expect(statuses(verdict)['compaction.trigger']).toBe('pass');
+    // Each compaction is sent what it displaces, the second the first card (not only not failed: judged).
+    expect(statuses(verdict)['compaction.digest-coverage']).toBe('pass');
 
     // The same histories read as a TypeScript kernel's: its compactions have no gate (no core_patch marker).
     const asTypeScript = checkRun(files.map((file) => loadHistory(readFileSync(file, 'utf8'))));

@@ -51,6 +51,7 @@ describe('checkRun', () => {
       'compaction.trigger': 'pass',
       'compaction.failure-continues': 'pass',
       'compaction.card': 'pass',
+      'compaction.digest-coverage': 'pass',
       'rebuild.contract': 'pass',
       'journal.chain': 'pass',
       'run.liveness': 'pass',

@@ -13,6 +13,7 @@ export const HISTORY_INVARIANT_IDS = [
   'compaction.trigger',
   'compaction.failure-continues',
   'compaction.card',
+  'compaction.digest-coverage',
   'rebuild.contract',
   'journal.chain',
   'run.liveness',

@@ -2,6 +2,7 @@ import type { HistoryInvariant } from '../verdict.ts';
 import { canCarryOver } from './can-carry-over.ts';
 import { canCleanBoundary } from './can-clean-boundary.ts';
 import { compactionCard } from './compaction-card.ts';
+import { compactionDigestCoverage } from './compaction-digest-coverage.ts';
 import { compactionFailureContinues } from './compaction-failure-continues.ts';
 import { compactionTrigger } from './compaction-trigger.ts';
 import { historyContinueAsNew } from './history-continue-as-new.ts';
@@ -23,6 +24,7 @@ export const HISTORY_INVARIANTS: readonly HistoryInvariant[] = [
   compactionTrigger,
   compactionFailureContinues,
   compactionCard,
+  compactionDigestCoverage,
   rebuildContract,
   journalChain,
   runLiveness,

@@ -54,6 +54,7 @@ function invariantResults(run: FixtureRunOptions, compactions: readonly Compacti
     'compaction.trigger': compactions.length > 0,
     'compaction.failure-continues': compactions.some((c) => !c.ok),
     'compaction.card': compactions.some((c) => c.ok),
+    'compaction.digest-coverage': compactions.length > 0,
     'rebuild.contract': compactions.some((c) => c.ok),
     'journal.chain': true,
     'run.liveness': true,

@@ -1,0 +1,79 @@
+/**
+ * compaction.digest-coverage on a recorded v1 run (test/corpus) that compacts twice, the second
+ * time over the first card: it holds, and fails once the compaction's input is edited the way a
+ * digest that leaves something out would show it.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { checkRun, loadHistory } from '../index.ts';
+
+const corpus = new URL('../../../test/corpus/v1/', import.meta.url);
+const RUN = 'corpus-20261201-run-0000';
+
+type Payload = { data?: string };
+type Event = { activityTaskScheduledEventAttributes?: { activityType: { name: string }; input: { payloads: Payload[] } } };
+type Message = { role: string; content: unknown; tool_calls?: unknown[] };
+
+function executions(): { events: Event[] }[] {
+  return readdirSync(corpus)
+    .filter((file) => file.startsWith(`${RUN}-execution-`))
+    .sort()
+    .map((file) => JSON.parse(gunzipSync(readFileSync(new URL(file, corpus))).toString('utf8')));
+}
+
+/** The run with every compact_context input's messages changed by `edit`. */
+function withCompactionInputs(edit: (messages: Message[]) => Message[]) {
+  return executions().map((history) => {
+    for (const event of history.events) {
+      const scheduled = event.activityTaskScheduledEventAttributes;
+      if (scheduled?.activityType.name !== 'kernel.compact_context') continue;
+      const payload = scheduled.input.payloads[0] as Payload;
+      const input = JSON.parse(Buffer.from(payload.data as string, 'base64').toString('utf8'));
+      input.messages = edit(input.messages);
+      payload.data = Buffer.from(JSON.stringify(input)).toString('base64');
+    }
+    return history;
+  });
+}
+
+function coverage(histories: { events: Event[] }[]) {
+  const loaded = histories.map((json, i) => loadHistory(json as never, { source: `v1 ${RUN} execution ${i + 1}` }));
+  return checkRun(loaded, { limits: { blobLimitBytes: 65_536 } }).results.find((r) => r.id === 'compaction.digest-coverage');
+}
+
+describe('compaction.digest-coverage', () => {
+  it('holds on the recorded v1 run: both compactions are shown what they displace, the second the first card', () => {
+    const result = coverage(executions());
+    expect(result?.status).toBe('pass');
+    expect(result?.evidence).toEqual([
+      "execution 1 event 173 (turn 10), the compaction's input shows the 15 messages it displaces",
+      "execution 2 event 20 (turn 14), the compaction's input shows the 10 messages it displaces",
+    ]);
+  });
+
+  it('fails a digest that leaves out system messages: the earlier card, and with it its identifiers', () => {
+    const result = coverage(withCompactionInputs((messages) => messages.filter((m, i) => i === 0 || m.role !== 'system')));
+    expect(result?.status).toBe('fail');
+    expect(result?.evidence[0]).toMatch(
+      /^execution 2 event 20 \(turn 14\), the compaction's input leaves out an earlier card \(system message\)/,
+    );
+    expect(result?.evidence[1]).toMatch(/misses \d+ identifiers of the card accepted at execution 1 event 173/);
+  });
+
+  it("fails a digest that leaves out the assistant's texts", () => {
+    const result = coverage(
+      withCompactionInputs((messages) => messages.map((m) => (m.role === 'assistant' ? { ...m, content: null } : m))),
+    );
+    expect(result?.status).toBe('fail');
+    expect(result?.evidence[0]).toMatch(
+      /^execution 1 event 173 \(turn 10\), the compaction's input leaves out the assistant message calling /,
+    );
+  });
+
+  it('fails a digest that leaves out the tool results', () => {
+    const result = coverage(withCompactionInputs((messages) => messages.filter((m) => m.role !== 'tool')));
+    expect(result?.status).toBe('fail');
+    expect(result?.evidence[0]).toMatch(/^execution 1 event 173 \(turn 10\), the compaction's input leaves out the tool result for /);
+  });
+});

@@ -36,6 +36,10 @@ export const COMMAND_LINES = {
     usage: 'scenario list|validate|new|from-history',
     summary: "list the built-in scenarios, validate scenario files, start a new one, or write one from a run's history",
   },
+  shrink: {
+    usage: 'shrink <scenario> [--out F] [--max-steps N]',
+    summary: 'make a failing scenario smaller (runs, turns, sizes, faults) while it fails the same way, and write the smallest',
+  },
   'mock-server': {
     usage: 'mock-server [--port N] [--host H] [--scenario S] [--tool-map NAME=TOOL,...]',
     summary: 'serve the mock model and sandbox over HTTP (127.0.0.1 by default) until stopped',

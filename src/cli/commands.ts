@@ -21,6 +21,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   replay: { ...COMMAND_LINES.replay, load: async () => (await import('./commands/replay.ts')).replayCommand },
   mutants: { ...COMMAND_LINES.mutants, load: async () => (await import('./commands/mutants.ts')).mutantsCommand },
   scenario: { ...COMMAND_LINES.scenario, load: async () => (await import('./commands/scenario.ts')).scenarioCommand },
+  shrink: { ...COMMAND_LINES.shrink, load: async () => (await import('./commands/shrink.ts')).shrinkCommand },
   'mock-server': { ...COMMAND_LINES['mock-server'], load: async () => (await import('./commands/mock-server.ts')).mockServerCommand },
   worker: { ...COMMAND_LINES.worker, load: async () => (await import('./commands/worker.ts')).workerCommand },
 };

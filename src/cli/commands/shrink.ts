@@ -1,0 +1,100 @@
+/**
+ * `longrun shrink SCENARIO`: the smallest scenario found that still fails the way the original
+ * does (src/runner/shrink-scenario.ts), each candidate run end to end in this process.
+ */
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { runScenario } from '../../runner/run-scenario.ts';
+import { type ScenarioData, type ShrinkResult, type ShrinkStep, shrinkScenario } from '../../runner/shrink-scenario.ts';
+import { resolveScenario } from '../../scenario/index.ts';
+import { atomicWriteFile } from '../../shared/atomic-write.ts';
+import { terminalText } from '../../shared/visible-text.ts';
+import { COMMAND_LINES } from '../command-lines.ts';
+import { EXIT } from '../exit-code.ts';
+import { defineCommand, valueFlag, wholeNumber } from '../flags.ts';
+import { UsageError } from '../usage-error.ts';
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+export function stepLine(step: ShrinkStep): string {
+  const why = step.why ? ` (${terminalText(step.why)})` : '';
+  const wall = step.wallMs === undefined ? '' : `, ${seconds(step.wallMs)}`;
+  return `step ${step.step}: ${step.change}: ${step.verdict}${why}${wall}`;
+}
+
+/** Runs per scenario and turns per run, as the before/after line says them. */
+export function sizeOf(data: ScenarioData): string {
+  const target = data.target as { binaries?: unknown[] } | undefined;
+  const runs = (data.runs as { count?: number } | undefined)?.count ?? 1;
+  const binaries = Array.isArray(target?.binaries) ? target.binaries.length : 1;
+  const shape = data.shape as { overrides?: { turns?: number }; turnsProfile?: unknown[] } | undefined;
+  const turns = shape?.turnsProfile ? shape.turnsProfile.length + 1 : shape?.overrides?.turns;
+  return `${runs * binaries} run${runs * binaries === 1 ? '' : 's'}, ${turns === undefined ? 'drawn turns' : `${turns} turns`}`;
+}
+
+/** The smallest scenario as a file: a header saying what it was shrunk from, how, and what one run of it takes. */
+export function shrunkText(result: ShrinkResult, from: string): string {
+  const { smallest, original, steps } = result;
+  const name = String(smallest.data.name);
+  const data = { ...smallest.data, name: name.endsWith('-shrunk') ? name : `${name}-shrunk` };
+  const kept = steps.filter((s) => s.verdict === 'kept').map((s) => s.change);
+  const header = [
+    `Shrunk by \`longrun shrink\` from ${from} (${sizeOf(original.data)}; one run of it: ${seconds(original.wallMs)}).`,
+    `Still fails as it did: ${[...smallest.failure].join('; ')}.`,
+    `This one: ${sizeOf(smallest.data)}; one run of it: ${seconds(smallest.wallMs)}.`,
+    `Kept: ${kept.length > 0 ? kept.join('; ') : 'nothing'} (${steps.length} steps tried).`,
+  ];
+  return `${header.map((line) => `# ${line}`).join('\n')}\n\n${stringify(data, { lineWidth: 0 })}`;
+}
+
+export const shrinkCommand = defineCommand({
+  ...COMMAND_LINES.shrink,
+  flags: {
+    out: valueFlag({ value: 'F', help: 'write the smallest scenario to F (default: print it)' }),
+    'max-steps': valueFlag({
+      value: 'N',
+      help: 'run at most N candidates',
+      default: 30,
+      parse: wholeNumber(1),
+      want: 'a whole number from 1',
+    }),
+  },
+  positionals: { min: 1, max: 1, names: 'the scenario (a built-in name or a file)' },
+  notes: `The failure is what the original's first run shows: each binary's incidents and failing invariants.
+A candidate halves one knob (then takes a quarter or an eighth off): the binaries that do not fail,
+runs.count, runs.concurrency, the turns (shape.overrides.turns, or shape.turnsProfile's length),
+the item sizes (bytesPerTurn, screenshotBytes, scale...), the fault rules and the chaos steps. It is
+kept when its run shows one of the same incidents (one of the same failing invariants when the
+original showed no incident); the server's limits stay as they are, so smaller items that no longer
+break them are rejected. Each step prints what changed, kept or rejected, and its run's wall time.`,
+  async run({ values, positionals }) {
+    const { file } = resolveScenario(positionals[0] as string);
+    const data = parse(readFileSync(file, 'utf8')) as ScenarioData;
+    console.error(`longrun shrink: ${terminalText(file)}: running it once to see how it fails`);
+    let result: ShrinkResult;
+    try {
+      result = await shrinkScenario(data, {
+        run: (scenario) => runScenario(scenario, { scenarioFile: file }),
+        maxSteps: values['max-steps'],
+        fileName: file,
+        onStep: (step) => console.error(stepLine(step)),
+      });
+    } catch (error) {
+      if ((error as Error).message.startsWith('the scenario does not fail')) throw new UsageError((error as Error).message);
+      throw error;
+    }
+    const text = shrunkText(result, relative(process.cwd(), file) || file);
+    const said = `before: ${sizeOf(result.original.data)}, ${seconds(result.original.wallMs)}; after: ${sizeOf(result.smallest.data)}, ${seconds(result.smallest.wallMs)}`;
+    if (values.out) {
+      await atomicWriteFile(values.out, text);
+      console.error(`wrote ${values.out} (${said})`);
+    } else {
+      process.stdout.write(text);
+      console.error(`(${said})`);
+    }
+    return EXIT.passed;
+  },
+});

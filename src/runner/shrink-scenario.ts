@@ -1,0 +1,270 @@
+/**
+ * Shrinking a failing scenario, as a property-based tester shrinks a failing input: each knob
+ * (binaries, runs, concurrency, turns, item sizes, faults, chaos steps) is made smaller in turn,
+ * by half first and then by less, and a change is kept when the smaller scenario still fails
+ * the same way. The server's limits are never touched: smaller items under the same limits
+ * break them later or not at all, and such a step is rejected.
+ */
+import { stringify } from 'yaml';
+import type { Summary } from '../result/index.ts';
+import { parseScenario, type Scenario } from '../scenario/index.ts';
+
+/** The scenario as written (YAML's plain data), so that what is kept is written back as the author wrote it. */
+export type ScenarioData = Record<string, unknown>;
+
+/** How a scenario fails: `v0 reproduces history-size`, `v0 fails history.no-termination`. */
+export function failureOf(summary: Summary): Set<string> {
+  const failure = new Set<string>();
+  for (const run of summary.runs) {
+    for (const incident of run.incidents) failure.add(`${run.binary} reproduces ${incident}`);
+    for (const invariant of run.invariants) if (invariant.status === 'fail') failure.add(`${run.binary} fails ${invariant.id}`);
+  }
+  return failure;
+}
+
+export interface Candidate {
+  /** What changed, in words: `shape.overrides.turns 24 -> 12`. */
+  change: string;
+  data: ScenarioData;
+}
+
+const FRACTIONS = [1 / 2, 1 / 4, 1 / 8];
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** A copy of `data` with the value at `path` replaced (the mappings on the way copied, never shared). */
+function withValue(data: ScenarioData, path: readonly string[], value: unknown): ScenarioData {
+  const [key, ...rest] = path as [string, ...string[]];
+  const here = { ...data };
+  here[key] = rest.length === 0 ? value : withValue(record(data[key]) ?? {}, rest, value);
+  return here;
+}
+
+function valueAt(data: ScenarioData, path: readonly string[]): unknown {
+  let here: unknown = data;
+  for (const key of path) here = record(here)?.[key];
+  return here;
+}
+
+/** Smaller whole numbers: by half, a quarter, an eighth (each distinct, at least one less). */
+function smallerCounts(n: number, min: number): number[] {
+  const out: number[] = [];
+  for (const f of FRACTIONS) {
+    const next = Math.max(min, n - Math.max(1, Math.floor(n * f)));
+    if (next < n && !out.includes(next)) out.push(next);
+  }
+  return out;
+}
+
+/** Smaller sizes (integers when the size was one). */
+function smallerSizes(n: number): number[] {
+  return FRACTIONS.map((f) => (Number.isInteger(n) ? Math.round(n * (1 - f)) : n * (1 - f))).filter((m) => m > 0 && m < n);
+}
+
+/**
+ * An expectation once only `kept` binaries run: one on a binary no longer run would judge
+ * nothing and goes with it, and a replay names only binaries still run (a binary's replayer is
+ * the one its runs load), or goes when it names none.
+ */
+function expectationOn(expectation: unknown, kept: readonly unknown[]): unknown[] {
+  const e = record(expectation);
+  if (!e) return [expectation];
+  if ('on' in e && !kept.includes(e.on)) return [];
+  const replay = record(e.replay);
+  if (!replay) return [expectation];
+  const lists = Object.fromEntries(
+    (['on', 'failsOn'] as const)
+      .filter((key) => Array.isArray(replay[key]))
+      .map((key) => [key, (replay[key] as unknown[]).filter((b) => kept.includes(b))]),
+  );
+  if (Object.values(lists).every((list) => list.length === 0)) return [];
+  return [{ ...e, replay: { ...replay, ...lists } }];
+}
+
+const SIZE_PATHS = [
+  ['shape', 'overrides', 'bytesPerTurn'],
+  ['shape', 'overrides', 'screenshotBytes'],
+  ['shape', 'overrides', 'screenshotPageTextBytes'],
+  ['shape', 'overrides', 'narrationBytes'],
+  ['shape', 'scale'],
+] as const;
+
+/**
+ * The knobs by name, each a list of candidates to try in order (the first that still fails is kept).
+ * `failing` names the binaries the failure shows on: the others' runs are dropped first.
+ */
+export function candidatesOf(data: ScenarioData, failing: ReadonlySet<string>): Map<string, Candidate[]> {
+  const knobs = new Map<string, Candidate[]>();
+  const binaries = valueAt(data, ['target', 'binaries']);
+  if (Array.isArray(binaries)) {
+    const kept = binaries.filter((b) => failing.has(String(b)));
+    if (kept.length > 0 && kept.length < binaries.length) {
+      const expect = Array.isArray(data.expect) ? data.expect.flatMap((e) => expectationOn(e, kept)) : [];
+      knobs.set('binaries', [
+        {
+          change: `target.binaries [${binaries.join(', ')}] -> [${kept.join(', ')}]`,
+          data: { ...withValue(data, ['target', 'binaries'], kept), expect },
+        },
+      ]);
+    }
+  }
+  const count = valueAt(data, ['runs', 'count']);
+  const concurrency = valueAt(data, ['runs', 'concurrency']);
+  if (typeof count === 'number') {
+    knobs.set(
+      'runs.count',
+      smallerCounts(count, 1).map((n) => {
+        const fewer = withValue(data, ['runs', 'count'], n);
+        return {
+          change: `runs.count ${count} -> ${n}`,
+          data: typeof concurrency === 'number' && concurrency > n ? withValue(fewer, ['runs', 'concurrency'], n) : fewer,
+        };
+      }),
+    );
+  }
+  if (typeof concurrency === 'number') {
+    knobs.set(
+      'runs.concurrency',
+      smallerCounts(concurrency, 1).map((n) => ({
+        change: `runs.concurrency ${concurrency} -> ${n}`,
+        data: withValue(data, ['runs', 'concurrency'], n),
+      })),
+    );
+  }
+  const profile = valueAt(data, ['shape', 'turnsProfile']);
+  const turns = valueAt(data, ['shape', 'overrides', 'turns']);
+  if (Array.isArray(profile)) {
+    // A recorded run's turns: the first ones kept, the run then answers once more and ends.
+    knobs.set(
+      'turns',
+      smallerCounts(profile.length, 1).map((n) => ({
+        change: `shape.turnsProfile ${profile.length} -> ${n} turns`,
+        data: withValue(data, ['shape', 'turnsProfile'], profile.slice(0, n)),
+      })),
+    );
+  } else if (typeof turns === 'number') {
+    knobs.set(
+      'turns',
+      smallerCounts(turns, 1).map((n) => ({
+        change: `shape.overrides.turns ${turns} -> ${n}`,
+        data: withValue(data, ['shape', 'overrides', 'turns'], n),
+      })),
+    );
+  }
+  for (const path of SIZE_PATHS) {
+    const size = valueAt(data, path);
+    if (typeof size !== 'number') continue;
+    knobs.set(
+      path.join('.'),
+      smallerSizes(size).map((n) => ({ change: `${path.join('.')} ${size} -> ${n}`, data: withValue(data, path, n) })),
+    );
+  }
+  for (const list of [['faults', 'agent'], ['faults', 'compaction'], ['faults', 'sandbox'], ['chaos']] as const) {
+    const rules = valueAt(data, list);
+    if (!Array.isArray(rules) || rules.length === 0) continue;
+    // Half of them dropped (the later half, then the earlier one), then each one alone.
+    const halves = rules.length > 1 ? [rules.slice(0, Math.floor(rules.length / 2)), rules.slice(Math.floor(rules.length / 2))] : [];
+    const ones = rules.map((_, i) => rules.filter((__, j) => j !== i));
+    knobs.set(
+      list.join('.'),
+      [...halves, ...ones].map((kept) => ({
+        change: `${list.join('.')} ${rules.length} -> ${kept.length} ${list[0] === 'chaos' ? 'steps' : 'rules'}`,
+        data: withValue(data, list, kept),
+      })),
+    );
+  }
+  return knobs;
+}
+
+export interface ShrinkStep {
+  step: number;
+  change: string;
+  verdict: 'kept' | 'rejected' | 'invalid';
+  /** Wall time of the candidate's run, ms (absent when it was invalid and not run). */
+  wallMs?: number;
+  /** Why it was rejected or invalid, briefly. */
+  why?: string;
+}
+
+export interface ShrinkOptions {
+  /** Runs one scenario end to end: runScenario, or a fake in tests. */
+  run(scenario: Scenario): Promise<Summary>;
+  /** Candidate runs at most (the original's run not counted). */
+  maxSteps: number;
+  fileName: string;
+  onStep?(step: ShrinkStep): void;
+}
+
+export interface ShrinkResult {
+  /** The failure the original showed. */
+  failure: Set<string>;
+  /** What every kept step still shows some of: the incidents when there were any, else the failing invariants. */
+  wanted: Set<string>;
+  original: { data: ScenarioData; wallMs: number };
+  smallest: { data: ScenarioData; wallMs: number; failure: Set<string> };
+  steps: ShrinkStep[];
+}
+
+/** Checked as longrun reads a scenario file: a candidate the schema refuses is never run. */
+export function scenarioOf(data: ScenarioData, fileName: string): Scenario {
+  return parseScenario(stringify(data, { lineWidth: 0 }), fileName);
+}
+
+async function timed(run: () => Promise<Summary>): Promise<{ summary: Summary; wallMs: number }> {
+  const started = performance.now();
+  const summary = await run();
+  return { summary, wallMs: Math.round(performance.now() - started) };
+}
+
+/** Throws when the original does not fail: there is nothing to keep failing. */
+export async function shrinkScenario(data: ScenarioData, options: ShrinkOptions): Promise<ShrinkResult> {
+  const first = await timed(() => options.run(scenarioOf(data, options.fileName)));
+  const failure = failureOf(first.summary);
+  if (failure.size === 0) throw new Error('the scenario does not fail (no incident, no invariant failing): nothing to shrink');
+  // An incident is the failure when there is one: the invariants a short run fails anyway
+  // (no ContinueAsNew on a binary without it) must not stand in for the incident gone.
+  const incidents = new Set([...failure].filter((f) => f.includes(' reproduces ')));
+  const wanted = incidents.size > 0 ? incidents : failure;
+  const failingBinaries = new Set([...wanted].map((f) => f.split(' ')[0] as string));
+  let smallest = { data, wallMs: first.wallMs, failure };
+  const steps: ShrinkStep[] = [];
+  const note = (step: ShrinkStep) => {
+    steps.push(step);
+    options.onStep?.(step);
+  };
+  let improved = true;
+  while (improved && steps.length < options.maxSteps) {
+    improved = false;
+    // Each knob in turn, read from what was kept so far: at most one change kept per knob a pass.
+    for (const knob of candidatesOf(smallest.data, failingBinaries).keys()) {
+      for (const candidate of candidatesOf(smallest.data, failingBinaries).get(knob) ?? []) {
+        if (steps.length >= options.maxSteps) break;
+        let scenario: Scenario;
+        try {
+          scenario = scenarioOf(candidate.data, options.fileName);
+        } catch (error) {
+          note({
+            step: steps.length + 1,
+            change: candidate.change,
+            verdict: 'invalid',
+            why: (error as Error).message.split('\n')[0] ?? '',
+          });
+          continue;
+        }
+        const { summary, wallMs } = await timed(() => options.run(scenario));
+        const shown = new Set([...failureOf(summary)].filter((f) => failure.has(f)));
+        if ([...shown].some((f) => wanted.has(f))) {
+          note({ step: steps.length + 1, change: candidate.change, verdict: 'kept', wallMs });
+          smallest = { data: candidate.data, wallMs, failure: shown };
+          improved = true;
+          break;
+        }
+        const why = shown.size > 0 ? `only ${[...shown].join('; ')}` : 'the failure is gone';
+        note({ step: steps.length + 1, change: candidate.change, verdict: 'rejected', wallMs, why });
+      }
+    }
+  }
+  return { failure, wanted, original: { data, wallMs: first.wallMs }, smallest, steps };
+}

@@ -6,14 +6,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import type { Message } from '../../contract/messages.ts';
 import { checkRun, loadHistory } from '../index.ts';
+import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
 
 const corpus = new URL('../../../test/corpus/v1/', import.meta.url);
 const RUN = 'corpus-20261201-run-0000';
 
 type Payload = { data?: string };
 type Event = { activityTaskScheduledEventAttributes?: { activityType: { name: string }; input: { payloads: Payload[] } } };
-type Message = { role: string; content: unknown; tool_calls?: unknown[] };
+type RecordedMessage = { role: string; content: unknown; tool_calls?: unknown[] };
 
 function executions(): { events: Event[] }[] {
   return readdirSync(corpus)
@@ -23,7 +25,7 @@ function executions(): { events: Event[] }[] {
 }
 
 /** The run with every compact_context input's messages changed by `edit`. */
-function withCompactionInputs(edit: (messages: Message[]) => Message[]) {
+function withCompactionInputs(edit: (messages: RecordedMessage[]) => RecordedMessage[]) {
   return executions().map((history) => {
     for (const event of history.events) {
       const scheduled = event.activityTaskScheduledEventAttributes;
@@ -75,5 +77,22 @@ describe('compaction.digest-coverage', () => {
     const result = coverage(withCompactionInputs((messages) => messages.filter((m) => m.role !== 'tool')));
     expect(result?.status).toBe('fail');
     expect(result?.evidence[0]).toMatch(/^execution 1 event 173 \(turn 10\), the compaction's input leaves out the tool result for /);
+  });
+
+  it('takes a tool output elided to a placeholder (an input past the blob limit), not one elided to nothing', () => {
+    const sentWith = (content: (bytes: number) => string) => {
+      const run = new AgentRunHistory({ limits: SMALL_LIMITS });
+      while (Buffer.byteLength(JSON.stringify(run.request())) <= run.limits.compactionTriggerBytes) run.turn();
+      const first = run.dialog.findIndex((m) => m.role === 'tool');
+      const bytes = Buffer.byteLength(run.dialog[first]?.content as string);
+      const sent = (before: Message[]) => before.map((m, i) => (i === first ? ({ ...m, content: content(bytes) } as Message) : m));
+      return resultOf(run.compact({ sent }).turn(), 'compaction.digest-coverage');
+    };
+    expect(sentWith((bytes) => `[elided: tool output, ${bytes} bytes]`).status).toBe('pass');
+    const emptied = sentWith(() => '');
+    expect(emptied.status).toBe('fail');
+    expect(emptied.evidence[0]).toMatch(
+      /the compaction's input leaves out the tool result for \S+ \(message 3 of the dialog it displaces\)$/,
+    );
   });
 });

@@ -16,7 +16,8 @@ function kindOf(message: ExpectedMessage, index: number): string {
 
 function texts(message: ExpectedMessage): number {
   if ('unknownContent' in message) return 0;
-  return (message.parts ?? []).filter((part) => part.kind === 'text').length + (message.text ? 1 : 0);
+  // An empty text is no text: a digest of it shows nothing.
+  return (message.parts ?? []).filter((part) => part.kind === 'text' && part.bytes !== 0).length + (message.text ? 1 : 0);
 }
 
 /**

@@ -118,6 +118,34 @@ describe('shrinking a failing scenario', () => {
     expect(result.steps.length).toBe(runs.length - 1);
   });
 
+  it('tries a rejected change no more, from a scenario smaller elsewhere', async () => {
+    const steps: string[] = [];
+    await shrinkScenario(BASE, { run: fakeRun([]), maxSteps: 100, fileName: 'big.yaml', onStep: (s) => steps.push(s.change) });
+    expect(new Set(steps).size).toBe(steps.length);
+  });
+
+  it('stops at the signal and keeps what it found, a candidate cut short deciding nothing', async () => {
+    const stop = new AbortController();
+    const runs: Scenario[] = [];
+    const run = fakeRun(runs);
+    const result = await shrinkScenario(BASE, {
+      run: async (scenario) => {
+        const summary = await run(scenario);
+        if (runs.length === 4) stop.abort();
+        return { ...summary, partial: runs.length >= 4 };
+      },
+      signal: stop.signal,
+      maxSteps: 100,
+      fileName: 'big.yaml',
+    });
+    expect(result.interrupted).toBe(true);
+    expect(result.steps.map((s) => `${s.change}: ${s.verdict}`)).toEqual([
+      'target.binaries [v0, v1] -> [v0]: kept',
+      'runs.count 8 -> 4: kept',
+    ]);
+    expect(result.smallest.data.runs).toMatchObject({ count: 4 });
+  });
+
   it('stops after --max-steps candidates, and refuses a scenario that does not fail', async () => {
     const runs: Scenario[] = [];
     const result = await shrinkScenario(BASE, { run: fakeRun(runs), maxSteps: 2, fileName: 'big.yaml' });

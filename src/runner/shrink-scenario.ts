@@ -8,6 +8,7 @@
 import { stringify } from 'yaml';
 import type { Summary } from '../result/index.ts';
 import { parseScenario, type Scenario } from '../scenario/index.ts';
+import { InterruptedError } from '../shared/interrupted.ts';
 
 /** The scenario as written (YAML's plain data), so that what is kept is written back as the author wrote it. */
 export type ScenarioData = Record<string, unknown>;
@@ -195,6 +196,8 @@ export interface ShrinkOptions {
   maxSteps: number;
   fileName: string;
   onStep?(step: ShrinkStep): void;
+  /** Stops between candidates; a candidate's run cut short (a partial summary) decides nothing. */
+  signal?: AbortSignal;
 }
 
 export interface ShrinkResult {
@@ -205,6 +208,8 @@ export interface ShrinkResult {
   original: { data: ScenarioData; wallMs: number };
   smallest: { data: ScenarioData; wallMs: number; failure: Set<string> };
   steps: ShrinkStep[];
+  /** The signal stopped it before it was done. */
+  interrupted: boolean;
 }
 
 /** Checked as longrun reads a scenario file: a candidate the schema refuses is never run. */
@@ -221,6 +226,7 @@ async function timed(run: () => Promise<Summary>): Promise<{ summary: Summary; w
 /** Throws when the original does not fail: there is nothing to keep failing. */
 export async function shrinkScenario(data: ScenarioData, options: ShrinkOptions): Promise<ShrinkResult> {
   const first = await timed(() => options.run(scenarioOf(data, options.fileName)));
+  if (first.summary.partial) throw new InterruptedError('interrupted during the first run, before the failure was known');
   const failure = failureOf(first.summary);
   if (failure.size === 0) throw new Error('the scenario does not fail (no incident, no invariant failing): nothing to shrink');
   // An incident is the failure when there is one: the invariants a short run fails anyway
@@ -234,17 +240,23 @@ export async function shrinkScenario(data: ScenarioData, options: ShrinkOptions)
     steps.push(step);
     options.onStep?.(step);
   };
+  // A change rejected once is not tried again from a smaller scenario: a smaller scenario
+  // fails no more easily (the monotony shrinking rests on), and every run costs seconds.
+  const rejected = new Set<string>();
   let improved = true;
-  while (improved && steps.length < options.maxSteps) {
+  const stopped = () => options.signal?.aborted === true;
+  while (improved && steps.length < options.maxSteps && !stopped()) {
     improved = false;
     // Each knob in turn, read from what was kept so far: at most one change kept per knob a pass.
     for (const knob of candidatesOf(smallest.data, failingBinaries).keys()) {
       for (const candidate of candidatesOf(smallest.data, failingBinaries).get(knob) ?? []) {
-        if (steps.length >= options.maxSteps) break;
+        if (steps.length >= options.maxSteps || stopped()) break;
+        if (rejected.has(candidate.change)) continue;
         let scenario: Scenario;
         try {
           scenario = scenarioOf(candidate.data, options.fileName);
         } catch (error) {
+          rejected.add(candidate.change);
           note({
             step: steps.length + 1,
             change: candidate.change,
@@ -254,6 +266,7 @@ export async function shrinkScenario(data: ScenarioData, options: ShrinkOptions)
           continue;
         }
         const { summary, wallMs } = await timed(() => options.run(scenario));
+        if (summary.partial) break;
         const shown = new Set([...failureOf(summary)].filter((f) => failure.has(f)));
         if ([...shown].some((f) => wanted.has(f))) {
           note({ step: steps.length + 1, change: candidate.change, verdict: 'kept', wallMs });
@@ -262,9 +275,10 @@ export async function shrinkScenario(data: ScenarioData, options: ShrinkOptions)
           break;
         }
         const why = shown.size > 0 ? `only ${[...shown].join('; ')}` : 'the failure is gone';
+        rejected.add(candidate.change);
         note({ step: steps.length + 1, change: candidate.change, verdict: 'rejected', wallMs, why });
       }
     }
   }
-  return { failure, wanted, original: { data, wallMs: first.wallMs }, smallest, steps };
+  return { failure, wanted, original: { data, wallMs: first.wallMs }, smallest, steps, interrupted: stopped() };
 }

@@ -13,6 +13,7 @@ import { terminalText } from '../../shared/visible-text.ts';
 import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT } from '../exit-code.ts';
 import { defineCommand, valueFlag, wholeNumber } from '../flags.ts';
+import { stopOnSignals } from '../stop-on-signals.ts';
 import { UsageError } from '../usage-error.ts';
 
 function seconds(ms: number): string {
@@ -45,7 +46,7 @@ export function shrunkText(result: ShrinkResult, from: string): string {
     `Shrunk by \`longrun shrink\` from ${from} (${sizeOf(original.data)}; one run of it: ${seconds(original.wallMs)}).`,
     `Still fails as it did: ${[...smallest.failure].join('; ')}.`,
     `This one: ${sizeOf(smallest.data)}; one run of it: ${seconds(smallest.wallMs)}.`,
-    `Kept: ${kept.length > 0 ? kept.join('; ') : 'nothing'} (${steps.length} steps tried).`,
+    `Kept: ${kept.length > 0 ? kept.join('; ') : 'nothing'} (${steps.length} steps tried${result.interrupted ? ', then stopped' : ''}).`,
   ];
   return `${header.map((line) => `# ${line}`).join('\n')}\n\n${stringify(data, { lineWidth: 0 })}`;
 }
@@ -74,27 +75,32 @@ break them are rejected. Each step prints what changed, kept or rejected, and it
     const { file } = resolveScenario(positionals[0] as string);
     const data = parse(readFileSync(file, 'utf8')) as ScenarioData;
     console.error(`longrun shrink: ${terminalText(file)}: running it once to see how it fails`);
+    const stop = stopOnSignals((why) =>
+      console.error(`\nlongrun: ${why}: stopping; the smallest scenario found so far is written (again to quit at once)`),
+    );
     let result: ShrinkResult;
     try {
       result = await shrinkScenario(data, {
-        run: (scenario) => runScenario(scenario, { scenarioFile: file }),
+        run: (scenario) => runScenario(scenario, { scenarioFile: file, signal: stop.signal }),
+        signal: stop.signal,
         maxSteps: values['max-steps'],
         fileName: file,
         onStep: (step) => console.error(stepLine(step)),
       });
     } catch (error) {
+      stop.release();
       if ((error as Error).message.startsWith('the scenario does not fail')) throw new UsageError((error as Error).message);
       throw error;
     }
     const text = shrunkText(result, relative(process.cwd(), file) || file);
     const said = `before: ${sizeOf(result.original.data)}, ${seconds(result.original.wallMs)}; after: ${sizeOf(result.smallest.data)}, ${seconds(result.smallest.wallMs)}`;
-    if (values.out) {
-      await atomicWriteFile(values.out, text);
-      console.error(`wrote ${values.out} (${said})`);
-    } else {
-      process.stdout.write(text);
-      console.error(`(${said})`);
-    }
-    return EXIT.passed;
+    const out = values.out;
+    await stop.holdWhile(async () => {
+      if (out) await atomicWriteFile(out, text);
+      else process.stdout.write(text);
+    }, 'writing the smallest scenario first');
+    stop.release();
+    console.error(out ? `wrote ${out} (${said})` : `(${said})`);
+    return result.interrupted ? EXIT.interrupted : EXIT.passed;
   },
 });

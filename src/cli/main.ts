@@ -11,6 +11,11 @@ import { stopQuietlyWhenClosed } from './closed-pipe.ts';
 import { COMMANDS, type CommandEntry } from './commands.ts';
 import { EXIT } from './exit-code.ts';
 
+/** How long a returned command may take to let go of its last handles before longrun exits anyway. */
+const EXIT_GRACE_MS = 3_000;
+/** Set once the command has returned, its exit code decided. */
+let returned = false;
+
 const HELP = `longrun: load and chaos tests for Temporal agent workflows with context compaction
 
 Usage: longrun <command> [options]
@@ -56,6 +61,12 @@ function firstLine(error: unknown): string {
 // The last resort: an error no command expected (a library's timer throwing after teardown)
 // still ends in one line, not a stack trace alone.
 function internalError(error: unknown): void {
+  // Once the command has returned, its verdict is said: a client's retry timer firing on a
+  // connection closed under it (the server gone) is no news, and must not add a second line.
+  if (returned) {
+    if (process.env.LONGRUN_DEBUG && error instanceof Error) console.error(error.stack);
+    process.exit();
+  }
   console.error(`longrun: internal error: ${terminalText(firstLine(error))} (LONGRUN_DEBUG=1 prints the stack)`);
   if (process.env.LONGRUN_DEBUG && error instanceof Error) console.error(error.stack);
   process.exit(EXIT.harness);
@@ -70,3 +81,8 @@ process.stderr.on('error', (error: NodeJS.ErrnoException) => {
 process.on('unhandledRejection', internalError);
 
 process.exitCode = await main(process.argv.slice(2));
+returned = true;
+// A command that returned is done. What still holds the process open then is a leak, not work:
+// the SDK leaves a native worker open when Worker.create fails its namespace check on a server
+// that died, and longrun printed its line and then never exited. Unref'd: a clean end is at once.
+setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();

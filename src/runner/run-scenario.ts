@@ -37,6 +37,7 @@ import { RequestRefusals } from './request-refusals.ts';
 import { drive, driveOptionsOf } from './run-driver.ts';
 import { type RunHarness, startHarness } from './run-harness.ts';
 import { type Progress, RunTally } from './run-tally.ts';
+import { watchServer } from './server-watch.ts';
 import { summarize } from './summarize.ts';
 import { watchRun } from './watch.ts';
 
@@ -92,6 +93,8 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     throwIfInterrupted(options.signal, 'starting the server and the workers');
   }
   const { env, mocks, workers } = harness;
+  // A server chaos restarts is down on purpose; any other that exits is gone for good.
+  const serverWatch = chaos?.restartsServer ? undefined : watchServer(env);
   const limits = resolveLimits(scenario, env.dynamicConfig);
   const tally = new RunTally();
   const judging = new JudgingPool(JUDGED_AT_ONCE);
@@ -192,6 +195,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     refusals.close();
     if (progressTimer) clearInterval(progressTimer);
     if (!finished) failure.abort();
+    serverWatch?.stop();
     await harness.close(finished);
   }
   return summarize({

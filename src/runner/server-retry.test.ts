@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isServerUnavailable, whileServerDown } from './server-retry.ts';
+import { isServerUnavailable, markServerGone, ServerGoneError, whileServerDown } from './server-retry.ts';
 
 const unavailable = () => Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14 });
 
@@ -23,6 +23,21 @@ describe('whileServerDown', () => {
     }, 10_000);
     await expect(failing).rejects.toThrow('workflow not found');
     expect(calls).toBe(1);
+  });
+
+  it("gives up at once, with the watch's reason, once the server's process is known to be gone", async () => {
+    markServerGone('the Temporal server (pid 42) exited while longrun needed it');
+    try {
+      let calls = 0;
+      const failing = whileServerDown(() => {
+        calls++;
+        return Promise.reject(unavailable());
+      }, 60_000);
+      await expect(failing).rejects.toThrow(new ServerGoneError('the Temporal server (pid 42) exited while longrun needed it'));
+      expect(calls).toBe(1);
+    } finally {
+      markServerGone(undefined);
+    }
   });
 
   it('gives up once the server has been down for longer than it tolerates', async () => {

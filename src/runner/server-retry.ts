@@ -20,14 +20,30 @@ export function isServerUnavailable(error: unknown): boolean {
   return false;
 }
 
-/** `call`, again while the server is unavailable, for up to `toleranceMs`; other errors at once. */
+/** Why the server will not come back (its process exited: server-watch.ts), or undefined. */
+let serverGone: string | undefined;
+
+/** Said by the server watch: the calls waiting for the server give up at once, with this reason. */
+export function markServerGone(reason: string | undefined): void {
+  serverGone = reason;
+}
+
+/** The error a call waiting for a server that is gone ends with: one line, the cause. */
+export class ServerGoneError extends Error {}
+
+/**
+ * `call`, again while the server is unavailable, for up to `toleranceMs`; other errors at once,
+ * and at once when the server's process is known to be gone.
+ */
 export async function whileServerDown<T>(call: () => Promise<T>, toleranceMs: number): Promise<T> {
   const deadline = Date.now() + toleranceMs;
   for (;;) {
     try {
       return await call();
     } catch (error) {
-      if (!isServerUnavailable(error) || Date.now() > deadline) throw error;
+      if (!isServerUnavailable(error)) throw error;
+      if (serverGone !== undefined) throw new ServerGoneError(serverGone, { cause: error });
+      if (Date.now() > deadline) throw error;
       await sleep(RETRY_EVERY_MS);
     }
   }

@@ -83,6 +83,7 @@ process.on('unhandledRejection', internalError);
 process.exitCode = await main(process.argv.slice(2));
 returned = true;
 // A command that returned is done. What still holds the process open then is a leak, not work:
-// the SDK leaves a native worker open when Worker.create fails its namespace check on a server
-// that died, and longrun printed its line and then never exited. Unref'd: a clean end is at once.
+// after Worker.create fails its namespace check on a server that died, the SDK's native side
+// holds the process open past every teardown, and longrun printed its line and never exited.
+// Unref'd: a clean end is at once.
 setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();

@@ -74,6 +74,7 @@ describe('shrinking a failing scenario', () => {
       'shape.overrides.turns 40 -> 20',
       'shape.overrides.turns 40 -> 30',
       'shape.overrides.turns 40 -> 35',
+      'shape.overrides.turns 40 -> 39',
     ]);
     expect(knobs.get('faults.agent')?.map((c) => c.change)).toEqual(['faults.agent 1 -> 0 rules']);
     // The original is never changed in place.

@@ -49,11 +49,11 @@ function valueAt(data: ScenarioData, path: readonly string[]): unknown {
   return here;
 }
 
-/** Smaller whole numbers: by half, a quarter, an eighth (each distinct, at least one less). */
+/** Smaller whole numbers: by half, a quarter, an eighth, then one less (each distinct). */
 function smallerCounts(n: number, min: number): number[] {
   const out: number[] = [];
-  for (const f of FRACTIONS) {
-    const next = Math.max(min, n - Math.max(1, Math.floor(n * f)));
+  for (const less of [...FRACTIONS.map((f) => Math.max(1, Math.floor(n * f))), 1]) {
+    const next = Math.max(min, n - less);
     if (next < n && !out.includes(next)) out.push(next);
   }
   return out;

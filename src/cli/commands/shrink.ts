@@ -65,7 +65,7 @@ export const shrinkCommand = defineCommand({
   },
   positionals: { min: 1, max: 1, names: 'the scenario (a built-in name or a file)' },
   notes: `The failure is what the original's first run shows: each binary's incidents and failing invariants.
-A candidate halves one knob (then takes a quarter or an eighth off): the binaries that do not fail,
+A candidate halves one knob (then takes a quarter, an eighth, or one off): the binaries that do not fail,
 runs.count, runs.concurrency, the turns (shape.overrides.turns, or shape.turnsProfile's length),
 the item sizes (bytesPerTurn, screenshotBytes, scale...), the fault rules and the chaos steps. It is
 kept when its run shows one of the same incidents (one of the same failing invariants when the

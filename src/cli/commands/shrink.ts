@@ -3,11 +3,12 @@
  * does (src/runner/shrink-scenario.ts), each candidate run end to end in this process.
  */
 import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { runScenario } from '../../runner/run-scenario.ts';
 import { type ScenarioData, type ShrinkResult, type ShrinkStep, shrinkScenario } from '../../runner/shrink-scenario.ts';
 import { resolveScenario } from '../../scenario/index.ts';
+import { foreignTargetOf } from '../../scenario/target-from-scenario.ts';
 import { atomicWriteFile } from '../../shared/atomic-write.ts';
 import { terminalText } from '../../shared/visible-text.ts';
 import { COMMAND_LINES } from '../command-lines.ts';
@@ -51,6 +52,14 @@ export function shrunkText(result: ShrinkResult, from: string): string {
   return `${header.map((line) => `# ${line}`).join('\n')}\n\n${stringify(data, { lineWidth: 0 })}`;
 }
 
+/** A foreign worker's paths (its commands' folders, the mapping) rebased to where the file is written. */
+function rebased(result: ShrinkResult, file: string, out: string | undefined): ShrinkResult {
+  const target = result.smallest.data.target as { external?: unknown } | undefined;
+  if (!target?.external) return result;
+  const { external } = foreignTargetOf(file, out ? dirname(resolve(out)) : process.cwd());
+  return { ...result, smallest: { ...result.smallest, data: { ...result.smallest.data, target: { external } } } };
+}
+
 export const shrinkCommand = defineCommand({
   ...COMMAND_LINES.shrink,
   flags: {
@@ -92,7 +101,7 @@ break them are rejected. Each step prints what changed, kept or rejected, and it
       if ((error as Error).message.startsWith('the scenario does not fail')) throw new UsageError((error as Error).message);
       throw error;
     }
-    const text = shrunkText(result, relative(process.cwd(), file) || file);
+    const text = shrunkText(rebased(result, file, values.out), relative(process.cwd(), file) || file);
     const said = `before: ${sizeOf(result.original.data)}, ${seconds(result.original.wallMs)}; after: ${sizeOf(result.smallest.data)}, ${seconds(result.smallest.wallMs)}`;
     const out = values.out;
     await stop.holdWhile(async () => {

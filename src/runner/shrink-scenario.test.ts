@@ -147,6 +147,26 @@ describe('shrinking a failing scenario', () => {
     expect(result.smallest.data.runs).toMatchObject({ count: 4 });
   });
 
+  it('rejects a candidate whose run longrun could not carry out, and goes on', async () => {
+    const runs: Scenario[] = [];
+    const run = fakeRun(runs);
+    const result = await shrinkScenario(BASE, {
+      run: async (scenario) => {
+        if (runs.length === 1) {
+          runs.push(scenario);
+          throw new Error('the server stopped');
+        }
+        return run(scenario);
+      },
+      maxSteps: 2,
+      fileName: 'big.yaml',
+    });
+    expect(result.steps.map((s) => `${s.change}: ${s.verdict} (${s.why ?? ''})`)).toEqual([
+      'target.binaries [v0, v1] -> [v0]: rejected (could not run: the server stopped)',
+      'runs.count 8 -> 4: kept ()',
+    ]);
+  });
+
   it('stops after --max-steps candidates, and refuses a scenario that does not fail', async () => {
     const runs: Scenario[] = [];
     const result = await shrinkScenario(BASE, { run: fakeRun(runs), maxSteps: 2, fileName: 'big.yaml' });

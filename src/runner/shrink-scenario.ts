@@ -265,7 +265,22 @@ export async function shrinkScenario(data: ScenarioData, options: ShrinkOptions)
           });
           continue;
         }
-        const { summary, wallMs } = await timed(() => options.run(scenario));
+        let ran: Awaited<ReturnType<typeof timed>>;
+        try {
+          ran = await timed(() => options.run(scenario));
+        } catch (error) {
+          if (error instanceof InterruptedError || stopped()) break;
+          // A run longrun could not carry out says nothing of the failure: the larger scenario stays.
+          rejected.add(candidate.change);
+          note({
+            step: steps.length + 1,
+            change: candidate.change,
+            verdict: 'rejected',
+            why: `could not run: ${(error as Error).message.split('\n')[0]}`,
+          });
+          continue;
+        }
+        const { summary, wallMs } = ran;
         if (summary.partial) break;
         const shown = new Set([...failureOf(summary)].filter((f) => failure.has(f)));
         if ([...shown].some((f) => wanted.has(f))) {

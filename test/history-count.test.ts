@@ -13,6 +13,7 @@ describe('the history-count scenario', () => {
     const summary = await runScenario(scenario);
     expect(summary.expectations.map((e) => [e.description, e.met])).toEqual([
       ['on v1: history-count reproduces', true],
+      ['on v1: its histories replay on v1, v2', true],
       ['on v2: every invariant holds', true],
       ['on v2: every run ends completed', true],
     ]);

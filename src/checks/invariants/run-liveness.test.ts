@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CONVERSATION_ENDED } from '../../contract/conversation-end.ts';
 import { ACTIVITY } from '../../contract/kernel-api.ts';
 import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
 
@@ -91,6 +92,27 @@ describe('run.liveness', () => {
       `event ${terminated}: terminated by "longrun": "${STOPPED}" (the run did not end by itself)`,
       `event ${pending}: kernel.compact_context was scheduled and never closed (attempts without bound, no schedule-to-close)`,
     ]);
+  });
+
+  it("passes a chat agent's run longrun ended after its last message while it was idle, and fails one ended while busy", () => {
+    const ended = `${CONVERSATION_ENDED} (3 messages)`;
+    const idle = new AgentRunHistory().turn();
+    idle.history.workflowTask();
+    const end = idle.history.terminated(ended, 'longrun');
+    expect(resultOf(idle, 'run.liveness')).toMatchObject({
+      status: 'pass',
+      evidence: [`event ${end}: ${ended} (the agent was idle: every message answered)`],
+    });
+    const busy = new AgentRunHistory().turn();
+    busy.history.workflowTask();
+    const open = busy.history.activityScheduled(ACTIVITY.callModel, { turn: 2 });
+    busy.history.event('WorkflowExecutionUpdateAccepted', { protocolInstanceId: 'message-2' });
+    busy.history.terminated(ended, 'longrun');
+    const result = resultOf(busy, 'run.liveness');
+    expect(result.status).toBe('fail');
+    expect(result.evidence[0]).toMatch(
+      new RegExp(`, but the agent was not idle: event ${open}: call_model was still open; 1 accepted update\\(s\\) not answered$`),
+    );
   });
 
   it('fails a run whose last workflow task failed in a loop', () => {

@@ -11,21 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { childPids } from '../src/load/index.ts';
-
-function descendants(pid: number): number[] {
-  const children = childPids(pid);
-  return [...children, ...children.flatMap(descendants)];
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { alive, descendants } from './processes.ts';
 
 describe('Ctrl-C during chaos-database-network', () => {
   it('keeps the database path until the server is down: the partial report in seconds, exit 130, nothing left', async () => {

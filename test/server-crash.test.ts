@@ -5,26 +5,13 @@
  * never exit.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { resolveTemporalBinary } from '../src/environment/index.ts';
-import { childPids } from '../src/load/index.ts';
-
-function descendants(pid: number): number[] {
-  const children = childPids(pid);
-  return [...children, ...children.flatMap(descendants)];
-}
-
-function commandLine(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
-  } catch {
-    return '';
-  }
-}
+import { commandLine, descendants } from './processes.ts';
 
 /** longrun on smoke; `strike` is called with each stderr chunk so far and longrun's pid. */
 async function runSmoke(env: NodeJS.ProcessEnv, dir: string, strike: (stderr: string, pid: number) => void) {

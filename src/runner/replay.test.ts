@@ -42,4 +42,11 @@ describe('replayTargets', () => {
     expect(replayTargets('v1', ['v1', 'history-ungated'])).toEqual(['v1', 'history-ungated']);
     expect(replayTargets('v2', ['v2', 'history-ungated'])).toEqual(['v2']);
   });
+
+  it("replays an offloading binary's histories on the later ones that read its store, and inline histories on both kinds", () => {
+    const arms = ['v0', 'v0-offload', 'v1', 'v1-offload'] as const;
+    expect(replayTargets('v0-offload', arms)).toEqual(['v0-offload', 'v1-offload']);
+    expect(replayTargets('v0', arms)).toEqual(['v0', 'v1', 'v1-offload']);
+    expect(replayTargets('v1-offload', arms)).toEqual(['v1-offload']);
+  });
 });

@@ -151,21 +151,27 @@ export async function closeReplayers(): Promise<void> {
   await Promise.all(open.map((r) => r.close()));
 }
 
-/** Where a binary stands on the release line; a broken control stands where the release it breaks does. */
+/**
+ * Where a binary stands on the release line: a broken control where the release it breaks does,
+ * an offloading binary where the release it runs does.
+ */
 function generation(binary: BinaryId): number {
-  const { broken, base = CURRENT_BINARY } = BINARIES[binary];
-  return (RELEASES as readonly BinaryId[]).indexOf(broken ? base : binary);
+  const { broken, base } = BINARIES[binary];
+  return (RELEASES as readonly BinaryId[]).indexOf(base ?? (broken ? CURRENT_BINARY : binary));
 }
 
 /**
  * The binaries a run recorded on `recordedOn` must replay on, among those in play: itself and
  * every later one (v0's on v1, v2 and the broken controls; v1's on v2 and the controls that
  * break v2). A broken control's histories replay on itself only: no release has to keep them.
+ * An offloading binary's histories hold references to its store: only a later binary that reads
+ * the store has to replay them.
  */
 export function replayTargets(recordedOn: BinaryId, inPlay: readonly BinaryId[]): BinaryId[] {
   if (BINARIES[recordedOn].broken) return [recordedOn];
   const own = generation(recordedOn);
-  return [...new Set<BinaryId>([recordedOn, ...inPlay.filter((binary) => generation(binary) > own)])];
+  const readsStore = (binary: BinaryId) => !BINARIES[recordedOn].offload || BINARIES[binary].offload === true;
+  return [...new Set<BinaryId>([recordedOn, ...inPlay.filter((binary) => generation(binary) > own && readsStore(binary))])];
 }
 
 /** How a run's histories are replayed: on which binaries, and by what. */

@@ -38,6 +38,8 @@ export const BINARY_IDS = [
   'compaction-sees-screenshots',
   'compaction-on-agent-model',
   'card-in-units',
+  'v0-offload',
+  'v1-offload',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
 /** A binary named in a scenario or a result: the one schema, so naming other binaries is one edit. */
@@ -66,10 +68,15 @@ export interface Binary {
   workflowsPath: string;
   /** A deliberately broken control that some invariant must catch. */
   broken: boolean;
-  /** A broken control: the release it breaks (CURRENT_BINARY unless it says). */
+  /** The release it is built on: a broken control's, the release it breaks (CURRENT_BINARY unless it says); an offloading binary's, the release whose workflow it runs. */
   base?: BinaryId;
   /** A control broken in its activities, not its workflow: what its workers' activities are configured with. */
   activityControls?: ActivityControls;
+  /**
+   * Its workers offload every payload over the threshold to External Storage (the SDK's own, with
+   * the S3 driver, in the store the runner starts): the release `base` with a claim check.
+   */
+  offload?: true;
 }
 
 /** The activities' settings a broken control may turn (its workflow is the release's): `ActivitiesConfig`'s fields of the same names. */
@@ -92,6 +99,18 @@ const DESCRIPTIONS: Record<BinaryId, Omit<Binary, 'id' | 'workflowsPath'>> = {
   v2: {
     broken: false,
     description: 'v1, and ContinueAsNew when Temporal suggests it or the history passes its bounds, behind its own gate',
+  },
+  'v0-offload': {
+    broken: false,
+    base: 'v0',
+    offload: true,
+    description: "v0's append-only loop, and payloads over the threshold offloaded to External Storage (Temporal's recommendation)",
+  },
+  'v1-offload': {
+    broken: false,
+    base: 'v1',
+    offload: true,
+    description: 'v1 (compaction, rebuild, ContinueAsNew), and payloads over the threshold offloaded to External Storage',
   },
   ungated: {
     broken: true,

@@ -11,6 +11,13 @@ export {
 } from './existing-cluster.ts';
 export { GoKernelBinaryError, resolveGoKernelBinary } from './go-kernel-binary.ts';
 export type { GoBinary } from './go-program.ts';
+export {
+  type ObjectStore,
+  type ObjectStoreOptions,
+  type StoredObject,
+  startObjectStore,
+} from './object-store/object-store.ts';
+export { ObjectStoreError, resolveS3ServerBinary } from './object-store/s3-server-binary.ts';
 export { findPostgresBinDir, type PostgresCluster, PostgresError, queryPostgres, startPostgres } from './postgres-cluster.ts';
 export { installRuntime } from './runtime.ts';
 export {

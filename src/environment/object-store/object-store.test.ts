@@ -225,3 +225,21 @@ describe('tools/s3-server', () => {
     expect({ code, signal }).toEqual({ code: 0, signal: null });
   });
 });
+
+describe('the S3 clients', () => {
+  /** stdout and stderr of a Node process that runs `code` (ESM, TypeScript through tsx). */
+  const node = async (code: string) =>
+    promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: process.cwd() });
+
+  it("are built without the SDK's warning about Node < 22, and leave the environment as it was", async () => {
+    const ours = await node(
+      `const { s3Client } = await import(${JSON.stringify(new URL('./driver-client.ts', import.meta.url).pathname)});
+       s3Client('http://127.0.0.1:1');
+       console.log(process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ?? 'unset');`,
+    );
+    expect(ours).toEqual({ stdout: 'unset\n', stderr: '' });
+    // A client built as the SDK's own documentation does: the warning the one above does not print.
+    const plain = await node(`const { S3Client } = await import('@aws-sdk/client-s3'); new S3Client({ region: 'us-east-1' });`);
+    expect(plain.stderr.split('\n')[0]).toMatch(Number(process.versions.node.split('.')[0]) < 22 ? /NodeVersionSupportWarning/ : /^$/);
+  });
+});

@@ -131,6 +131,7 @@ function loadBlock(load: LoadMetrics | undefined): string[] {
     ...processLine('worker', load.worker),
     ...processLine('server', load.server),
     ...processLine('database', load.database, 'PSS'),
+    ...(load.store ? [`  store: ${plural(load.store.objects, 'object')}, ${formatBytes(load.store.bytes)} (External Storage)`] : []),
   ];
 }
 

@@ -117,6 +117,11 @@ export const loadMetricsSchema = z.object({
   server: processMetricsSchema.optional(),
   /** The server's PostgreSQL, all its processes together (server.persistence postgres only; memory as PSS, see database above). */
   database: processMetricsSchema.optional(),
+  /**
+   * The scenario's External Storage (a binary in play offloads): what its bucket held once the
+   * runs were over, every object the runs stored (the S3 driver never deletes one).
+   */
+  store: z.object({ objects: count, bytes: count }).optional(),
   /** One entry per ramp stage, when the runs were started on a ramp. */
   stages: z.array(stageLoadSchema).optional(),
   samples: z.array(resourceSampleSchema),

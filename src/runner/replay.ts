@@ -6,6 +6,7 @@ import type { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { installRuntime } from '../environment/index.ts';
 import { BINARIES, type BinaryId, type BinaryName, CURRENT_BINARY, RELEASES } from '../kernel/index.ts';
+import { externalStorageOf, type OffloadTarget, workerOffload } from '../kernel/workers/offload.ts';
 import { workflowBundle } from '../kernel/workers/workflow-bundles.ts';
 import { JUDGED_AT_ONCE } from './judging-pool.ts';
 import type { ReplayOutcome } from './replay-verdict.ts';
@@ -31,8 +32,8 @@ class Replayer {
   private failure: unknown;
   readonly finished: Promise<void>;
 
-  constructor(binary: BinaryId) {
-    this.finished = this.run(binary).catch((error: unknown) => {
+  constructor(binary: BinaryId, offload: OffloadTarget | undefined) {
+    this.finished = this.run(binary, offload).catch((error: unknown) => {
       // The replay worker itself failed: every replay waiting on it fails with it.
       this.failure = error;
       for (const job of this.jobs.splice(0)) job.fail(error);
@@ -73,13 +74,18 @@ class Replayer {
     }
   }
 
-  private async run(binary: BinaryId): Promise<void> {
+  private async run(binary: BinaryId, offload: OffloadTarget | undefined): Promise<void> {
     installRuntime(); // quiet logging where nothing installed it before (`longrun replay`)
     const bundle = await workflowBundle(binary);
     // debugMode off: the workflows replay in a thread of their own, in one reused V8 context. The
     // SDK's replay default (debugMode on) runs them on this thread, in a new context per workflow,
     // with promise hooks on every promise of this process, each compiling a function to find its workflow.
-    const options = { workflowBundle: bundle, debugMode: false };
+    const options = {
+      workflowBundle: bundle,
+      debugMode: false,
+      // A history that refers to stored payloads replays only where they can be read.
+      ...(offload ? { dataConverter: { externalStorage: externalStorageOf(workerOffload(binary, offload)) } } : {}),
+    };
     for await (const result of Worker.runReplayHistories(options, this.feed())) {
       const job = this.jobs[0];
       if (!job) continue;
@@ -93,19 +99,21 @@ class Replayer {
   }
 }
 
-const replayers = new Map<BinaryId, Replayer[]>();
+/** Replay workers by binary and store (each scenario that offloads has a store of its own). */
+const replayers = new Map<string, Replayer[]>();
 
 /**
  * An idle replay worker of the binary; else a new one, up to one per run judged at once (so no
  * judging waits on another's replay); else the least busy.
  */
-function replayerOf(binary: BinaryId): Replayer {
-  const pool = replayers.get(binary) ?? [];
-  replayers.set(binary, pool);
+function replayerOf(binary: BinaryId, offload?: OffloadTarget): Replayer {
+  const key = offload ? `${binary} ${offload.endpoint}/${offload.bucket}` : binary;
+  const pool = replayers.get(key) ?? [];
+  replayers.set(key, pool);
   const idle = pool.find((replayer) => replayer.pending === 0);
   if (idle) return idle;
   if (pool.length < JUDGED_AT_ONCE) {
-    const replayer = new Replayer(binary);
+    const replayer = new Replayer(binary, offload);
     pool.push(replayer);
     return replayer;
   }
@@ -116,8 +124,9 @@ export async function replayHistories(
   binary: BinaryId,
   workflowId: string,
   histories: readonly temporal.api.history.v1.IHistory[],
+  offload?: OffloadTarget,
 ): Promise<ReplayOutcome> {
-  return { binary, errors: await replayerOf(binary).replay(workflowId, histories) };
+  return { binary, errors: await replayerOf(binary, offload).replay(workflowId, histories) };
 }
 
 let holds = 0;
@@ -190,11 +199,11 @@ export interface ReplayPlan {
  * in play replays its own runs, so their replay workers start now, while the runs go on: a
  * worker takes ~1 s to start, which the first judging would otherwise wait for.
  */
-export function kernelReplayPlan(inPlay: readonly BinaryId[]): ReplayPlan {
-  for (const binary of inPlay) replayerOf(binary);
+export function kernelReplayPlan(inPlay: readonly BinaryId[], offload?: OffloadTarget): ReplayPlan {
+  for (const binary of inPlay) replayerOf(binary, offload);
   return {
     targets: (recordedOn) => replayTargets(recordedOn as BinaryId, inPlay),
-    replay: (target, workflowId, histories) => replayHistories(target as BinaryId, workflowId, histories),
+    replay: (target, workflowId, histories) => replayHistories(target as BinaryId, workflowId, histories, offload),
     control: (binary) => binary in BINARIES && BINARIES[binary as BinaryId].broken,
     readsActivityInputs: false,
   };

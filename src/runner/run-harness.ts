@@ -14,12 +14,15 @@ import { type KernelWorkers, startKernelWorkers, workflowCacheSize } from '../ke
 import type { ExpectationRecord } from '../result/index.ts';
 import { mockOptionsOf } from '../scenario/mock-options.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
+import { type OffloadStore, startOffloadStore } from './offload-store.ts';
 
 export interface RunHarness {
   env: Environment;
   mocks: Pick<MockProvider, 'recorder' | 'planFor'>;
   /** Where each binary's runs start. */
   workers: { taskQueue(binary: BinaryName): string };
+  /** The scenario's External Storage, when a binary in play offloads. */
+  offload?: OffloadStore;
   /** The kernel workers' process, when they run apart from this one (chaos); undefined: this process. */
   workerPid?: () => number | undefined;
   /** Rejects when a worker dies unexpectedly or a chaos step fails. */
@@ -66,18 +69,24 @@ async function startInProcessHarness(
   const { environment } = options;
   const env = environment ?? (await startEnvironment({ ...scenario.server, ...(options.signal ? { signal: options.signal } : {}) }));
   const mocks = startInProcessMocks(mockOptionsOf(scenario));
+  let offload: OffloadStore | undefined;
   const closeMocksAndEnv = async () => {
     mocks.close();
+    await offload?.store.stop();
     if (!environment) await env.teardown();
   };
   let workers: KernelWorkers;
   try {
+    offload = await startOffloadStore(scenario, binaries);
     workers = await startKernelWorkers(
       env,
       binaries,
       { modelBaseUrl: mocks.modelBaseUrl, sandboxBaseUrl: mocks.sandboxBaseUrl },
       queuePrefix,
-      { maxCachedWorkflows: options.forceReplay ? 0 : workflowCacheSize(scenario.runs.concurrency) },
+      {
+        maxCachedWorkflows: options.forceReplay ? 0 : workflowCacheSize(scenario.runs.concurrency),
+        ...(offload ? { offload: offload.target } : {}),
+      },
     );
   } catch (error) {
     await closeMocksAndEnv();
@@ -87,6 +96,7 @@ async function startInProcessHarness(
     env,
     mocks,
     workers,
+    ...(offload ? { offload } : {}),
     failed: workers.failed,
     startChaos() {},
     stopChaos: async () => [],

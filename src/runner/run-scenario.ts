@@ -120,7 +120,9 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     const judgeContext = {
       client: env.client,
       checkContext: checkContextOf(scenario, limits),
-      replays: foreign ? foreignReplayPlan(foreign.commands) : kernelReplayPlan(chaos?.binaries.filter(isBinaryId) ?? kernelBinaries),
+      replays: foreign
+        ? foreignReplayPlan(foreign.commands)
+        : kernelReplayPlan(chaos?.binaries.filter(isBinaryId) ?? kernelBinaries, harness.offload?.target),
       servedBy: harness.servedBy,
       ...(foreign ? { mapping: foreign.mapping } : {}),
       refusals,
@@ -174,6 +176,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     await Promise.all(targetBinaries.map((binary) => drive(launches, (index) => runOne(binary, index))));
     await judging.drain();
     load = sampler.stop();
+    if (harness.offload) load = { ...load, store: await harness.offload.store.usage() };
     verdicts = [
       ...(await harness.stopChaos()),
       // A run longrun's own stop ended is reported, not held against the chaos.

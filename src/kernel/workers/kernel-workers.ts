@@ -5,6 +5,7 @@
 import { Worker } from '@temporalio/worker';
 import type { Environment } from '../../environment/index.ts';
 import { type ActivitiesConfig, activitiesConfigFor, type BinaryId, createActivities } from '../index.ts';
+import { externalStorageOf, type OffloadTarget, workerOffload } from './offload.ts';
 import { activityDataConverter, workflowBundle } from './workflow-bundles.ts';
 
 export interface KernelWorkers {
@@ -18,6 +19,8 @@ export interface KernelWorkers {
 export interface KernelWorkerOptions {
   /** Cached workflows per worker; 0 forces a replay from history on every task. Default: the SDK's (from the heap size). */
   maxCachedWorkflows?: number;
+  /** The scenario's External Storage: offloading binaries store there, every other binary reads. Default: none. */
+  offload?: OffloadTarget;
 }
 
 /**
@@ -78,7 +81,10 @@ export async function startKernelWorkers(
         taskQueue: queues.get(binary) as string,
         workflowBundle: await workflowBundle(binary),
         activities: createActivities(activitiesConfigFor(binary, activities)),
-        dataConverter: activityDataConverter(),
+        dataConverter: {
+          ...activityDataConverter(),
+          ...(options.offload ? { externalStorage: externalStorageOf(workerOffload(binary, options.offload)) } : {}),
+        },
         ...(options.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
       }),
     ),

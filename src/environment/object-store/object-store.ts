@@ -4,6 +4,8 @@
  * count what it holds and delete objects to see a retrieve fail.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import {
   CreateBucketCommand,
   DeleteObjectsCommand,
@@ -172,15 +174,12 @@ function watch(child: ChildProcess): Life {
 /** The address of the `ready <host:port>` line. */
 function ready(child: ChildProcess, life: Life): Promise<string> {
   return new Promise((resolve, reject) => {
-    let stdout = '';
     const timer = setTimeout(() => reject(new Error(`not ready within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /^ready (\S+)$/m.exec(stdout);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
+    createInterface({ input: child.stdout as Readable }).on('line', (line) => {
+      const [word, address] = line.split(' ');
+      if (word !== 'ready' || !address) return;
+      clearTimeout(timer);
+      resolve(address);
     });
     // stderr's last line is complete only once the streams have closed.
     child.on('close', () => {

@@ -4,6 +4,7 @@
  * the run's own `RunInput.limits` (what the kernel was actually told).
  */
 import type { KernelLimits } from '../contract/kernel-api.ts';
+import type { StoredPayloads } from './history/external-storage.ts';
 import { RECENT_TOOL_OUTPUTS_KEPT } from './history/summarize.ts';
 import type { KernelMapping } from './mapping.ts';
 import type { GateMode } from './run/run-view.ts';
@@ -34,6 +35,15 @@ export interface CheckContext {
   gateOpens?: GateMode;
   /** How to read histories given raw to checkRun (default: our kernel). */
   mapping?: KernelMapping;
+  /**
+   * The stored payloads of the run's External Storage references, by `referenceKey`, fetched by
+   * the caller (history/external-storage.ts): checkRun reads them in place of the references, and
+   * `payload.references-resolve` judges every reference against them. Absent: no store was given
+   * (`longrun check` on a file), and the checks that need a stored payload are not applicable.
+   */
+  storedPayloads?: StoredPayloads;
+  /** The store's own limit on one stored payload, in bytes (the S3 driver's `maxPayloadSize`, 50 MiB by default); unjudged when absent. */
+  storedPayloadLimitBytes?: number;
 }
 
 export interface ResolvedContext {
@@ -45,6 +55,8 @@ export interface ResolvedContext {
   continueAsNewGraceTurns: number;
   card: { recentToolOutputs: number; minIdentifierShare: number };
   gateOpens: GateMode;
+  storedPayloads: StoredPayloads | undefined;
+  storedPayloadLimitBytes: number | undefined;
 }
 
 function whole(field: string, value: number | undefined, fallback: number, min = 1): number {
@@ -85,5 +97,8 @@ export function resolveContext(ctx: CheckContext, mapping: KernelMapping, runLim
     continueAsNewGraceTurns: whole('continueAsNewGraceTurns', ctx.continueAsNewGraceTurns, 1, 0),
     card: { recentToolOutputs: recent, minIdentifierShare: share },
     gateOpens: gateMode(ctx.gateOpens),
+    storedPayloads: ctx.storedPayloads,
+    storedPayloadLimitBytes:
+      ctx.storedPayloadLimitBytes === undefined ? undefined : whole('storedPayloadLimitBytes', ctx.storedPayloadLimitBytes, 0),
   };
 }

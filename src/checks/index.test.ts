@@ -43,6 +43,7 @@ describe('checkRun', () => {
     expect(verdict.sources).toEqual(run.executions.map((_, i) => `execution-${i + 1}.json`));
     expect(Object.fromEntries(verdict.results.map((r) => [r.id, r.status]))).toEqual({
       'payload.ceiling': 'pass',
+      'payload.references-resolve': 'not-applicable',
       'wft.no-retry-loop': 'pass',
       'history.no-termination': 'pass',
       'history.continue-as-new': 'pass',

@@ -82,15 +82,40 @@ function isLoaded(history: LoadedHistory | HistoryInput): history is LoadedHisto
  */
 export function checkRun(histories: readonly (LoadedHistory | HistoryInput)[], ctx: CheckContext = {}): RunVerdict {
   const loaded = histories.map((history, index) =>
-    isLoaded(history) ? history : loadHistory(history, { source: `history #${index + 1}`, mapping: ctx.mapping }),
+    isLoaded(history)
+      ? history
+      : loadHistory(history, { source: `history #${index + 1}`, mapping: ctx.mapping, storedPayloads: ctx.storedPayloads }),
   );
   return checkRunView(buildRunView(loaded), ctx);
+}
+
+/**
+ * Why the payloads the checks read are not all there: references to External Storage that were
+ * not resolved (no stored payloads given, an object missing, a reference unreadable), with the
+ * first few places; undefined when every payload the checks read was in the history or resolved.
+ */
+function unreadOffloads(run: RunView, ctx: CheckContext): string | undefined {
+  const unread = run.executions.flatMap((execution) =>
+    (execution.history.references ?? []).filter((r) => r.read && r.resolution !== 'resolved').map((r) => ({ execution, r })),
+  );
+  if (unread.length === 0) return undefined;
+  const count = (resolution: string) => unread.filter(({ r }) => r.resolution === resolution).length;
+  const noStore = ctx.storedPayloads ? 'loaded without the stored payloads given (LoadOptions.storedPayloads)' : 'no stored payloads given';
+  const why = [
+    count('no-store') > 0 ? `${count('no-store')} with ${noStore}` : '',
+    count('missing') > 0 ? `${count('missing')} whose stored payload is missing (payload.references-resolve names them)` : '',
+    count('unreadable') > 0 ? `${count('unreadable')} whose reference cannot be read` : '',
+  ].filter((part) => part !== '');
+  const shown = unread.slice(0, 4).map(({ execution, r }) => `${run.at(execution, r.eventId)} ${r.place}`);
+  const more = unread.length > shown.length ? `, and ${unread.length - shown.length} more` : '';
+  return `not judged: ${unread.length} payloads it reads are offloaded to External Storage and not read (${why.join('; ')}): ${shown.join(', ')}${more}`;
 }
 
 /** Judges a run already read into its view (the runner reads each run once, for the checks and its record). */
 export function checkRunView(run: RunView, ctx: CheckContext = {}): RunVerdict {
   const resolved = resolveContext(ctx, run.mapping, run.input.limits);
   const { mechanism } = run;
+  const offloaded = unreadOffloads(run, ctx);
   const results: InvariantResult[] = HISTORY_INVARIANTS.map((invariant) => {
     if (invariant.appliesTo === 'kernel' && !mechanism.found) {
       return { id: invariant.id, status: 'not-applicable', evidence: [`not the kernel's mechanism: ${mechanism.reason}`] };
@@ -103,6 +128,7 @@ export function checkRunView(run: RunView, ctx: CheckContext = {}): RunVerdict {
         evidence: [`not an agent the mapping reads: ${mechanism.reason}, and ${looked}`],
       };
     }
+    if (offloaded && invariant.readsPayloads !== false) return { id: invariant.id, status: 'not-applicable', evidence: [offloaded] };
     try {
       return invariant.check(run, resolved);
     } catch (error) {

@@ -5,6 +5,7 @@ import type { RunView } from './run/run-view.ts';
 
 export const HISTORY_INVARIANT_IDS = [
   'payload.ceiling',
+  'payload.references-resolve',
   'wft.no-retry-loop',
   'history.no-termination',
   'history.continue-as-new',
@@ -48,6 +49,12 @@ export interface HistoryInvariant {
   id: HistoryInvariantId;
   appliesTo: InvariantScope;
   description: string;
+  /**
+   * `false`: judged from the events and the history's own sizes alone, so also where a payload
+   * offloaded to External Storage was not read. Otherwise (the default) such a payload makes the
+   * invariant not applicable, with the reason (index.ts): it would misread what it cannot see.
+   */
+  readsPayloads?: false;
   check(run: RunView, ctx: ResolvedContext): InvariantResult;
 }
 

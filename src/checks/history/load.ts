@@ -13,6 +13,7 @@ import type { temporal } from '@temporalio/proto';
 import { DEFAULT_KERNEL_MAPPING, type KernelMapping } from '../mapping.ts';
 import { HistoryLoadError } from './errors.ts';
 import { HistoryFileShapeError, streamHistoryEvents } from './event-stream.ts';
+import type { StoredPayloads } from './external-storage.ts';
 import type { LoadedHistory } from './model.ts';
 import { type EventOrder, HistoryNormalizer, rawEventId, resultScheduledEventId, scheduledActivityType } from './normalize.ts';
 import { isRecord } from './proto-values.ts';
@@ -31,6 +32,11 @@ export interface LoadOptions {
   source?: string;
   /** How to read the kernel's histories (default: our kernel). */
   mapping?: KernelMapping;
+  /**
+   * The stored payloads of the history's External Storage references (external-storage.ts), read
+   * in their place; without them a reference's contents are not read (the checks say so).
+   */
+  storedPayloads?: StoredPayloads;
 }
 
 /** The events of a history, of the API's `{ history: { events } }` wrapper, or a bare array of them. */
@@ -59,7 +65,7 @@ export function loadHistory(input: HistoryInput, options: LoadOptions = {}): Loa
   }
   const events = eventsOf(value);
   if (!events) throw new HistoryLoadError(source, 'not a history: expected an object with an "events" array, or an array of events');
-  const normalizer = new HistoryNormalizer(source, options.mapping ?? DEFAULT_KERNEL_MAPPING);
+  const normalizer = new HistoryNormalizer(source, options.mapping ?? DEFAULT_KERNEL_MAPPING, undefined, options.storedPayloads);
   const reversed = newestFirst(rawEventId(events[0]), rawEventId(events[1]));
   for (let i = 0; i < events.length; i++) normalizer.add(events[reversed ? events.length - 1 - i : i]);
   return normalizer.finish();
@@ -70,7 +76,7 @@ export function loadHistory(input: HistoryInput, options: LoadOptions = {}): Loa
  * caller never holds it whole: `add` each event, then `finish`.
  */
 export function historyLoader(options: LoadOptions = {}): Pick<HistoryNormalizer, 'add' | 'finish'> {
-  return new HistoryNormalizer(options.source ?? 'history', options.mapping ?? DEFAULT_KERNEL_MAPPING);
+  return new HistoryNormalizer(options.source ?? 'history', options.mapping ?? DEFAULT_KERNEL_MAPPING, undefined, options.storedPayloads);
 }
 
 /** Reads the file's events through `each`; a file that is not a history becomes a HistoryLoadError. */
@@ -109,6 +115,7 @@ class OnePass {
   constructor(
     private readonly path: string,
     private readonly mapping: KernelMapping,
+    private readonly stored?: StoredPayloads,
   ) {}
 
   add(event: unknown): void {
@@ -129,7 +136,7 @@ class OnePass {
   private start(): void {
     this.descending = newestFirst(rawEventId(this.head[0]), rawEventId(this.head[1]));
     const order: EventOrder = this.descending ? { order: 'descending', scheduledTypes: this.scheduledTypes } : { order: 'ascending' };
-    this.normalizer = new HistoryNormalizer(this.path, this.mapping, order);
+    this.normalizer = new HistoryNormalizer(this.path, this.mapping, order, this.stored);
     for (const event of this.head.splice(0)) this.next(event);
   }
 
@@ -189,7 +196,7 @@ export async function loadHistoryFile(path: string, options: Omit<LoadOptions, '
   // Opening a FIFO waits for a writer, for ever; the file is read up to three times besides.
   if (kind) throw new HistoryLoadError(path, `not a regular file (${kind}): not read`);
   const mapping = options.mapping ?? DEFAULT_KERNEL_MAPPING;
-  const pass = new OnePass(path, mapping);
+  const pass = new OnePass(path, mapping, options.storedPayloads);
   try {
     await readEvents(path, (event) => {
       pass.add(event);
@@ -199,10 +206,10 @@ export async function loadHistoryFile(path: string, options: Omit<LoadOptions, '
   } catch (error) {
     if (!(error instanceof ReadAgain)) throw error;
   }
-  return loadInThreePasses(path, mapping);
+  return loadInThreePasses(path, mapping, options.storedPayloads);
 }
 
-async function loadInThreePasses(path: string, mapping: KernelMapping): Promise<LoadedHistory> {
+async function loadInThreePasses(path: string, mapping: KernelMapping, stored?: StoredPayloads): Promise<LoadedHistory> {
   const firstIds: (number | undefined)[] = [];
   await readEvents(path, (event) => firstIds.push(rawEventId(event)) < 2);
   let order: EventOrder = { order: 'ascending' };
@@ -215,7 +222,7 @@ async function loadInThreePasses(path: string, mapping: KernelMapping): Promise<
     });
     order = { order: 'descending', scheduledTypes };
   }
-  const normalizer = new HistoryNormalizer(path, mapping, order);
+  const normalizer = new HistoryNormalizer(path, mapping, order, stored);
   await readEvents(path, (event) => {
     normalizer.add(event);
     return true;

@@ -8,6 +8,7 @@
 import type { JournalEvent, JournalHead, KernelLimits, RunCounters } from '../../contract/kernel-api.ts';
 import type { KernelMapping } from '../mapping.ts';
 import type { ConversationFormat } from './conversation.ts';
+import type { ResolvedReference } from './reference-model.ts';
 
 /** One part of a tool or assistant message's content (string content: one text), as an elision sees it (run/placeholders.ts). */
 export interface PartSummary {
@@ -235,4 +236,6 @@ export interface LoadedHistory {
   events: HistoryEvent[];
   /** Events not interpreted, oldest first; absent when every event was. */
   uninterpreted?: UninterpretedEvent[];
+  /** The External Storage references of its payloads, oldest first, as the loading resolved them; absent when it has none. */
+  references?: ResolvedReference[];
 }

@@ -5,6 +5,7 @@
  */
 import type { KernelMapping } from '../mapping.ts';
 import { HistoryLoadError } from './errors.ts';
+import { lookUp, type ResolvedReference, referencesIn, type StoredPayloads } from './external-storage.ts';
 import type {
   ActivityOutcome,
   EventAttributes,
@@ -16,7 +17,15 @@ import type {
   Unreadable,
   WorkflowOutcome,
 } from './model.ts';
-import { decodePayload, decodePayloads, isShorthandPayloads, payloadFields, payloadList } from './payloads.ts';
+import {
+  decodePayload,
+  decodePayloads,
+  isShorthandPayloads,
+  payloadFields,
+  payloadList,
+  payloadSize,
+  replacePayloads,
+} from './payloads.ts';
 import {
   continueAsNewInitiator,
   eventTypeName,
@@ -65,6 +74,15 @@ const EXTERNAL_CLOSED = new Set([
   'ExternalWorkflowExecutionSignaled',
   'RequestCancelExternalWorkflowExecutionFailed',
   'ExternalWorkflowExecutionCancelRequested',
+]);
+/** Events whose payloads the checks read, besides the activities of the mapping. */
+const READ_EVENTS = new Set([
+  'WorkflowExecutionStarted',
+  'WorkflowExecutionContinuedAsNew',
+  'WorkflowExecutionCompleted',
+  'WorkflowExecutionFailed',
+  'WorkflowTaskFailed',
+  'MarkerRecorded',
 ]);
 /** Fields whose payloads are decoded; shorthand (value) payloads there cannot be measured. */
 const DECODED_FIELDS = ['input', 'result'];
@@ -179,6 +197,7 @@ function startedBy(initiator: unknown): { startedBy?: 'retry' | 'cron' } {
 export class HistoryNormalizer {
   private readonly events: HistoryEvent[] = [];
   private readonly uninterpreted: UninterpretedEvent[] = [];
+  private readonly references: ResolvedReference[] = [];
   private readonly reader: ContractReader;
   /** Activity type of each scheduled event, to decode its result (newest first: the caller's, which it fills ahead). */
   private readonly scheduledTypes: Map<number, string>;
@@ -187,6 +206,8 @@ export class HistoryNormalizer {
     private readonly source: string,
     private readonly mapping: KernelMapping,
     private readonly order: EventOrder = { order: 'ascending' },
+    /** The stored payloads of the history's External Storage references; absent when none were given. */
+    private readonly stored?: StoredPayloads,
   ) {
     this.reader = new ContractReader(mapping);
     this.scheduledTypes = order.order === 'descending' ? order.scheduledTypes : new Map();
@@ -232,8 +253,38 @@ export class HistoryNormalizer {
       type,
       time: toIsoTime(raw.eventTime),
       payloads: payloadFields(attributes),
-      attrs: this.attributes(id, type, attributes),
+      attrs: this.attributes(id, type, this.resolve(id, type, attributes)),
     });
+  }
+
+  /**
+   * The attributes as the checks read them: each External Storage reference replaced by its
+   * stored payload where one was given (the sizes stay the history's), each reference recorded.
+   */
+  private resolve(id: number, type: string, attributes: Raw): Raw {
+    const found = referencesIn(id, type, attributes);
+    if (found.length === 0) return attributes;
+    const activityType =
+      type === 'ActivityTaskScheduled'
+        ? nameOf(attributes.activityType)
+        : ACTIVITY_OUTCOMES[type]
+          ? this.scheduledTypes.get(toInt(attributes.scheduledEventId) ?? 0)
+          : undefined;
+    const read = activityType !== undefined ? activityRole(this.mapping, activityType) !== 'other' : READ_EVENTS.has(type);
+    const replacements = new Map<unknown, unknown>();
+    for (const { reference, payload } of found) {
+      const stored = lookUp(this.stored, reference);
+      const resolved = typeof stored === 'object';
+      if (resolved) replacements.set(payload, stored);
+      this.references.push({
+        ...reference,
+        ...(activityType ? { activityType } : {}),
+        resolution: resolved ? 'resolved' : stored,
+        ...(resolved ? { storedBytes: payloadSize(stored) } : {}),
+        read,
+      });
+    }
+    return replacements.size > 0 ? replacePayloads(attributes, (payload) => replacements.get(payload)) : attributes;
   }
 
   finish(): LoadedHistory {
@@ -247,7 +298,10 @@ export class HistoryNormalizer {
     if (first.attrs.kind !== 'workflow-started') this.fail(`event 1 is ${first.type}, not WorkflowExecutionStarted`);
     if (this.order.order === 'descending') this.uninterpreted.reverse();
     const uninterpreted = this.uninterpreted.length > 0 ? { uninterpreted: this.uninterpreted } : {};
-    return { source: this.source, mapping: this.mapping, events: this.events, ...uninterpreted };
+    if (this.order.order === 'descending')
+      this.references.sort((a, b) => a.eventId - b.eventId || a.field.localeCompare(b.field) || a.index - b.index);
+    const references = this.references.length > 0 ? { references: this.references } : {};
+    return { source: this.source, mapping: this.mapping, events: this.events, ...uninterpreted, ...references };
   }
 
   private fail(problem: string): never {

@@ -4,7 +4,11 @@
  * `json/plain` (and `binary/null`) payloads, and only when a check needs them.
  */
 import type { PayloadField } from './model.ts';
-import { bytesLength, isRecord, toBuffer } from './proto-values.ts';
+
+/** The message type of an External Storage reference payload (external-storage.ts reads it). */
+export const REFERENCE_MESSAGE_TYPE = 'temporal.api.sdk.v1.ExternalStorageReference';
+
+import { bytesLength, isRecord, toBuffer, toInt } from './proto-values.ts';
 
 function varintLength(n: number): number {
   let length = 1;
@@ -17,6 +21,17 @@ function fieldLength(body: number): number {
   return 1 + varintLength(body) + body;
 }
 
+/** Size of `external_payloads` (External Storage: one `ExternalPayloadDetails { int64 size_bytes }` each). */
+function externalPayloadsSize(details: unknown): number {
+  if (!Array.isArray(details)) return 0;
+  let size = 0;
+  for (const detail of details) {
+    const bytes = isRecord(detail) ? (toInt(detail.sizeBytes ?? detail.size_bytes) ?? 0) : 0;
+    size += fieldLength(bytes > 0 ? 1 + varintLength(bytes) : 0);
+  }
+  return size;
+}
+
 export function payloadSize(payload: unknown): number {
   if (!isRecord(payload)) return 0;
   let size = 0;
@@ -27,7 +42,7 @@ export function payloadSize(payload: unknown): number {
   }
   const data = bytesLength(payload.data);
   if (data > 0) size += fieldLength(data);
-  return size;
+  return size + externalPayloadsSize(payload.externalPayloads ?? payload.external_payloads);
 }
 
 export function payloadsSize(payloads: readonly unknown[]): number {
@@ -50,11 +65,13 @@ export function isShorthandPayloads(value: unknown): boolean {
 }
 
 /**
- * Every payload-carrying field under an event's attributes, with its size. Walks the attribute
- * tree (small) and stops at each Payloads or Payload (large), so it costs nothing per payload byte.
+ * Walks the attribute tree (small) to each Payloads or Payload field (large) and hands it to
+ * `visit` with its path, so it costs nothing per payload byte.
  */
-export function payloadFields(attributes: Record<string, unknown>): PayloadField[] {
-  const found: PayloadField[] = [];
+function eachPayloadField(
+  attributes: Record<string, unknown>,
+  visit: (value: Record<string, unknown>, field: string, many: boolean) => void,
+): void {
   // Only objects can hold payloads: a scalar (most of an event's values) costs no call and no field name.
   const walk = (value: object, field: string): void => {
     if (Array.isArray(value)) {
@@ -64,12 +81,8 @@ export function payloadFields(attributes: Record<string, unknown>): PayloadField
       return;
     }
     if (!isRecord(value)) return;
-    if (isPayloads(value)) {
-      found.push({ field, bytes: payloadsSize(value.payloads as unknown[]) });
-      return;
-    }
-    if (isPayload(value)) {
-      found.push({ field, bytes: payloadSize(value) });
+    if (isPayloads(value) || isPayload(value)) {
+      visit(value, field, isPayloads(value));
       return;
     }
     for (const key of Object.keys(value)) {
@@ -78,7 +91,57 @@ export function payloadFields(attributes: Record<string, unknown>): PayloadField
     }
   };
   walk(attributes, '');
+}
+
+/** Every payload-carrying field under an event's attributes, with its size. */
+export function payloadFields(attributes: Record<string, unknown>): PayloadField[] {
+  const found: PayloadField[] = [];
+  eachPayloadField(attributes, (value, field, many) => {
+    found.push({ field, bytes: many ? payloadsSize(value.payloads as unknown[]) : payloadSize(value) });
+  });
   return found;
+}
+
+/** Every payload under an event's attributes, with its field's path and its index in the field (0 for a single Payload). */
+export function eachPayload(attributes: Record<string, unknown>, visit: (payload: unknown, field: string, index: number) => void): void {
+  eachPayloadField(attributes, (value, field, many) => {
+    if (!many) visit(value, field, 0);
+    else
+      (value.payloads as unknown[]).forEach((payload, index) => {
+        visit(payload, field, index);
+      });
+  });
+}
+
+/**
+ * The attributes with each payload `replace` gives another for put in its place, copied along
+ * the paths that change (the caller's objects are not touched); the same object when none does.
+ */
+export function replacePayloads(attributes: Record<string, unknown>, replace: (payload: unknown) => unknown): Record<string, unknown> {
+  const swap = (value: unknown): unknown => {
+    if (Array.isArray(value)) {
+      const items = value.map(swap);
+      return items.some((item, index) => item !== value[index]) ? items : value;
+    }
+    if (!isRecord(value)) return value;
+    if (isPayloads(value)) {
+      const payloads = (value.payloads as unknown[]).map((payload) => replace(payload) ?? payload);
+      return payloads.some((payload, index) => payload !== (value.payloads as unknown[])[index]) ? { ...value, payloads } : value;
+    }
+    if (isPayload(value)) return replace(value) ?? value;
+    let copy: Record<string, unknown> | undefined;
+    for (const key of Object.keys(value)) {
+      const item = value[key];
+      if (typeof item !== 'object' || item === null) continue;
+      const swapped = swap(item);
+      if (swapped !== item) {
+        copy ??= { ...value };
+        copy[key] = swapped;
+      }
+    }
+    return copy ?? value;
+  };
+  return swap(attributes) as Record<string, unknown>;
 }
 
 /** The payloads of a Payloads field, or an empty list. */
@@ -102,6 +165,9 @@ export function decodePayload(payload: unknown): unknown {
   if (!isRecord(payload)) throw new Error('not a payload');
   const encoding = encodingOf(payload);
   if (encoding === 'binary/null') return null;
+  if (isRecord(payload.metadata) && toBuffer(payload.metadata.messageType)?.toString('utf8') === REFERENCE_MESSAGE_TYPE) {
+    throw new Error('an External Storage reference whose stored payload the checks were not given');
+  }
   if (encoding !== 'json/plain') throw new Error(`payload encoding is ${encoding ?? 'missing'}, not json/plain`);
   const data = jsonPlainBytes(payload) as Buffer;
   try {

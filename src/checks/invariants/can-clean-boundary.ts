@@ -20,6 +20,7 @@ function pendingAtEnd(events: readonly HistoryEvent[]): string[] {
 export const canCleanBoundary: HistoryInvariant = {
   id: 'can.clean-boundary',
   appliesTo: 'any-workflow',
+  readsPayloads: false,
   description: 'at ContinueAsNew nothing is pending (activities, timers, children)',
   check(run) {
     const failures: string[] = [];

@@ -4,6 +4,7 @@ import { type HistoryInvariant, judge } from '../verdict.ts';
 export const historyNoTermination: HistoryInvariant = {
   id: 'history.no-termination',
   appliesTo: 'any-workflow',
+  readsPayloads: false,
   description: 'no termination by the history service (size or count)',
   check(run) {
     const failures: string[] = [];

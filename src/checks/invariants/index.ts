@@ -9,6 +9,7 @@ import { historyContinueAsNew } from './history-continue-as-new.ts';
 import { historyNoTermination } from './history-no-termination.ts';
 import { journalChain } from './journal-chain.ts';
 import { payloadCeiling } from './payload-ceiling.ts';
+import { payloadReferencesResolve } from './payload-references-resolve.ts';
 import { rebuildContract } from './rebuild-contract.ts';
 import { runLiveness } from './run-liveness.ts';
 import { wftNoRetryLoop } from './wft-no-retry-loop.ts';
@@ -16,6 +17,7 @@ import { wftNoRetryLoop } from './wft-no-retry-loop.ts';
 /** The history invariants, in the order of the design's table. */
 export const HISTORY_INVARIANTS: readonly HistoryInvariant[] = [
   payloadCeiling,
+  payloadReferencesResolve,
   wftNoRetryLoop,
   historyNoTermination,
   historyContinueAsNew,

@@ -18,6 +18,7 @@ function causeOf(event: HistoryEvent): string {
 export const wftNoRetryLoop: HistoryInvariant = {
   id: 'wft.no-retry-loop',
   appliesTo: 'any-workflow',
+  readsPayloads: false,
   description: 'no WorkflowTaskFailed loops; no PAYLOADS_TOO_LARGE cause at all',
   check(run, ctx) {
     const loop = ctx.workflowTaskFailureRun;

@@ -237,6 +237,10 @@ export function buildRunView(histories: readonly LoadedHistory[]): RunView {
   const executions = ordered.map((history, index) => {
     const { input } = startOf(history);
     if (!('unreadable' in input)) return buildExecution(history, index + 1, input);
+    // An input offloaded to External Storage and not read stands in for itself: the checks that read it say they could not.
+    const offloaded = history.references?.some((reference) => reference.eventId === 1 && reference.resolution !== 'resolved');
+    if (mechanism.found && offloaded)
+      return buildExecution(history, index + 1, startOf(ordered[0] as LoadedHistory).input as RunInputSummary);
     if (mechanism.found) throw new HistoryLoadError(history.source, `execution ${index + 1}: ${input.unreadable}, unlike execution 1's`);
     return buildExecution(history, index + 1, foreignInput(ordered[0] as LoadedHistory));
   });

@@ -46,6 +46,7 @@ const FIRST_REQUEST_BYTES = 60_000;
 function invariantResults(run: FixtureRunOptions, compactions: readonly CompactionRecord[], executions: number): InvariantResult[] {
   const exercised: Record<HistoryInvariantId, boolean> = {
     'payload.ceiling': true,
+    'payload.references-resolve': false,
     'wft.no-retry-loop': true,
     'history.no-termination': true,
     'history.continue-as-new': executions > 1,

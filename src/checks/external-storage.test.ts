@@ -1,0 +1,296 @@
+/**
+ * The checks read through External Storage references, on a real run: the v1 kernel on the
+ * embedded server with the SDK's ExternalStorage offloading every payload over 16 KiB to an
+ * in-memory driver, and its inline twin (same seed, same input) on a worker without it
+ * (testing/record-external-storage.ts records both).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
+import proto from '@temporalio/proto';
+import { describe, expect, it } from 'vitest';
+import { payloadSize } from './history/payloads.ts';
+import {
+  buildRunView,
+  type CheckContext,
+  checkRun,
+  checkRunView,
+  type InvariantResult,
+  type LoadedHistory,
+  listReferences,
+  listReferencesInFile,
+  loadHistory,
+  loadHistoryFile,
+  referenceKey,
+  type StoredPayloads,
+} from './index.ts';
+import { type StoredObject, storedPayloadsOf } from './testing/memory-storage-driver.ts';
+
+/** The little of a recorded event these tests change. */
+interface RawEvent {
+  eventId: string;
+  activityTaskScheduledEventAttributes: { input: { payloads: { data: string; externalPayloads: { sizeBytes: string }[] }[] } };
+}
+type RawHistory = { events: RawEvent[] };
+
+const FIXTURE_DIR = fileURLToPath(new URL('./testing/external-storage/', import.meta.url));
+
+const file = (name: string) => join(FIXTURE_DIR, name);
+const text = (name: string) => gunzipSync(readFileSync(file(name))).toString('utf8');
+const objects: StoredObject[] = JSON.parse(text('offloaded-stored.json.gz'));
+const store: StoredPayloads = storedPayloadsOf(objects);
+const offloadedJson = [text('offloaded-execution-1.json.gz'), text('offloaded-execution-2.json.gz')];
+const inlineJson = [text('inline-execution-1.json.gz'), text('inline-execution-2.json.gz')];
+
+function load(histories: readonly string[], storedPayloads?: StoredPayloads): LoadedHistory[] {
+  return histories.map((json, i) => loadHistory(json, { source: `execution ${i + 1}`, ...(storedPayloads ? { storedPayloads } : {}) }));
+}
+const result = (results: readonly InvariantResult[], id: string) => results.find((r) => r.id === id) as InvariantResult;
+const CONTENT_INVARIANTS = [
+  'compaction.trigger',
+  'compaction.card',
+  'rebuild.contract',
+  'journal.chain',
+  'can.carry-over',
+  'history.continue-as-new',
+];
+
+describe('finding references', () => {
+  const fromJson = listReferences(offloadedJson[0] as string, 'execution 1');
+
+  it('lists every reference of a recorded history: event, field, place, driver, claim, sizes', () => {
+    expect(fromJson.length).toBeGreaterThan(3);
+    const first = fromJson[0] as (typeof fromJson)[number];
+    expect(first).toMatchObject({
+      eventType: 'ActivityTaskScheduled',
+      field: 'input',
+      index: 0,
+      place: 'activity input',
+      activityType: 'call_model',
+    });
+    expect(first.driverName).toBe('longrun.memory');
+    expect(first.claimData.key).toMatch(/^sha256\/[0-9a-f]{64}$/);
+    expect(first.sizeBytes).toBeGreaterThan(16 * 1024);
+    expect(first.referenceBytes).toBeLessThan(400);
+    expect(fromJson.at(-1)).toMatchObject({ eventType: 'WorkflowExecutionContinuedAsNew', place: 'continue-as-new input' });
+    // The second execution starts with the input the first continued with: the same object.
+    const second = listReferences(offloadedJson[1] as string);
+    expect(second[0]).toMatchObject({ eventId: 1, place: 'workflow input', key: fromJson.at(-1)?.key });
+    // Every reference's object is in the recording's store, and the size it states is the stored payload's.
+    for (const reference of [...fromJson, ...second]) {
+      const stored = store.get(reference.key);
+      expect(stored, reference.key).toBeTypeOf('object');
+      expect(payloadSize(stored)).toBe(reference.sizeBytes);
+    }
+  });
+
+  it('finds the same in every form the checks read: a file, parsed JSON newest first, SDK objects', async () => {
+    expect(await listReferencesInFile(file('offloaded-execution-1.json.gz'))).toEqual(fromJson);
+    const parsed = JSON.parse(offloadedJson[0] as string) as RawHistory;
+    expect(listReferences({ history: { events: [...parsed.events].reverse() } })).toEqual(fromJson);
+    const sdk = historyFromJSON(parsed);
+    expect(listReferences(sdk)).toEqual(fromJson);
+    expect(loadHistory(sdk, { source: 'execution 1' }).references?.map(({ resolution, read, storedBytes, ...r }) => r)).toEqual(fromJson);
+  });
+
+  it("measures a reference as the server does: the Payload's protobuf, its externalPayloads included", () => {
+    const sdk = historyFromJSON(JSON.parse(offloadedJson[0] as string));
+    const event = sdk.events?.find((e) => e.eventId?.toString() === String(fromJson[0]?.eventId));
+    const payload = event?.activityTaskScheduledEventAttributes?.input?.payloads?.[0] as proto.temporal.api.common.v1.IPayload;
+    expect(payload.externalPayloads?.length).toBe(1);
+    expect(fromJson[0]?.referenceBytes).toBe(proto.temporal.api.common.v1.Payload.encode(payload).finish().length);
+  });
+
+  it('keys a reference by its driver and claim, whatever the order of the claim', () => {
+    expect(referenceKey({ driverName: 's3', claimData: { bucket: 'b', key: 'k' } })).toBe(
+      referenceKey({ driverName: 's3', claimData: { key: 'k', bucket: 'b' } }),
+    );
+    expect(referenceKey({ driverName: 's3', claimData: { key: 'k' } })).not.toBe(
+      referenceKey({ driverName: 'gcs', claimData: { key: 'k' } }),
+    );
+  });
+});
+
+describe('judging an offloaded run', () => {
+  const inline = checkRun(load(inlineJson));
+  const resolved = checkRun(load(offloadedJson, store));
+
+  it('judges it as its inline twin when the stored payloads are given', () => {
+    expect(inline.status).toBe('pass');
+    expect(resolved.status).toBe('pass');
+    const statuses = (results: readonly InvariantResult[]) =>
+      results.filter((r) => r.id !== 'payload.references-resolve').map((r) => [r.id, r.status]);
+    expect(statuses(resolved.results)).toEqual(statuses(inline.results));
+    for (const id of CONTENT_INVARIANTS) expect(result(resolved.results, id).status, id).toBe('pass');
+    // The same reading of the conversation: the same turns, compactions and requests.
+    const withoutIds = (r: InvariantResult) => r.evidence.map((line) => line.replace(/(execution \d+ )?event \d+/g, 'event N'));
+    for (const id of ['compaction.card', 'compaction.trigger', 'journal.chain', 'rebuild.contract']) {
+      expect(withoutIds(result(resolved.results, id)), id).toEqual(withoutIds(result(inline.results, id)));
+    }
+    expect(result(resolved.results, 'payload.references-resolve')).toMatchObject({ status: 'pass' });
+    expect(result(resolved.results, 'payload.references-resolve').evidence[0]).toMatch(
+      /^13 of 13 references resolve \([\d,]+ bytes stored; longrun.memory: 13\)$/,
+    );
+  });
+
+  it('resolves the store the context gives when checkRun loads the histories, and a file streamed as text', async () => {
+    const viaContext = checkRun(offloadedJson, { storedPayloads: store });
+    expect(viaContext.results).toEqual(resolved.results);
+    const files = await Promise.all(
+      [1, 2].map((n) => loadHistoryFile(file(`offloaded-execution-${n}.json.gz`), { storedPayloads: store })),
+    );
+    expect(checkRun(files).results).toEqual(resolved.results);
+    expect(files.map((h) => h.references)).toEqual(load(offloadedJson, store).map((h) => h.references));
+  });
+
+  it('is not applicable, with the reason, where no store is given: never a pass, never a false fail', () => {
+    const verdict = checkRun(load(offloadedJson));
+    expect(verdict.status).toBe('pass');
+    const references = result(verdict.results, 'payload.references-resolve');
+    expect(references.status).toBe('not-applicable');
+    expect(references.evidence[0]).toBe('13 references (longrun.memory: 13) and no stored payloads given: not resolved');
+    for (const id of CONTENT_INVARIANTS) {
+      const r = result(verdict.results, id);
+      expect(r.status, id).toBe('not-applicable');
+      expect(r.evidence[0]).toMatch(
+        /^not judged: 13 payloads it reads are offloaded to External Storage and not read \(13 with no stored payloads given\): execution 1 event \d+ activity input/,
+      );
+    }
+    // Judged from the events alone, as ever.
+    for (const id of ['payload.ceiling', 'wft.no-retry-loop', 'history.no-termination', 'can.clean-boundary']) {
+      expect(result(verdict.results, id).status, id).toBe('pass');
+    }
+  });
+
+  it('catches a deleted stored object, naming the event, the field and the key', () => {
+    const victim = listReferences(offloadedJson[0] as string)[2];
+    const deleted = new Map(store);
+    deleted.set(victim?.key as string, 'missing');
+    const verdict = checkRun(load(offloadedJson, deleted));
+    const references = result(verdict.results, 'payload.references-resolve');
+    expect(references.status).toBe('fail');
+    expect(references.evidence[0]).toBe(
+      `execution 1 event ${victim?.eventId}: ActivityTaskScheduled call_model input[0] (activity input): stored payload missing (driver longrun.memory, key ${victim?.key})`,
+    );
+    // An object the caller did not fetch at all is missing too.
+    const absent = new Map(store);
+    absent.delete(victim?.key as string);
+    expect(result(checkRun(load(offloadedJson, absent)).results, 'payload.references-resolve').evidence[0]).toBe(references.evidence[0]);
+    // What reads the missing request cannot judge it: not applicable, not failed.
+    expect(result(verdict.results, 'rebuild.contract')).toMatchObject({ status: 'not-applicable' });
+    expect(result(verdict.results, 'rebuild.contract').evidence[0]).toMatch(
+      /1 whose stored payload is missing \(payload.references-resolve names them\)/,
+    );
+  });
+
+  it('fails a stored object that is not the one the reference wrote (another size)', () => {
+    const victim = listReferences(offloadedJson[0] as string)[0];
+    const swapped = new Map(store);
+    const other = store.get(listReferences(offloadedJson[0] as string)[1]?.key as string);
+    swapped.set(victim?.key as string, other as never);
+    const references = result(checkRun(load(offloadedJson, swapped)).results, 'payload.references-resolve');
+    expect(references.status).toBe('fail');
+    expect(references.evidence[0]).toMatch(/: the stored payload is [\d,]+ bytes, the reference says [\d,]+ \(key /);
+  });
+
+  it('judges references against the context when the histories were loaded without a store', () => {
+    const loaded = load(offloadedJson);
+    const deleted = new Map(store);
+    const victim = listReferences(offloadedJson[0] as string)[0];
+    deleted.set(victim?.key as string, 'missing');
+    const view = buildRunView(loaded);
+    expect(result(checkRunView(view, { storedPayloads: store }).results, 'payload.references-resolve').status).toBe('pass');
+    const failing = checkRunView(view, { storedPayloads: deleted });
+    expect(result(failing.results, 'payload.references-resolve').status).toBe('fail');
+    expect(result(failing.results, 'rebuild.contract').evidence[0]).toMatch(
+      /loaded without the stored payloads given \(LoadOptions.storedPayloads\)/,
+    );
+  });
+
+  it('is not applicable where nothing was offloaded', () => {
+    expect(result(inline.results, 'payload.references-resolve')).toEqual({
+      id: 'payload.references-resolve',
+      status: 'not-applicable',
+      evidence: ['nothing offloaded: no payload of the history is an External Storage reference'],
+    });
+  });
+});
+
+/** The history with the reference payload of event `eventId` given other data. */
+function withReferenceData(json: string, eventId: number, data: string): string {
+  const history = JSON.parse(json) as RawHistory;
+  const event = history.events.find((e) => Number(e.eventId) === eventId) as RawEvent;
+  (event.activityTaskScheduledEventAttributes.input.payloads[0] as { data: string }).data = Buffer.from(data).toString('base64');
+  return JSON.stringify(history);
+}
+
+describe('a malformed reference', () => {
+  const [first, second] = listReferences(offloadedJson[0] as string);
+
+  it('fails payload.references-resolve, naming the event and what is wrong', () => {
+    let broken = withReferenceData(offloadedJson[0] as string, first?.eventId as number, '{"driverName": "longrun.memory", ');
+    broken = withReferenceData(broken, second?.eventId as number, '{"claimData": {"key": "k"}}');
+    const listed = listReferences(broken);
+    expect(listed[0]?.problem).toMatch(/^its data is not JSON \(/);
+    expect(listed[1]?.problem).toBe('no driverName');
+    for (const storedPayloads of [store, undefined]) {
+      const verdict = checkRun(load([broken, offloadedJson[1] as string], storedPayloads));
+      const references = result(verdict.results, 'payload.references-resolve');
+      expect(references.status).toBe('fail');
+      expect(references.evidence[0]).toMatch(
+        new RegExp(
+          `^execution 1 event ${first?.eventId}: ActivityTaskScheduled call_model input\\[0\\] \\(activity input\\): malformed External Storage reference: its data is not JSON \\(`,
+        ),
+      );
+      expect(references.evidence[1]).toBe(
+        `execution 1 event ${second?.eventId}: ActivityTaskScheduled call_model input[0] (activity input): malformed External Storage reference: no driverName`,
+      );
+      expect(result(verdict.results, 'rebuild.contract').status).toBe('not-applicable');
+    }
+  });
+});
+
+describe('payload.ceiling over offloaded payloads', () => {
+  it('judges the blob limit on what the history carries, and names the bytes stored behind the references', () => {
+    const limits: CheckContext = { limits: { blobLimitBytes: 20_000 } };
+    // Inline, the same run's requests break a 20,000-byte limit; offloaded, the history carries references.
+    expect(result(checkRun(load(inlineJson), limits).results, 'payload.ceiling').status).toBe('fail');
+    const offloaded = result(checkRun(load(offloadedJson, store), limits).results, 'payload.ceiling');
+    expect(offloaded.status).toBe('pass');
+    expect(offloaded.evidence[1]).toMatch(
+      /^13 payloads offloaded to External Storage: [\d,]+ bytes of references in the history, [\d,]+ bytes stored; largest stored execution \d event \d+: \S+ \S+ input\[0\] \(.+\) [\d,]+ bytes$/,
+    );
+    const [, inHistory, stored] =
+      /: ([\d,]+) bytes of references in the history, ([\d,]+) bytes stored/.exec(offloaded.evidence[1] ?? '') ?? [];
+    const total = objects.reduce((sum, o) => sum + payloadSize(storedPayloadsOf([o]).values().next().value), 0);
+    // Execution 2's input is execution 1's ContinueAsNew input: one object, two references.
+    expect(Number(stored?.replaceAll(',', ''))).toBeGreaterThan(total);
+    expect(Number(inHistory?.replaceAll(',', ''))).toBeLessThan(13 * 400);
+  });
+
+  it('passes an offloaded 3 MiB request under the 2 MiB blob limit, and names a stored payload over the store limit', () => {
+    const history = JSON.parse(offloadedJson[0] as string) as RawHistory;
+    const first = listReferences(offloadedJson[0] as string)[0];
+    const event = history.events.find((e) => Number(e.eventId) === first?.eventId) as RawEvent;
+    (event.activityTaskScheduledEventAttributes.input.payloads[0]?.externalPayloads[0] as { sizeBytes: string }).sizeBytes = String(
+      3 * 1024 * 1024,
+    );
+    const histories = [JSON.stringify(history), offloadedJson[1] as string];
+    const ceiling = result(checkRun(load(histories)).results, 'payload.ceiling');
+    expect(ceiling.status).toBe('pass');
+    expect(ceiling.evidence[1]).toMatch(
+      /largest stored execution 1 event \d+: ActivityTaskScheduled call_model input\[0\] \(activity input\) 3,145,728 bytes$/,
+    );
+    const overStore = result(checkRun(load(histories), { storedPayloadLimitBytes: 2 * 1024 * 1024 }).results, 'payload.ceiling');
+    expect(overStore.status).toBe('fail');
+    expect(overStore.evidence).toEqual([
+      expect.stringMatching(
+        /^execution 1 event \d+: ActivityTaskScheduled call_model input\[0\] \(activity input\): stored payload 3,145,728 bytes > the store's limit 2,097,152$/,
+      ),
+      expect.any(String),
+      expect.stringMatching(/\(store limit 2,097,152\)$/),
+    ]);
+  });
+});

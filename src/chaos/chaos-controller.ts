@@ -10,6 +10,7 @@ import type { ChaosPlan, NetworkLink, PlannedStep } from './chaos-plan.ts';
 import { stepDurationMs, strikesAt, upgradeTarget } from './chaos-plan.ts';
 import type { RestartableServer } from './restartable-server.ts';
 import type { Toxic, Toxiproxy } from './toxiproxy.ts';
+import type { WorkerDeployments } from './worker-deployments.ts';
 import type { WorkerPool } from './worker-pool.ts';
 
 export interface ChaosTargets {
@@ -18,6 +19,8 @@ export interface ChaosTargets {
   /** The PostgreSQL cluster under the server (server.persistence postgres). */
   database?: PostgresCluster;
   network?: { toxiproxy: Toxiproxy; proxies: Record<NetworkLink, string | undefined> };
+  /** The server's Worker Deployments, for a versioned upgrade. */
+  deployments?: WorkerDeployments;
 }
 
 export interface ChaosStrike {
@@ -74,6 +77,8 @@ export class ChaosController {
     this.stopped = true;
     this.unsubscribe();
     for (const timer of this.timers) clearTimeout(timer);
+    // A versioned upgrade still waiting for its old build's runs stops waiting: the runs are over.
+    this.targets.deployments?.close();
     await this.queue;
   }
 
@@ -141,6 +146,7 @@ export class ChaosController {
           .join('; ');
       }
       case 'upgrade-worker': {
+        if (step.versioning) return this.versionedUpgrade(planned);
         const overlapMs = stepDurationMs(step.overlap, DEFAULT_OVERLAP_MS);
         const reports = [];
         for (const queue of planned.queues) reports.push(await pool.upgrade(queue, upgradeTarget(step), overlapMs));
@@ -168,6 +174,22 @@ export class ChaosController {
       case 'force-replay':
         throw new Error('force-replay is a setting of the workers, not a strike');
     }
+  }
+
+  private async versionedUpgrade(planned: PlannedStep): Promise<string> {
+    const { deployments, pool } = this.targets;
+    if (!deployments) throw new Error('no Worker Deployments to move the current version of');
+    const reports = [];
+    for (const queue of planned.queues) reports.push(await pool.upgradeVersioned(queue, upgradeTarget(planned.step), deployments));
+    const stoppedEarly = reports.find((r) => r.stoppedEarly);
+    if (stoppedEarly) throw new Error(`runs were still open on build ${stoppedEarly.fromBuild} when the chaos stopped`);
+    return reports
+      .map(
+        (r) =>
+          `current version ${r.fromBuild} -> ${r.toBuild} (${r.to} joined); ${r.from.join(', ')} served the ${r.pinnedRuns} runs open on ${r.fromBuild} ` +
+          `to their end or ContinueAsNew (${r.drainMs} ms), then shut down`,
+      )
+      .join('; ');
   }
 
   private async networkFault(planned: PlannedStep): Promise<string> {

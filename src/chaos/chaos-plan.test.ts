@@ -7,6 +7,26 @@ function scenario(chaos: ScenarioInput['chaos'], binaries: string[] = ['v1']) {
 }
 
 describe('planChaos', () => {
+  it("versions the queue of a versioned upgrade: the new build's workflows and activities as standbys", () => {
+    const plan = planChaos(scenario([{ action: 'upgrade-worker', atTurn: 5, to: 'v2', versioning: 'pinned' }]));
+    expect(plan.versioning).toEqual(new Map([['v1', 'pinned']]));
+    expect(plan.standbys).toEqual([
+      { queue: 'v1', runs: 'v2', version: { build: 'v2', behavior: 'pinned' } },
+      { queue: 'v1', runs: 'activities', version: { build: 'v2', behavior: 'pinned' } },
+    ]);
+    expect(plan.steps.map((s) => s.label)).toEqual(['upgrade-worker to v2 (Worker Versioning, pinned) at turn 5']);
+  });
+
+  it('refuses another worker step on a versioned queue', () => {
+    const versioned = { action: 'upgrade-worker', atTurn: 5, to: 'v2', versioning: 'pinned' } as const;
+    expect(() => planChaos(scenario([versioned, { action: 'kill-worker', atTurn: 8 }]))).toThrow(
+      'chaos.1: kill-worker on task queue v1, which a versioned upgrade acts on (its workers poll as deployment versions)',
+    );
+    expect(() => planChaos(scenario([versioned, { ...versioned, to: 'v0' }]))).toThrow(
+      'chaos.1: task queue v1 has a versioned upgrade already (one per queue)',
+    );
+  });
+
   it('resolves queues, labels, the binaries in play and the standbys strikes will need', () => {
     const plan = planChaos(
       scenario(

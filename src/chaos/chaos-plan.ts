@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { BinaryName } from '../kernel/index.ts';
-import { NETWORK_LINKS } from '../scenario/chaos-step-rules.ts';
+import { NETWORK_LINKS, type VersioningBehaviorName } from '../scenario/chaos-step-rules.ts';
 import { launchedBinaries } from '../scenario/external-target.ts';
 import type { ChaosStep, Scenario } from '../scenario/scenario-schema.ts';
 import { durationMs } from '../scenario/scenario-schema.ts';
@@ -39,6 +39,8 @@ export interface ChaosPlan {
   standbys: QueueWorker[];
   /** The binaries in play: the target's, then those chaos brings in (upgrades, restarts as). */
   binaries: BinaryName[];
+  /** The queues a versioned upgrade acts on (Worker Versioning), with their runs' versioning behavior. */
+  versioning: Map<BinaryName, VersioningBehaviorName>;
 }
 
 export function planChaos(scenario: Scenario): ChaosPlan {
@@ -54,11 +56,19 @@ export function planChaos(scenario: Scenario): ChaosPlan {
     if (step.action === 'force-replay') return;
     steps.push({ index, step, label: labelOf(step, external !== undefined), queues: step.binary ? [step.binary] : target });
   });
+  const versioning = versionedQueues(steps, external !== undefined);
   const links = NETWORK_LINKS.filter((link) => scenario.chaos.some((step) => step.link === link));
   const standbys = new Map<string, QueueWorker>();
   const needs = (queue: BinaryName, runs: QueueWorker['runs']) => standbys.set(`${queue}>${runs}`, { queue, runs });
   for (const { step, queues } of steps) {
     for (const queue of queues) {
+      if (step.action === 'upgrade-worker' && step.versioning) {
+        // The new build's workflows and activities: a versioned run's activity tasks go to its build's workers only.
+        const version = { build: upgradeTarget(step), behavior: step.versioning };
+        standbys.set(`${queue}>${version.build}@${version.build}`, { queue, runs: version.build, version });
+        standbys.set(`${queue}>activities@${version.build}`, { queue, runs: 'activities', version });
+        continue;
+      }
       if (step.action === 'upgrade-worker') needs(queue, upgradeTarget(step));
       if (step.action !== 'kill-worker') continue;
       if (step.part !== 'workflows' && step.part !== undefined) needs(queue, 'activities');
@@ -83,7 +93,36 @@ export function planChaos(scenario: Scenario): ChaosPlan {
     queues: target,
     standbys: [...standbys.values()],
     binaries,
+    versioning,
   };
+}
+
+/**
+ * The queues versioned upgrades act on. Such a queue's workers all poll as builds of its
+ * deployment, so another worker step there (a kill and its unversioned replacement, a rolling
+ * upgrade, a second versioned upgrade) is refused, as is a foreign target (its workers would have
+ * to declare the versions themselves).
+ */
+function versionedQueues(steps: readonly PlannedStep[], foreign: boolean): Map<BinaryName, VersioningBehaviorName> {
+  const versioning = new Map<BinaryName, VersioningBehaviorName>();
+  for (const { index, step, queues } of steps) {
+    if (step.action !== 'upgrade-worker' || !step.versioning) continue;
+    if (foreign) throw new Error(`chaos.${index}.versioning: a versioned upgrade runs the kernel's workers, not a target.external's`);
+    for (const queue of queues) {
+      if (versioning.has(queue)) throw new Error(`chaos.${index}: task queue ${queue} has a versioned upgrade already (one per queue)`);
+      versioning.set(queue, step.versioning);
+    }
+  }
+  for (const { index, step, queues } of steps) {
+    const workerStep = step.action === 'kill-worker' || (step.action === 'upgrade-worker' && !step.versioning);
+    const versioned = queues.find((queue) => versioning.has(queue));
+    if (workerStep && versioned) {
+      throw new Error(
+        `chaos.${index}: ${step.action} on task queue ${versioned}, which a versioned upgrade acts on (its workers poll as deployment versions)`,
+      );
+    }
+  }
+  return versioning;
 }
 
 /** The binary an upgrade-worker step brings in: the scenario schema requires `to` there. */
@@ -98,7 +137,7 @@ function labelOf(step: ChaosStep, wholeWorker: boolean): string {
     step.action === 'network'
       ? `network ${step.fault} on ${step.link} for ${step.for}`
       : step.action === 'upgrade-worker'
-        ? `upgrade-worker${step.binary ? ` ${step.binary}` : ''} to ${step.to}`
+        ? `upgrade-worker${step.binary ? ` ${step.binary}` : ''} to ${step.to}${step.versioning ? ` (Worker Versioning, ${step.versioning})` : ''}`
         : step.action === 'kill-worker'
           ? `kill-worker${step.binary ? ` ${step.binary}` : ''} (${step.part ?? (wholeWorker ? 'both' : 'workflows')}${step.to ? `, restart as ${step.to}` : ''})`
           : step.action;

@@ -20,6 +20,7 @@ import { ForeignWorkerKind } from './foreign-worker-kind.ts';
 import { KernelWorkerKind } from './kernel-worker-kind.ts';
 import { type RestartableServer, startRestartableServer } from './restartable-server.ts';
 import { startToxiproxy } from './toxiproxy.ts';
+import { WorkerDeployments } from './worker-deployments.ts';
 import type { WorkerKind } from './worker-kind.ts';
 import { WorkerPool } from './worker-pool.ts';
 
@@ -131,12 +132,20 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
       binaries: plan.queues,
       standbys: plan.standbys,
       queuePrefix: options.queuePrefix,
+      versioning: plan.versioning,
       onWorkerStarted: (worker) => {
         for (const pid of worker.pids) onEvent({ type: 'process', pid, what: worker.describe() });
       },
     });
     let graceful = true;
     closers.push(() => (graceful ? workers.stop() : workers.kill()));
+
+    // A versioned queue's runs start on its first build: the current version before any run starts.
+    const deployments = plan.versioning.size > 0 ? new WorkerDeployments(environment.client, environment.namespace) : undefined;
+    for (const queue of plan.versioning.keys()) {
+      const deployment = workers.deploymentOf(queue);
+      if (deployments && deployment) await deployments.setCurrent(deployment.name, deployment.build);
+    }
 
     const controller = new ChaosController(
       plan,
@@ -145,6 +154,7 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
         ...(server ? { server } : {}),
         ...(network ? { network } : {}),
         ...(environment.postgres ? { database: environment.postgres } : {}),
+        ...(deployments ? { deployments } : {}),
       },
       scenario.seed,
       (strike) => onEvent({ type: 'strike', ...strike }),

@@ -62,6 +62,15 @@ export class KernelWorkerKind implements WorkerKind<ChildWorker> {
       taskQueue,
       role: await this.roleOf(wanted),
       standby,
+      ...(wanted.version
+        ? {
+            deployment: {
+              name: taskQueue,
+              buildId: wanted.version.build,
+              behavior: wanted.version.behavior === 'pinned' ? 'PINNED' : 'AUTO_UPGRADE',
+            },
+          }
+        : {}),
     });
     worker.onActivityStarted((report) => {
       if (report.activityType !== 'call_model' || report.attempt !== 1 || report.runId === undefined || report.turn === undefined) return;

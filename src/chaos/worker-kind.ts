@@ -5,12 +5,22 @@
  * demand, watched from outside). Chaos strikes both through the same pool.
  */
 import type { BinaryName } from '../kernel/index.ts';
+import type { VersioningBehaviorName } from '../scenario/chaos-step-rules.ts';
 import type { ActivityReport } from './worker-messages.ts';
 
 /** A worker of a queue (named by the binary it started with): a binary's workflows, or the activities. */
 export interface QueueWorker {
   queue: BinaryName;
   runs: BinaryName | 'activities';
+  /** Set on a queue a versioned upgrade acts on: the worker polls as this build of the queue's deployment. */
+  version?: QueueVersion;
+}
+
+/** A build of a queue's Worker Deployment (one deployment per task queue, named after it). */
+export interface QueueVersion {
+  /** The build id: the binary whose runs it serves. */
+  build: BinaryName;
+  behavior: VersioningBehaviorName;
 }
 
 /** One worker process of a pool. */

@@ -26,12 +26,28 @@ export type WorkerRole =
       runsInFlight?: number;
     };
 
+/**
+ * A worker that polls as a Worker Deployment version (Worker Versioning): the server hands it only
+ * the tasks of runs on its version (workflow and activity tasks alike), and records the version on
+ * every WorkflowTaskCompleted it sends.
+ */
+export interface WorkerDeployment {
+  /** The deployment: the task queue's name, one deployment per queue. */
+  name: string;
+  /** Its build id: the binary it runs (an activity worker: the binary of the workflows it serves). */
+  buildId: string;
+  /** The versioning behavior of the runs its workflow tasks start or move. */
+  behavior: 'PINNED' | 'AUTO_UPGRADE';
+}
+
 export interface WorkerProcessConfig {
   /** gRPC host:port of the Temporal frontend (or of a proxy in front of it). */
   address: string;
   namespace: string;
   taskQueue: string;
   role: WorkerRole;
+  /** Set: the worker polls as this deployment version; absent, unversioned. */
+  deployment?: WorkerDeployment;
   /**
    * A warm standby: the worker is created (process, connection, bundle) but polls only when told
    * `go`, so that a crashed worker's replacement or an upgrade's new binary joins within

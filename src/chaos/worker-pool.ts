@@ -7,7 +7,9 @@
  * (`taskQueue`, `stop`, `failed`).
  */
 import type { BinaryName } from '../kernel/index.ts';
+import type { VersioningBehaviorName } from '../scenario/chaos-step-rules.ts';
 import { sleep } from '../shared/sleep.ts';
+import type { WorkerDeployments } from './worker-deployments.ts';
 import type { PoolWorker, QueueWorker, Standby, TurnListener, WorkerKind } from './worker-kind.ts';
 import type { ActivityReport } from './worker-messages.ts';
 
@@ -23,6 +25,11 @@ export interface WorkerPoolOptions {
   /** The workers strikes will start (restarts, upgrades): kept warm as standbys where the kind can. */
   standbys?: readonly QueueWorker[];
   queuePrefix: string;
+  /**
+   * The queues a versioned upgrade acts on, with their runs' versioning behavior: their workers
+   * poll as builds of the queue's deployment (named after the queue), the first as the queue's binary.
+   */
+  versioning?: ReadonlyMap<BinaryName, VersioningBehaviorName>;
   /** Called for every worker started (pids, for a caller that must see none left behind). */
   onWorkerStarted?: (worker: PoolWorker) => void;
 }
@@ -41,6 +48,18 @@ export interface UpgradeReport {
   to: string;
 }
 
+export interface VersionedUpgradeReport extends UpgradeReport {
+  /** The builds of the queue's deployment: the current one before, and after. */
+  fromBuild: BinaryName;
+  toBuild: BinaryName;
+  /** Runs open on the old build when the current version moved: the old workers served them to their end (or ContinueAsNew). */
+  pinnedRuns: number;
+  /** From the move of the current version to the last run on the old build closing. */
+  drainMs: number;
+  /** The session ended before the old build's runs did. */
+  stoppedEarly: boolean;
+}
+
 /** A worker is crashed once it has had nothing in flight this long, if that comes within QUIET_WAIT_MS. */
 const QUIET_MS = 100;
 const QUIET_WAIT_MS = 5_000;
@@ -49,12 +68,16 @@ interface Queue {
   workflows: PoolWorker[];
   /** Absent when the workflow workers run the activities too (a foreign program). */
   activities?: PoolWorker;
+  /** A versioned queue: the build of its deployment its workers poll as now. */
+  build?: BinaryName;
 }
 
 export class WorkerPool {
   private readonly queues = new Map<BinaryName, Queue>();
   private readonly standbys = new Map<string, Promise<Standby<PoolWorker>>>();
   private readonly kind: WorkerKind;
+  /** Old workers of a versioned upgrade, serving their build's runs until those are done. */
+  private readonly draining = new Set<PoolWorker>();
   private rejectFailed: (error: Error) => void = () => {};
   private closed = false;
   readonly failed: Promise<never>;
@@ -74,11 +97,16 @@ export class WorkerPool {
       // Settled, not raced: a worker still starting when another fails is ended with the rest.
       const started = await Promise.allSettled(
         options.binaries.map(async (queue) => {
+          const version = pool.versionOf(queue, queue);
           const [workflows, activities] = await Promise.all([
-            pool.startWorker({ queue, runs: queue }),
-            pool.kind.separateActivities ? pool.startWorker({ queue, runs: 'activities' }) : undefined,
+            pool.startWorker({ queue, runs: queue, ...version }),
+            pool.kind.separateActivities ? pool.startWorker({ queue, runs: 'activities', ...version }) : undefined,
           ]);
-          pool.queues.set(queue, { workflows: [workflows], ...(activities ? { activities } : {}) });
+          pool.queues.set(queue, {
+            workflows: [workflows],
+            ...(activities ? { activities } : {}),
+            ...(version.version ? { build: queue } : {}),
+          });
         }),
       );
       const failure = started.find((outcome) => outcome.status === 'rejected');
@@ -89,6 +117,12 @@ export class WorkerPool {
       throw error;
     }
     return pool;
+  }
+
+  /** The Worker Deployment of a versioned queue (named after its task queue), and the build it polls as now. */
+  deploymentOf(queue: BinaryName): { name: string; build: BinaryName } | undefined {
+    const build = this.queueOf(queue).build;
+    return build === undefined ? undefined : { name: this.queueName(queue), build };
   }
 
   taskQueue(binary: BinaryName): string {
@@ -147,6 +181,42 @@ export class WorkerPool {
     return { from: old.map((worker) => worker.describe()), to: newer.describe() };
   }
 
+  /**
+   * An upgrade by Worker Versioning: workflows and activities of `to` poll as the `to` build of the
+   * queue's deployment, which then becomes its current version; the old build's workers keep
+   * serving until no run is open on their build (a pinned run to its end or its ContinueAsNew),
+   * then shut down gracefully.
+   */
+  async upgradeVersioned(queue: BinaryName, to: BinaryName, deployments: WorkerDeployments): Promise<VersionedUpgradeReport> {
+    const state = this.queueOf(queue);
+    const deployment = this.deploymentOf(queue);
+    if (!deployment) throw new Error(`task queue ${this.queueName(queue)} is not versioned`);
+    const old = [...state.workflows, ...(state.activities ? [state.activities] : [])];
+    for (const worker of old) this.draining.add(worker);
+    const version = this.versionOf(queue, to);
+    const [newer] = await Promise.all([
+      this.takeWorker({ queue, runs: to, ...version }),
+      ...(state.activities ? [this.takeWorker({ queue, runs: 'activities', ...version })] : []),
+    ]);
+    await deployments.setCurrent(deployment.name, to);
+    state.build = to;
+    const moved = Date.now();
+    const { openAtStart, stoppedEarly } = await deployments.drained(deployment.name, deployment.build);
+    const drainMs = Date.now() - moved;
+    state.workflows = state.workflows.filter((worker) => !old.includes(worker));
+    await Promise.all(old.map((worker) => worker.stop()));
+    for (const worker of old) this.draining.delete(worker);
+    return {
+      from: old.map((worker) => worker.describe()),
+      to: newer.describe(),
+      fromBuild: deployment.build,
+      toBuild: to,
+      pinnedRuns: openAtStart,
+      drainMs,
+      stoppedEarly,
+    };
+  }
+
   /** Graceful: every worker finishes what it has; standbys, which never polled, just end. */
   stop(): Promise<void> {
     return this.close((worker) => worker.stop());
@@ -161,13 +231,20 @@ export class WorkerPool {
     this.closed = true;
     const standbys = await Promise.allSettled(this.standbys.values());
     const idle = standbys.flatMap((s) => (s.status === 'fulfilled' ? [s.value.worker] : []));
-    const polling = [...this.queues.values()].flatMap((state) => [...state.workflows, ...(state.activities ? [state.activities] : [])]);
+    const serving = [...this.queues.values()].flatMap((state) => [...state.workflows, ...(state.activities ? [state.activities] : [])]);
+    const polling = [...new Set([...serving, ...this.draining])];
     await Promise.all([...polling.map(end), ...idle.map((worker) => worker.kill())]);
     this.kind.close?.();
   }
 
   private queueName(queue: BinaryName): string {
     return `${this.options.queuePrefix}-${queue}`;
+  }
+
+  /** The version a worker of `build` polls as on a versioned queue; nothing on another. */
+  private versionOf(queue: BinaryName, build: BinaryName): Pick<QueueWorker, 'version'> {
+    const behavior = this.options.versioning?.get(queue);
+    return behavior ? { version: { build, behavior } } : {};
   }
 
   private queueOf(queue: BinaryName): Queue {
@@ -216,6 +293,6 @@ export class WorkerPool {
   }
 }
 
-function standbyKey({ queue, runs }: QueueWorker): string {
-  return `${queue}>${runs}`;
+function standbyKey({ queue, runs, version }: QueueWorker): string {
+  return `${queue}>${runs}${version ? `@${version.build}` : ''}`;
 }

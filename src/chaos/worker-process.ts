@@ -76,6 +76,14 @@ function roleOptions(role: WorkerRole): Partial<WorkerOptions> {
   };
 }
 
+function deploymentOptions(deployment: WorkerProcessConfig['deployment']): Partial<WorkerOptions> {
+  if (!deployment) return {};
+  const { name: deploymentName, buildId, behavior } = deployment;
+  return {
+    workerDeploymentOptions: { useWorkerVersioning: true, version: { deploymentName, buildId }, defaultVersioningBehavior: behavior },
+  };
+}
+
 /** A crash (SIGKILL, no shutdown) at a moment with nothing in flight, so nothing waits for a timeout. */
 function crashWhenQuiet(worker: Worker, quietMs: number): void {
   let quietSince = Date.now();
@@ -99,6 +107,7 @@ async function main(): Promise<void> {
     identity: workerIdentity(config.role, process.pid),
     shutdownGraceTime: SHUTDOWN_GRACE,
     ...roleOptions(config.role),
+    ...deploymentOptions(config.deployment),
   });
   let go: () => void = () => {};
   process.on('message', (command: WorkerCommand) => {

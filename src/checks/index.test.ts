@@ -56,6 +56,7 @@ describe('checkRun', () => {
       'rebuild.contract': 'pass',
       'journal.chain': 'pass',
       'run.liveness': 'pass',
+      'versioning.pinned-build': 'not-applicable',
     });
     expect(verdict.limits).toEqual(SMALL_LIMITS);
   });

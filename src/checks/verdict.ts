@@ -18,6 +18,7 @@ export const HISTORY_INVARIANT_IDS = [
   'rebuild.contract',
   'journal.chain',
   'run.liveness',
+  'versioning.pinned-build',
 ] as const;
 export type HistoryInvariantId = (typeof HISTORY_INVARIANT_IDS)[number];
 /**

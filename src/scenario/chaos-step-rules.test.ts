@@ -15,6 +15,16 @@ describe('chaosStepProblems', () => {
     ).toEqual([]);
     expect(chaosStepProblems({ action: 'network', atTurn: 2, link: 'activities-model', fault: 'down', for: '1s' })).toEqual([]);
     expect(chaosStepProblems({ action: 'force-replay' })).toEqual([]);
+    expect(chaosStepProblems({ action: 'upgrade-worker', atTurn: 5, to: 'v1', versioning: 'pinned' })).toEqual([]);
+  });
+
+  it('refuses versioning where it does not apply, and an overlap beside it', () => {
+    expect(chaosStepProblems({ action: 'kill-worker', atTurn: 5, versioning: 'pinned' })).toEqual([
+      { path: ['versioning'], message: 'versioning does not apply to kill-worker' },
+    ]);
+    expect(chaosStepProblems({ action: 'upgrade-worker', atTurn: 5, to: 'v1', versioning: 'pinned', overlap: '1s' })).toEqual([
+      { path: ['overlap'], message: 'a versioned upgrade keeps the old workers until their pinned runs are done: it takes no overlap' },
+    ]);
   });
 
   it('names the field of each mistake', () => {

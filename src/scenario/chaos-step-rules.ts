@@ -15,11 +15,19 @@ export const NETWORK_LINKS = ['worker-temporal', 'activities-model', 'temporal-p
 export const NETWORK_FAULTS = ['latency', 'bandwidth', 'timeout', 'reset_peer', 'down'] as const;
 export type NetworkFault = (typeof NETWORK_FAULTS)[number];
 
+/**
+ * How the workers of a versioned upgrade (`upgrade-worker` with `versioning`) declare their runs:
+ * Worker Versioning's default versioning behavior, pinned (a run stays on the build it started on)
+ * or auto-upgrade (a run moves to the current version at its next workflow task).
+ */
+export const VERSIONING_BEHAVIORS = ['pinned', 'auto-upgrade'] as const;
+export type VersioningBehaviorName = (typeof VERSIONING_BEHAVIORS)[number];
+
 const TRIGGERS = ['after', 'atTurn', 'probability'] as const;
 
 const ACTION_FIELDS: Record<ChaosAction, { required: readonly string[]; optional: readonly string[] }> = {
   'kill-worker': { required: [], optional: ['binary', 'to', 'part'] },
-  'upgrade-worker': { required: ['to'], optional: ['binary', 'overlap'] },
+  'upgrade-worker': { required: ['to'], optional: ['binary', 'overlap', 'versioning'] },
   'restart-server': { required: [], optional: ['downFor'] },
   network: { required: ['link', 'fault', 'for'], optional: ['stream', 'toxicity', 'latencyMs', 'jitterMs', 'rateKBps', 'timeoutMs'] },
   'force-replay': { required: [], optional: [] },
@@ -64,6 +72,12 @@ export function chaosStepProblems(step: { action: ChaosAction } & Record<string,
   const allowed = new Set([...TRIGGERS, 'times', 'action', ...fields.required, ...fields.optional]);
   for (const field of Object.keys(step)) {
     if (has(field) && !allowed.has(field)) problems.push({ path: [field], message: `${field} does not apply to ${step.action}` });
+  }
+  if (has('versioning') && has('overlap')) {
+    problems.push({
+      path: ['overlap'],
+      message: 'a versioned upgrade keeps the old workers until their pinned runs are done: it takes no overlap',
+    });
   }
   const fault = step.fault as NetworkFault | undefined;
   if (step.action === 'network' && fault) {

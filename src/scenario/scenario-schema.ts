@@ -15,7 +15,7 @@ import { INCIDENTS } from '../checks/incidents.ts';
 import { INVARIANT_IDS } from '../checks/verdict.ts';
 import { BINARY_IDS, type BinaryName, binaryIdSchema, binaryNameSchema } from '../kernel/index.ts';
 import { chaosBinaryProblems } from './chaos-binary-rules.ts';
-import { CHAOS_ACTIONS, chaosStepProblems, NETWORK_FAULTS, NETWORK_LINKS } from './chaos-step-rules.ts';
+import { CHAOS_ACTIONS, chaosStepProblems, NETWORK_FAULTS, NETWORK_LINKS, VERSIONING_BEHAVIORS } from './chaos-step-rules.ts';
 import { closestName } from './closest-name.ts';
 import { externalTargetSchema, foreignBinaryNameSchema } from './external-target.ts';
 import { rampSchemaWith, soakSchemaWith } from './soak-schema.ts';
@@ -201,6 +201,12 @@ const chaosStepSchema = z
         'kill-worker: the workflow worker (default), the activity worker (its activities in flight wait for their timeouts) or both',
       ),
     overlap: durationSchema.optional().describe('upgrade-worker: how long old and new workers serve side by side (default 2s)'),
+    versioning: z
+      .enum(VERSIONING_BEHAVIORS)
+      .optional()
+      .describe(
+        'upgrade-worker by Worker Versioning instead of a rolling replacement: the workers of its queue poll as deployment versions (build id: their binary), the runs start on the old current version, the strike moves the current version to `to`, and the old workers serve until no run on their version is open. pinned: a run stays on its build to its end or its ContinueAsNew (which the kernel makes with AUTO_UPGRADE); auto-upgrade: runs move at their next workflow task',
+      ),
     downFor: durationSchema
       .optional()
       .describe('restart-server, restart-database: how long the server or database stays down (default 1s)'),

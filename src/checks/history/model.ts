@@ -159,6 +159,10 @@ export type EventAttributes =
       suggestContinueAsNew?: boolean;
       /** Started: the history's size as the server counts it against its limit (0 from servers before 1.20). */
       historySizeBytes?: number;
+      /** Started: the run is pinned and its deployment's current version is another (Worker Versioning). */
+      targetVersionChanged?: boolean;
+      /** Completed by a worker with a deployment version (Worker Versioning): which, and the run's behavior. */
+      deployment?: DeploymentStamp;
     }
   | { kind: 'workflow-task-failed'; cause: string; failure?: FailureSummary }
   | {
@@ -199,6 +203,14 @@ export type EventAttributes =
       result?: unknown;
     }
   | { kind: 'other' };
+
+/** The Worker Deployment version a WorkflowTaskCompleted records, and the run's versioning behavior then. */
+export interface DeploymentStamp {
+  /** `deployment:buildId`, as visibility's TemporalWorkerDeploymentVersion spells it. */
+  version: string;
+  buildId: string;
+  behavior: 'pinned' | 'auto-upgrade' | 'unspecified';
+}
 
 /** The size of one payload-carrying field of an event (`input`, `result`, `details.patch-data`...). */
 export interface PayloadField {

@@ -4,6 +4,7 @@
  * activity's result is decoded according to the type its scheduled event named.
  */
 import type { KernelMapping } from '../mapping.ts';
+import { deploymentStampOf } from './deployment-stamp.ts';
 import { HistoryLoadError } from './errors.ts';
 import { lookUp, type ResolvedReference, referencesIn, type StoredPayloads } from './external-storage.ts';
 import type {
@@ -327,6 +328,7 @@ export class HistoryNormalizer {
     }
     if (type in WORKFLOW_TASK_PHASES) {
       const phase = WORKFLOW_TASK_PHASES[type as keyof typeof WORKFLOW_TASK_PHASES];
+      if (phase === 'completed') return { kind: 'workflow-task', phase, attempt: toInt(a.attempt), ...deploymentStampOf(a) };
       if (phase !== 'started') return { kind: 'workflow-task', phase, attempt: toInt(a.attempt) };
       return {
         kind: 'workflow-task',
@@ -334,6 +336,7 @@ export class HistoryNormalizer {
         attempt: toInt(a.attempt),
         suggestContinueAsNew: a.suggestContinueAsNew === true,
         historySizeBytes: toInt(a.historySizeBytes) ?? 0, // proto3: absent is zero (SDK objects leave defaults out)
+        ...(a.targetWorkerDeploymentVersionChanged === true ? { targetVersionChanged: true } : {}),
       };
     }
     if (type === 'WorkflowTaskFailed') {

@@ -12,6 +12,7 @@ import { payloadCeiling } from './payload-ceiling.ts';
 import { payloadReferencesResolve } from './payload-references-resolve.ts';
 import { rebuildContract } from './rebuild-contract.ts';
 import { runLiveness } from './run-liveness.ts';
+import { versioningPinnedBuild } from './versioning-pinned-build.ts';
 import { wftNoRetryLoop } from './wft-no-retry-loop.ts';
 
 /** The history invariants, in the order of the design's table. */
@@ -30,6 +31,7 @@ export const HISTORY_INVARIANTS: readonly HistoryInvariant[] = [
   rebuildContract,
   journalChain,
   runLiveness,
+  versioningPinnedBuild,
 ];
 
 export { requiredIdentifiers, sectionProblem } from './compaction-card.ts';

@@ -5,7 +5,7 @@
  * of request bytes. Compaction, rebuild, ContinueAsNew and the guard's honest last boundary sit
  * behind the `context-compaction` gate, so that histories written without them replay as written.
  */
-import { ApplicationFailure, continueAsNew, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, isCancellation, makeContinueAsNewFunc, patched, workflowInfo } from '@temporalio/workflow';
 import { FAILURE_TYPE } from '../../contract/failure-types.ts';
 import type {
   CompactContextInput,
@@ -329,7 +329,7 @@ class AgentRun {
       counters: { ...this.counters },
     });
     const journal = this.options.drainsBeforeContinueAsNew ? await this.journal.drain() : this.journal.head;
-    await continueAsNew<AgentRunWorkflow>({
+    await continueAsNewOnCurrentVersion({
       ...this.input,
       resume: {
         messages: this.messages,
@@ -369,6 +369,18 @@ class AgentRun {
   private guardTarget(): number {
     return this.options.guardTarget === 'envelope-margin' ? envelopeMarginBytes(this.limits) : guardTargetBytes(this.limits);
   }
+}
+
+/**
+ * ContinueAsNew; on a worker with a deployment version (Worker Versioning), the next execution
+ * starts on the deployment's current version (`AUTO_UPGRADE` for its first task) rather than
+ * staying pinned to this one's build: a pinned run picks up a new release at its next
+ * ContinueAsNew without a patch. The command's attributes are not compared on replay, so the
+ * option changes no history that replays.
+ */
+function continueAsNewOnCurrentVersion(input: RunInput): Promise<never> {
+  const versioned = workflowInfo().currentDeploymentVersion !== undefined;
+  return makeContinueAsNewFunc<AgentRunWorkflow>(versioned ? { initialVersioningBehavior: 'AUTO_UPGRADE' } : {})(input);
 }
 
 function elidedData(turn: number, payload: PayloadKind, result: GuardResult): Record<string, unknown> {

@@ -59,6 +59,7 @@ function invariantResults(run: FixtureRunOptions, compactions: readonly Compacti
     'rebuild.contract': compactions.some((c) => c.ok),
     'journal.chain': true,
     'run.liveness': true,
+    'versioning.pinned-build': false,
   };
   return HISTORY_INVARIANT_IDS.map((id): InvariantResult => {
     const failures = run.failures?.[id];

@@ -1,0 +1,82 @@
+/**
+ * Upgrades by Worker Versioning on the embedded server, the built-in scenarios as they are:
+ * pinned runs stay on their build to their end while the current version moves, and runs that
+ * continue as new after the move land on the new build; the old build's workers go once its runs
+ * are done. A pinned run moved to the new build mid-execution (a versioning override) is caught
+ * by versioning.pinned-build. About two minutes on two cores.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Environment, startEnvironment } from '../environment/index.ts';
+import type { RunRecord } from '../result/index.ts';
+import { resolveScenario } from '../scenario/index.ts';
+import { aliveAfter, runChaos, strikes } from './testing/chaos-runs.ts';
+import { movePinnedRun } from './testing/move-pinned-run.ts';
+
+let environment: Environment;
+beforeAll(async () => {
+  environment = await startEnvironment({});
+});
+afterAll(async () => {
+  await environment?.teardown();
+});
+
+const pinnedBuild = (record: RunRecord) => record.invariants.find((i) => i.id === 'versioning.pinned-build');
+const unmet = (run: Awaited<ReturnType<typeof runChaos>>) =>
+  run.summary.expectations.filter((e) => !e.met).map((e) => `${e.description}: ${e.detail}`);
+
+describe('upgrades by Worker Versioning', () => {
+  it('chaos-versioning-pinned: runs pinned to v0 end on v0 after the current version moves to v1; later runs are v1 from the start', async () => {
+    const run = await runChaos(resolveScenario('chaos-versioning-pinned').scenario, { environment });
+    expect(unmet(run)).toEqual([]);
+    const [upgrade] = strikes(run.events).map((s) => s.detail);
+    expect(upgrade).toMatch(
+      /^current version v0 -> v1 .* served the 2 runs open on v0 to their end or ContinueAsNew \(\d+ ms\), then shut down$/,
+    );
+    const byBinary = (binary: string) => run.summary.runs.filter((r) => r.binary === binary);
+    expect(byBinary('v0').length).toBe(2);
+    expect(byBinary('v1').length).toBe(2);
+    for (const record of byBinary('v0')) {
+      expect(pinnedBuild(record)?.status).toBe('pass');
+      expect(pinnedBuild(record)?.evidence).toEqual([
+        expect.stringMatching(/^execution 1: v0 \(pinned\), told its target version changed at event \d+$/),
+      ]);
+    }
+    for (const record of byBinary('v1')) expect(pinnedBuild(record)?.evidence).toEqual(['execution 1: v1 (pinned)']);
+    expect(await aliveAfter(run.pids)).toEqual([]);
+  }, 300_000);
+
+  it('chaos-versioning-upgrade-on-can: runs pinned to v1 move to v2 at their next ContinueAsNew, and replay on v2', async () => {
+    const run = await runChaos(resolveScenario('chaos-versioning-upgrade-on-can').scenario, { environment });
+    expect(unmet(run)).toEqual([]);
+    for (const record of run.summary.runs) {
+      expect(record.binary).toBe('v2');
+      const evidence = pinnedBuild(record)?.evidence ?? [];
+      const told = evidence.findIndex((line) => /told its target version changed/.test(line));
+      // The execution told of the move is the last on v1; every one after it is v2's.
+      expect(evidence[told]).toMatch(/^execution \d+: v1 \(pinned\)/);
+      expect(evidence.slice(0, told).every((line) => /: v1 \(pinned\)$/.test(line))).toBe(true);
+      expect(evidence.slice(told + 1).length).toBeGreaterThan(0);
+      expect(evidence.slice(told + 1).every((line) => /: v2 \(pinned\)$/.test(line))).toBe(true);
+      expect(record.invariants.find((i) => i.id === 'wft.no-retry-loop')?.status).toBe('pass');
+    }
+  }, 300_000);
+
+  it('a pinned run moved to v1 mid-execution (a versioning override) fails versioning.pinned-build; the runs left pinned pass', async () => {
+    const { scenario } = resolveScenario('chaos-versioning-pinned');
+    const moving = new Promise<string>((resolve, reject) => {
+      setImmediate(() => movePinnedRun(environment.client, environment.namespace, 'v0', 'v1').then(resolve, reject));
+    });
+    const run = await runChaos({ ...scenario, name: 'chaos-versioning-moved' }, { environment });
+    const moved = await moving;
+    // Workflow ids are `<runId>-<binary it started on>-<time>`.
+    const record = run.summary.runs.find((r) => moved.startsWith(`${r.runId}-v0-`));
+    expect(record?.binary).toBe('v1');
+    expect(pinnedBuild(record as RunRecord)?.status).toBe('fail');
+    expect(pinnedBuild(record as RunRecord)?.evidence[0]).toMatch(
+      /^event \d+: WorkflowTaskCompleted on .*:v1, but the execution is pinned to .*:v0 \(since event \d+\): it moved to another build before its ContinueAsNew$/,
+    );
+    const others = run.summary.runs.filter((r) => r !== record);
+    expect(others.map((r) => pinnedBuild(r)?.status)).toEqual(['pass', 'pass', 'pass']);
+    expect(unmet(run)).toEqual([expect.stringMatching(/^on v1: every invariant holds: violated: .*versioning\.pinned-build/)]);
+  }, 300_000);
+});

@@ -10,9 +10,33 @@ import { BYTES_PER_TOKEN } from '../../src/contract/limits.ts';
 import { retryAfterSecondsOf } from '../faults/fault-profile.ts';
 import type { Answer, ErrorFault } from '../faults/fault-response.ts';
 import { overflow } from './openai-errors.ts';
+import type { ProviderOutcome, ProviderReply } from './provider-compaction.ts';
 import { idOf, jsonAnswer, type ModelRequest, pieces, type Reply, sseEvent, streamAnswer } from './wire-format.ts';
 
-type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown };
+type Block =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { type: 'compaction'; content: string; encrypted_content: string | null; signature?: string };
+
+/** Usage as the API counts it: input_tokens leave out what the cache read and wrote. */
+function tokensOf(input: number, read: number, write: number) {
+  return { input_tokens: input - read - write, cache_creation_input_tokens: write, cache_read_input_tokens: read };
+}
+
+/**
+ * The usage of an answer past a compaction: the compaction's entry in `iterations` (the input it
+ * read, the summary it wrote), then the answer's (the compacted window it read); the top-level
+ * fields are the answer's, or the compaction's when nothing was sampled after it.
+ */
+function compactedUsage(provider: ProviderOutcome, outputTokens: number, model: string) {
+  const pass = provider.pass as NonNullable<ProviderOutcome['pass']>;
+  const read = tokensOf(pass.inputTokens, pass.cacheReadTokens, provider.cacheWriteTokens);
+  const compaction = { type: 'compaction', ...read, cache_creation: null, output_tokens: pass.outputTokens };
+  if (provider.only) return { top: { ...read, output_tokens: pass.outputTokens }, iterations: [compaction] };
+  const answered = tokensOf(provider.compactedTokens, 0, 0);
+  const answer = { type: 'message', ...answered, cache_creation: null, output_tokens: outputTokens, model };
+  return { top: { ...answered, output_tokens: outputTokens }, iterations: [compaction, answer] };
+}
 
 /** The first `bytes` UTF-8 bytes of a text, never splitting a character. */
 function headBytes(text: string, bytes: number): string {
@@ -26,26 +50,48 @@ function headBytes(text: string, bytes: number): string {
   return text.slice(0, end);
 }
 
-export function anthropicAnswer(reply: Reply): Answer {
-  const { message } = reply;
+export function anthropicAnswer(reply: ProviderReply): Answer {
+  const { message, provider } = reply;
+  const compaction = provider?.compaction ?? null;
+  const only = compaction !== null && provider?.only === true;
   // Past max_tokens the API stops where it is: the text cut at that many tokens, no tool call finished.
-  const cut = reply.maxTokens !== null && reply.usage.completion_tokens > reply.maxTokens ? reply.maxTokens : null;
+  const cut = !only && reply.maxTokens !== null && reply.usage.completion_tokens > reply.maxTokens ? reply.maxTokens : null;
   const usage = cut === null ? reply.usage : { ...reply.usage, completion_tokens: cut };
-  const text = cut === null ? (message.content ?? '') : headBytes(message.content ?? '', cut * BYTES_PER_TOKEN);
-  const content: Block[] = text === '' ? [] : [{ type: 'text', text }];
-  for (const call of cut === null ? (message.tool_calls ?? []) : []) {
+  const text = only ? '' : cut === null ? (message.content ?? '') : headBytes(message.content ?? '', cut * BYTES_PER_TOKEN);
+  const content: Block[] = [];
+  if (compaction) {
+    // Its token is the opaque metadata of the edit's block, the signature of the param's.
+    content.push(
+      compaction.signed
+        ? { type: 'compaction', content: compaction.summary, encrypted_content: null, signature: compaction.token }
+        : { type: 'compaction', content: compaction.summary, encrypted_content: compaction.token },
+    );
+  }
+  if (text !== '') content.push({ type: 'text', text });
+  for (const call of cut === null && !only ? (message.tool_calls ?? []) : []) {
     content.push({ type: 'tool_use', id: call.id, name: call.function.name, input: JSON.parse(call.function.arguments) });
   }
-  const stopReason = cut !== null ? 'max_tokens' : message.tool_calls?.length ? 'tool_use' : 'end_turn';
+  const stopReason = only ? 'compaction' : cut !== null ? 'max_tokens' : message.tool_calls?.length ? 'tool_use' : 'end_turn';
   const base = { id: `msg_${idOf(reply.key)}`, type: 'message', role: 'assistant', model: reply.model };
-  const tokens = { input_tokens: usage.prompt_tokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const outputTokens = only ? 0 : usage.completion_tokens;
+  const compacted = compaction && provider ? compactedUsage(provider, outputTokens, reply.model) : null;
+  const { output_tokens: _, ...tokens } = compacted
+    ? compacted.top
+    : provider
+      ? { ...tokensOf(provider.inputTokens, provider.cacheReadTokens, provider.cacheWriteTokens), output_tokens: 0 }
+      : { ...tokensOf(usage.prompt_tokens, 0, 0), output_tokens: 0 };
+  const finalUsage = {
+    ...tokens,
+    output_tokens: compacted ? compacted.top.output_tokens : outputTokens,
+    ...(compacted ? { iterations: compacted.iterations } : {}),
+  };
   if (!reply.stream) {
     return jsonAnswer(200, {
       ...base,
       content,
       stop_reason: stopReason,
       stop_sequence: null,
-      usage: { ...tokens, output_tokens: usage.completion_tokens },
+      usage: finalUsage,
     });
   }
   const events: string[] = [];
@@ -55,7 +101,15 @@ export function anthropicAnswer(reply: Reply): Answer {
   });
   emit('ping');
   content.forEach((block, index) => {
-    if (block.type === 'text') {
+    if (block.type === 'compaction') {
+      // The delta carries the block's whole value (the SDK assigns it).
+      emit('content_block_start', { index, content_block: { ...block, content: null, encrypted_content: null } });
+      // (a signature stays on the start: the delta has no field for it)
+      emit('content_block_delta', {
+        index,
+        delta: { type: 'compaction_delta', content: block.content, encrypted_content: block.encrypted_content },
+      });
+    } else if (block.type === 'text') {
       emit('content_block_start', { index, content_block: { type: 'text', text: '' } });
       for (const piece of pieces(block.text)) emit('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
     } else {
@@ -65,7 +119,7 @@ export function anthropicAnswer(reply: Reply): Answer {
     }
     emit('content_block_stop', { index });
   });
-  emit('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.completion_tokens } });
+  emit('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: finalUsage });
   emit('message_stop');
   return streamAnswer(events);
 }

@@ -14,15 +14,26 @@ import { type Answer, respond } from '../faults/fault-response.ts';
 import type { MockRecorder, MockTarget } from '../recorder/mock-recorder.ts';
 import { messageEndTurns } from '../synthetic/conversation.ts';
 import type { AssistantMessage, PlannedTurn, RunPlan } from '../synthetic/plan-run.ts';
+import { hash32 } from '../synthetic/random.ts';
 import { usageFor } from './chat-answer.ts';
 import { extractIdentifiers, type Identifier, writeCard } from './compaction-card.ts';
 import { screenshotBytesProblem } from './digest-screenshots.ts';
 import { digestWindowProblem, plannedTexts } from './digest-windows.ts';
 import { playTurn } from './play-turn.ts';
+import {
+  type ContextWindow,
+  carriedProblem,
+  decideCompaction,
+  hasBeta,
+  type ProviderOutcome,
+  type ProviderReply,
+  type WindowedRequest,
+} from './provider-compaction.ts';
+import { compactedAnswer, readCompactRequest } from './responses-compact.ts';
 import { identify } from './run-identity.ts';
 import { checkToolMap, type ToolMap } from './tool-map.ts';
-import type { ModelRequest, Reply } from './wire-format.ts';
-import { WIRE_FORMATS } from './wire-formats.ts';
+import type { ModelRequest } from './wire-format.ts';
+import { RESPONSES, WIRE_FORMATS } from './wire-formats.ts';
 
 export const DEFAULT_MODEL_BASE_URL = 'http://model.longrun.test/v1';
 
@@ -54,40 +65,25 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
   const cardMaxBytes = options.cardMaxBytes ?? CARD_MAX_BYTES;
   const toolMap = checkToolMap(options.toolMap ?? {});
 
-  return WIRE_FORMATS.flatMap((format) =>
+  const formats = WIRE_FORMATS.flatMap((format) =>
     format.paths.map((path) =>
       http.post(`${base}${path}`, async ({ request }) => {
         const text = await request.text();
         const binary = request.headers.get(BINARY_HEADER);
-        /** A 400 naming the field, recorded against the run the request names when it can be told. */
-        const refuse = (message: string, owner: { target: MockTarget; runId: string | null; turn: number | null }) => {
-          const invalid = format.invalid(message);
-          const record = (status: number, responseBytes: number) =>
-            options.recorder?.record({
-              ...owner,
-              binary,
-              model: null,
-              tool: null,
-              stream: false,
-              requestBytes: Buffer.byteLength(text),
-              responseBytes,
-              status,
-              fault: null,
-              refusal: message,
-            });
-          return respond(
-            () => invalid,
-            null,
-            request.signal,
-            record,
-            () => invalid,
-          );
-        };
-        let req: ModelRequest;
+        const refuse = (message: string, owner: Owner) =>
+          refuseRequest(request, text, options.recorder, format.invalid(message), owner, message);
+        let req: WindowedRequest;
         try {
           req = format.read(text, compactionModels);
         } catch (error) {
           return refuse((error as Error).message, { target: 'agent', runId: readRunMarker(text), turn: null });
+        }
+        const { window } = req;
+        if (window) {
+          const problem = windowProblem(window, request.headers.get('anthropic-beta'), req, options.plans);
+          if (problem) return refuse(problem, { target: 'agent', runId: claimedRun(req) ?? window.latest?.run ?? null, turn: null });
+          // A request past a compaction may no longer hold the run marker: the compaction names the run.
+          if (window.latest && claimedRun(req) === null) req = { ...req, runId: window.latest.run };
         }
         const { runId, turn } = identify(req);
         const owner = { target: req.purpose, runId, turn };
@@ -123,7 +119,19 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
           if (problem) return refuse(`body.messages: the digest of turn ${turn} of ${runId}: ${problem}`, owner);
         }
         const picked = picker.pick(req.purpose, { runId, turn, requestBytes: req.bytes });
-        const reply = (): Reply => {
+        const provider: ProviderOutcome | undefined =
+          window && req.purpose === 'agent' && (format.name === 'responses' || format.name === 'messages')
+            ? decideCompaction(window, {
+                format: format.name,
+                runId: runId as string,
+                turn: turn as number,
+                seed: options.plans(runId as string).seed,
+                answers: req.answers,
+                users: req.userMessages,
+                summary: () => card(req.digest, null, cardMaxBytes),
+              })
+            : undefined;
+        const reply = (): ProviderReply => {
           const message = planned ?? { role: 'assistant' as const, content: card(req.digest, picked, cardMaxBytes) };
           return {
             model: req.model,
@@ -134,6 +142,7 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
             turn,
             stream: req.stream,
             maxTokens: req.maxTokens,
+            ...(provider ? { provider } : {}),
           };
         };
         const fault = picked?.fault;
@@ -159,6 +168,93 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
       }),
     ),
   );
+  return [...formats, compactHandler(base, options, picker)];
+}
+
+type Owner = { target: MockTarget; runId: string | null; turn: number | null };
+
+/** A 400 naming the field, recorded against the run the request names when it can be told. */
+function refuseRequest(
+  request: Request,
+  text: string,
+  recorder: MockRecorder | undefined,
+  invalid: Answer,
+  owner: Owner,
+  message: string,
+): Promise<Response> {
+  const record = (status: number, responseBytes: number) =>
+    recorder?.record({
+      ...owner,
+      binary: request.headers.get(BINARY_HEADER),
+      model: null,
+      tool: null,
+      stream: false,
+      requestBytes: Buffer.byteLength(text),
+      responseBytes,
+      status,
+      fault: null,
+      refusal: message,
+    });
+  return respond(
+    () => invalid,
+    null,
+    request.signal,
+    record,
+    () => invalid,
+  );
+}
+
+/** The run a request names itself: its metadata, or the marker in its first user message. */
+function claimedRun(req: ModelRequest): string | null {
+  return req.runId ?? readRunMarker(req.firstUserText);
+}
+
+/** Why a request's compaction fields or items are refused: a beta it lacks, an item the mock did not issue. */
+function windowProblem(window: ContextWindow, betas: string | null, req: ModelRequest, plans: (runId: string) => RunPlan): string | null {
+  if (window.beta && !hasBeta(betas, window.beta)) {
+    const field = window.mode === 'param' ? 'compaction' : 'context_management';
+    return `body.${field}: needs the beta header anthropic-beta: ${window.beta}`;
+  }
+  return carriedProblem(window.carried, plans, claimedRun(req));
+}
+
+/** POST {base}/responses/compact: the compacted window of the conversation sent (responses-compact.ts). */
+function compactHandler(base: string, options: ModelHandlerOptions, picker: FaultPicker): RequestHandler {
+  return http.post(`${base}/responses/compact`, async ({ request }) => {
+    const text = await request.text();
+    const refuse = (message: string, runId: string | null) =>
+      refuseRequest(request, text, options.recorder, RESPONSES.invalid(message), { target: 'compaction', runId, turn: null }, message);
+    let compact: ReturnType<typeof readCompactRequest>;
+    try {
+      compact = readCompactRequest(text);
+    } catch (error) {
+      return refuse((error as Error).message, readRunMarker(text));
+    }
+    const claimed = readRunMarker(compact.firstUserText);
+    const problem = carriedProblem(compact.window.carried, options.plans, claimed);
+    if (problem) return refuse(problem, claimed);
+    const runId = claimed ?? compact.window.latest?.run ?? `anonymous-${hash32(compact.firstUserText).toString(16)}`;
+    const turn = compact.answers + 1;
+    const picked = picker.pick('compaction', { runId, turn, requestBytes: compact.bytes });
+    const answer = () => compactedAnswer(compact, { runId, seed: options.plans(runId).seed });
+    const modelRequest = { bytes: compact.bytes } as ModelRequest;
+    const outcome = (status: number, responseBytes: number) =>
+      options.recorder?.record({
+        target: 'compaction',
+        runId,
+        turn,
+        binary: request.headers.get(BINARY_HEADER),
+        model: compact.model,
+        tool: null,
+        stream: false,
+        requestBytes: compact.bytes,
+        responseBytes,
+        status,
+        fault: picked?.fault.kind ?? null,
+        refusal: null,
+      });
+    return respond(answer, picked, request.signal, outcome, (error) => RESPONSES.error(error, modelRequest));
+  });
 }
 
 /** Bytes at the start of a digest that hold the task itself (the user request). */

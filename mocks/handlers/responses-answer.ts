@@ -4,17 +4,44 @@
  * streams (response.created ... response.output_text.delta ...
  * response.function_call_arguments.delta ... response.completed).
  */
+import type { Usage } from '../../src/contract/messages.ts';
 import type { Answer } from '../faults/fault-response.ts';
+import type { ProviderOutcome, ProviderReply } from './provider-compaction.ts';
 import { responseId } from './responses-request.ts';
-import { CREATED, idOf, jsonAnswer, pieces, type Reply, sseEvent, streamAnswer } from './wire-format.ts';
+import { CREATED, idOf, jsonAnswer, pieces, sseEvent, streamAnswer } from './wire-format.ts';
 
-type OutputItem = Record<string, unknown> & { type: 'message' | 'function_call'; id: string };
+type OutputItem = Record<string, unknown> & { type: 'message' | 'function_call' | 'compaction'; id: string };
 
-export function responsesAnswer(reply: Reply): Answer {
+/**
+ * The Responses API's usage. Past a compaction it carries both passes, as the API has no field
+ * of its own for the compaction: the input it read and the compacted window the answer read,
+ * the answer and the summary written.
+ */
+export function responsesUsage(usage: Usage, provider: ProviderOutcome | undefined) {
+  const pass = provider?.pass;
+  const input = (provider?.inputTokens ?? usage.prompt_tokens) + (pass ? provider.compactedTokens : 0);
+  const output = usage.completion_tokens + (pass?.outputTokens ?? 0);
+  return {
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: provider?.cacheReadTokens ?? 0, cache_write_tokens: provider?.cacheWriteTokens ?? 0 },
+    output_tokens: output,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: input + output,
+  };
+}
+
+/** A compaction output item: its id and opaque content. */
+export function compactionItem(compaction: NonNullable<ProviderOutcome['compaction']>): OutputItem {
+  return { type: 'compaction', id: compaction.id, encrypted_content: compaction.token };
+}
+
+export function responsesAnswer(reply: ProviderReply): Answer {
   const { message, usage } = reply;
   const id = reply.runId !== null && reply.turn !== null ? responseId(reply.runId, reply.turn) : `resp_${idOf(reply.key)}`;
   const text = message.content ?? '';
-  const output: OutputItem[] = [];
+  const compaction = reply.provider?.compaction;
+  // The compaction comes first: the server compacts, then answers from the compacted window.
+  const output: OutputItem[] = compaction ? [compactionItem(compaction)] : [];
   if (text !== '') {
     output.push({
       type: 'message',
@@ -46,16 +73,7 @@ export function responsesAnswer(reply: Reply): Answer {
     parallel_tool_calls: true,
     tool_choice: 'auto',
     tools: [],
-    usage:
-      status === 'completed'
-        ? {
-            input_tokens: usage.prompt_tokens,
-            input_tokens_details: { cached_tokens: 0 },
-            output_tokens: usage.completion_tokens,
-            output_tokens_details: { reasoning_tokens: 0 },
-            total_tokens: usage.total_tokens,
-          }
-        : null,
+    usage: status === 'completed' ? responsesUsage(usage, reply.provider) : null,
   });
   if (!reply.stream) return jsonAnswer(200, response('completed', output));
 
@@ -74,6 +92,8 @@ export function responsesAnswer(reply: Reply): Answer {
         emit('response.output_text.delta', { item_id, output_index, content_index: 0, delta, logprobs: [] });
       emit('response.output_text.done', { item_id, output_index, content_index: 0, text, logprobs: [] });
       emit('response.content_part.done', { item_id, output_index, content_index: 0, part: { ...part, text } });
+    } else if (item.type === 'compaction') {
+      emit('response.output_item.added', { output_index, item });
     } else {
       const args = item.arguments as string;
       emit('response.output_item.added', { output_index, item: { ...item, arguments: '', status: 'in_progress' } });

@@ -6,7 +6,18 @@
  */
 import { z } from 'zod';
 import { parseBody } from './json-body.ts';
-import { fromMetadata, type ModelRequest, metadataSchema, offeredTool, partsText } from './wire-format.ts';
+import {
+  type CarriedCompaction,
+  type ContextWindow,
+  jsonBytes,
+  lastIndex,
+  OPENAI_MIN_COMPACT_THRESHOLD,
+  readSeal,
+  SUMMARY_TOKENS,
+  tokensOfBytes,
+  type WindowedRequest,
+} from './provider-compaction.ts';
+import { fromMetadata, metadataSchema, offeredTool, partsText } from './wire-format.ts';
 
 const item = z.looseObject({ type: z.string().optional(), role: z.string().optional() });
 const schema = z.looseObject({
@@ -23,25 +34,30 @@ const schema = z.looseObject({
     .looseObject({ format: z.looseObject({ type: z.string(), schema: z.record(z.string(), z.unknown()).optional() }).optional() })
     .nullable()
     .optional(),
+  context_management: z
+    .array(z.looseObject({ type: z.string(), compact_threshold: z.number().nullable().optional() }))
+    .nullable()
+    .optional(),
 });
 
-type Item = z.infer<typeof item> & Record<string, unknown>;
+export type Item = z.infer<typeof item> & Record<string, unknown>;
 
 const USER_TEXT = ['input_text', 'text'];
 const ANY_TEXT = ['input_text', 'output_text', 'text'];
 const PREFIX = 'resp_';
 
-export function readResponsesRequest(text: string, compactionModels: readonly string[]): ModelRequest {
+export function readResponsesRequest(text: string, compactionModels: readonly string[]): WindowedRequest {
   const parsed = parseBody(text, schema);
-  const items: Item[] = typeof parsed.input === 'string' ? [{ type: 'message', role: 'user', content: parsed.input }] : parsed.input;
-  const request: ModelRequest = {
+  const items = inputItems(parsed.input);
+  const bytes = Buffer.byteLength(text);
+  const window = responsesWindow(items, bytes, compactionThreshold(parsed.context_management));
+  const request: WindowedRequest = {
     model: parsed.model,
     stream: parsed.stream === true,
-    bytes: Buffer.byteLength(text),
+    bytes,
     ...fromMetadata(parsed.metadata, parsed.model, compactionModels),
     firstUserText: partsText(items.find((i) => isMessage(i) && i.role === 'user')?.content, USER_TEXT),
-    answers: answerGroups(items),
-    userMessages: items.filter((i) => isMessage(i) && i.role === 'user' && partsText(i.content, USER_TEXT) !== '').length,
+    ...conversationCounts(items, window),
     digest: items
       .filter((i, index) => !(index === 0 && isMessage(i) && (i.role === 'system' || i.role === 'developer')))
       .map(itemText)
@@ -52,6 +68,7 @@ export function readResponsesRequest(text: string, compactionModels: readonly st
     tools: (parsed.tools ?? []).flatMap((tool, i) =>
       tool.type === 'function' ? [offeredTool(`body.tools.${i}`, tool, 'parameters', false)] : [],
     ),
+    window,
   };
   const format = parsed.text?.format;
   if (format?.type === 'json_schema') {
@@ -78,6 +95,111 @@ function placeOf(id: string): { runId: string; turn: number } | null {
   const [runId, turn, ...rest] = Buffer.from(id.slice(PREFIX.length), 'hex').toString().split('\n');
   const number = Number(turn);
   return runId && rest.length === 0 && Number.isInteger(number) && number >= 1 ? { runId, turn: number } : null;
+}
+
+/** A string input is one user message. */
+export function inputItems(input: string | Item[]): Item[] {
+  return typeof input === 'string' ? [{ type: 'message', role: 'user', content: input }] : input;
+}
+
+/** The `compact_threshold` of the request's compaction entry, checked as OpenAI checks it; undefined: none asked. */
+export function compactionThreshold(entries: z.infer<typeof schema>['context_management']): number | null | undefined {
+  if (!entries || entries.length === 0) return undefined;
+  entries.forEach((entry, i) => {
+    if (entry.type !== 'compaction') {
+      throw new Error(`body.context_management.${i}.type: ${JSON.stringify(entry.type)} is not supported: the only type is 'compaction'`);
+    }
+    const threshold = entry.compact_threshold;
+    if (threshold !== undefined && threshold !== null && (!Number.isInteger(threshold) || threshold < OPENAI_MIN_COMPACT_THRESHOLD)) {
+      throw new Error(
+        `body.context_management.${i}.compact_threshold: must be an integer of at least ${OPENAI_MIN_COMPACT_THRESHOLD}, got ${threshold}`,
+      );
+    }
+  });
+  if (entries.length > 1) throw new Error(`body.context_management: one compaction entry at most, got ${entries.length}`);
+  return entries[0]?.compact_threshold ?? null;
+}
+
+/** The index of the last compaction item, -1 when none. */
+function lastCompaction(items: readonly Item[]): number {
+  return lastIndex(items, (i) => i.type === 'compaction');
+}
+
+/** The model's answers and the user's messages so far: past a compaction item, its seal counts what it replaced. */
+export function conversationCounts(items: readonly Item[], window: ContextWindow): { answers: number; userMessages: number } {
+  return {
+    answers: (window.latest?.answers ?? 0) + answerGroups(items.slice(lastCompaction(items) + 1)),
+    userMessages: (window.latest?.users ?? 0) + renderedItems(items, window).filter(isUserText).length,
+  };
+}
+
+/**
+ * What the request renders: the items after the last compaction item, and before it only the
+ * user messages a /responses/compact window keeps (the item itself counts as its summary).
+ */
+export function renderedItems(items: readonly Item[], window: ContextWindow): Item[] {
+  const latest = lastCompaction(items);
+  const keepsUsers = window.latest?.origin === 'responses-compact';
+  return items.filter((item, index) => index > latest || (index < latest && keepsUsers && isUserText(item)));
+}
+
+export function isUserText(i: Item): boolean {
+  return isMessage(i) && i.role === 'user' && partsText(i.content, USER_TEXT) !== '';
+}
+
+export function userText(i: Item): string {
+  return partsText(i.content, USER_TEXT);
+}
+
+/**
+ * The request's compaction items, its cost after compaction and its stable prefix (the input
+ * before its latest answer, a compaction item counted with the answer it came with).
+ * `threshold` undefined: no compaction asked; null: asked with no threshold (never by threshold).
+ */
+export function responsesWindow(items: readonly Item[], bytes: number, threshold: number | null | undefined): ContextWindow {
+  const carried: CarriedCompaction[] = items.flatMap((item, i) => {
+    if (item.type !== 'compaction') return [];
+    if (typeof item.encrypted_content !== 'string' || item.encrypted_content === '') {
+      throw new Error(`body.input.${i}.encrypted_content: a compaction item carries the encrypted_content its compaction returned`);
+    }
+    return [{ path: `body.input.${i}.encrypted_content`, token: item.encrypted_content, content: '' }];
+  });
+  const latestIndex = lastCompaction(items);
+  const latest = carried.length > 0 ? readSeal((carried.at(-1) as CarriedCompaction).token) : null;
+  const partial: ContextWindow = {
+    mode: threshold === undefined ? 'none' : 'threshold',
+    threshold: threshold ?? null,
+    pause: false,
+    beta: null,
+    carried,
+    latest,
+    inputTokens: 0,
+    baseTokens: 0,
+    prefixTokens: 0,
+    cacheControl: false,
+  };
+  const rendered = new Set(renderedItems(items, partial));
+  const summary = latestIndex >= 0 ? SUMMARY_TOKENS : 0;
+  const itemsBytes = items.reduce((sum, item) => sum + jsonBytes(item), 0);
+  const unrendered = items.reduce((sum, item) => sum + (rendered.has(item) ? 0 : jsonBytes(item)), 0);
+  const inputTokens = tokensOfBytes(bytes - unrendered) + summary;
+  // The tail: the last run of the model's items (a compaction item among them), and what follows.
+  let tail = items.length;
+  while (tail > 0 && !isOutput(items[tail - 1] as Item)) tail--;
+  while (tail > 0 && isOutput(items[tail - 1] as Item)) tail--;
+  const tailItems = items.slice(tail).filter((item) => rendered.has(item));
+  const tailTokens = tokensOfBytes(tailItems.reduce((sum, item) => sum + jsonBytes(item), 0)) + (latestIndex >= tail ? summary : 0);
+  const hasOutput = items.some(isOutput);
+  return {
+    ...partial,
+    inputTokens,
+    baseTokens: tokensOfBytes(bytes - itemsBytes),
+    prefixTokens: hasOutput ? Math.max(0, inputTokens - tailTokens) : 0,
+  };
+}
+
+function isOutput(i: Item): boolean {
+  return isModelOutput(i) || i.type === 'compaction';
 }
 
 function isMessage(i: Item): boolean {

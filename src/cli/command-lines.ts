@@ -27,6 +27,11 @@ export const COMMAND_LINES = {
     usage: 'compare <base> <new> [--max-regression KEY=LIMIT,...] [--json]',
     summary: 'set two reports (summary.json or bench) side by side and fail on a figure worse than the baseline past its threshold',
   },
+  arms: {
+    usage: 'arms [scenario] [--arms B,...] [--report-dir DIR] [--json]',
+    summary:
+      'run the answers to the limits (none, External Storage, the state card, both) on one plan and seed and tabulate what each cost and what broke it',
+  },
   replay: {
     usage: 'replay <history.json>... [--binary B] [--scenario FILE]',
     summary: "replay a run's histories on a kernel binary, or a scenario's foreign replayer, and report determinism errors",

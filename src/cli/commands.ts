@@ -18,6 +18,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   check: { ...COMMAND_LINES.check, load: async () => (await import('./commands/check.ts')).checkCommand },
   forecast: { ...COMMAND_LINES.forecast, load: async () => (await import('./commands/forecast.ts')).forecastCommand },
   compare: { ...COMMAND_LINES.compare, load: async () => (await import('./commands/compare.ts')).compareCommand },
+  arms: { ...COMMAND_LINES.arms, load: async () => (await import('./commands/arms.ts')).armsCommand },
   replay: { ...COMMAND_LINES.replay, load: async () => (await import('./commands/replay.ts')).replayCommand },
   mutants: { ...COMMAND_LINES.mutants, load: async () => (await import('./commands/mutants.ts')).mutantsCommand },
   scenario: { ...COMMAND_LINES.scenario, load: async () => (await import('./commands/scenario.ts')).scenarioCommand },

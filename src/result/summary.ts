@@ -151,6 +151,12 @@ export const summarySchema = z.object({
     violations: count,
     /** Turn latency percentiles, ms. */
     latency: z.object({ p50: z.number().nonnegative(), p95: z.number().nonnegative(), p99: z.number().nonnegative() }),
+    /**
+     * Input tokens the model API was sent and answered (the mocks' requests, at the spec's bytes
+     * per token): what a provider bills, the agent's requests and the compaction model's apart.
+     * Absent where the mocks were not longrun's own.
+     */
+    inputTokens: z.object({ agent: count, compaction: count }).optional(),
   }),
   /** Throughput, turn latency, and worker and server RSS and CPU over the run. */
   load: loadMetricsSchema.optional(),

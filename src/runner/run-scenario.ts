@@ -38,7 +38,7 @@ import { drive, driveOptionsOf } from './run-driver.ts';
 import { type RunHarness, startHarness } from './run-harness.ts';
 import { type Progress, RunTally } from './run-tally.ts';
 import { watchServer } from './server-watch.ts';
-import { summarize } from './summarize.ts';
+import { inputTokensOf, summarize } from './summarize.ts';
 import { watchRun } from './watch.ts';
 
 export type { Progress };
@@ -212,6 +212,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     finishedAt: new Date(),
     partial: signal.aborted && cutShort(tally.records, runsTotal),
     load,
+    inputTokens: inputTokensOf(mocks.recorder.records()),
   });
 }
 

@@ -4,7 +4,9 @@
  * expectation accounts for (unexplained-runs.ts). It passes only when it is whole, judged at
  * least one run, met every expectation and left no run unexplained.
  */
+import type { MockRecord } from '../../mocks/index.ts';
 import { stoppedByInterrupt } from '../contract/interrupted.ts';
+import { BYTES_PER_TOKEN } from '../contract/limits.ts';
 import type { ExpectationRecord, LoadMetrics, RunRecord, Summary } from '../result/index.ts';
 import { totalsOf } from '../result/index.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
@@ -26,6 +28,8 @@ export interface SummaryInput {
   /** Interrupted before it finished. */
   partial: boolean;
   load?: LoadMetrics | undefined;
+  /** The model requests the mocks answered (`inputTokensOf`). */
+  inputTokens?: NonNullable<Summary['totals']['inputTokens']> | undefined;
 }
 
 export function summarize(input: SummaryInput): Summary {
@@ -47,8 +51,15 @@ export function summarize(input: SummaryInput): Summary {
     runs,
     expectations,
     ...(unexplained.length > 0 ? { unexplained } : {}),
-    totals: totalsOf(runs),
+    totals: { ...totalsOf(runs), ...(input.inputTokens ? { inputTokens: input.inputTokens } : {}) },
     ...(load ? { load } : {}),
     passed: !partial && runs.length > 0 && expectations.every((e) => e.met) && unexplained.length === 0,
   };
+}
+
+/** Input tokens of the model requests the mocks answered, the agent's and the compaction model's. */
+export function inputTokensOf(records: readonly MockRecord[]): NonNullable<Summary['totals']['inputTokens']> {
+  const bytes = { agent: 0, compaction: 0 };
+  for (const record of records) if (record.status === 200 && record.target !== 'sandbox') bytes[record.target] += record.requestBytes;
+  return { agent: Math.round(bytes.agent / BYTES_PER_TOKEN), compaction: Math.round(bytes.compaction / BYTES_PER_TOKEN) };
 }

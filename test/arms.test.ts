@@ -1,0 +1,41 @@
+/**
+ * `longrun arms` end to end on tmprl1103's plan: the four answers on the real server and the S3
+ * server, one after another, and the table of what each cost and what broke it.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ARMS } from '../src/arms/arms.ts';
+import { runArms } from '../src/arms/run-arms.ts';
+import { resolveScenario } from '../src/index.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'longrun-arms-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('longrun arms', () => {
+  it("sets none, External Storage, the state card and both side by side on tmprl1103's plan", async () => {
+    const { scenario } = resolveScenario('offload-tmprl1103');
+    const result = await runArms(scenario, ARMS, { dir });
+    const by = Object.fromEntries(result.arms.map((arm) => [arm.binary, arm]));
+    const [v0, offload, card, both] = [by.v0, by['v0-offload'], by.v1, by['v1-offload']];
+    if (!v0 || !offload || !card || !both) throw new Error(`an arm is missing: ${Object.keys(by).join(', ')}`);
+    // Append-only breaks the blob limit; offloading alone, the card and both hold.
+    expect(v0.brokeFirst?.what).toBe('tmprl1103');
+    expect(v0.brokeFirst?.turn).toBeLessThan(23);
+    for (const arm of [offload, card, both]) expect(arm.brokeFirst).toBeNull();
+    // Only the offloading arms store; their histories carry references instead of requests.
+    expect(v0.storedObjects + card.storedObjects).toBe(0);
+    expect(offload.storedBytes).toBeGreaterThan(0);
+    expect(both.storedBytes).toBeGreaterThan(0);
+    expect(offload.historyBytesPerRun.max).toBeLessThan(card.historyBytesPerRun.max / 2);
+    // The card bills fewer agent tokens and some compaction tokens; offloading alone saves none.
+    expect(card.inputTokens.agent).toBeLessThan(offload.inputTokens.agent);
+    expect(card.inputTokens.compaction).toBeGreaterThan(0);
+    expect(offload.inputTokens.compaction).toBe(0);
+    // The table and every arm's report folder are written.
+    expect(readFileSync(join(dir, 'arms.md'), 'utf8')).toContain('| External Storage alone (v0-offload) |');
+    expect(JSON.parse(readFileSync(join(dir, 'arms.json'), 'utf8')).arms).toHaveLength(4);
+    for (const arm of ARMS) expect(existsSync(join(dir, arm.binary, 'summary.json'))).toBe(true);
+  }, 300_000);
+});

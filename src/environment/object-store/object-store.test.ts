@@ -1,7 +1,9 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
+import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
+import { PutObjectCommand, S3Client, type S3ServiceException } from '@aws-sdk/client-s3';
 import { ExternalStorage, type Payload } from '@temporalio/common';
 import {
   decodeReferencePayload,
@@ -13,6 +15,7 @@ import { S3StorageDriver } from '@temporalio/external-storage-s3';
 import { temporal } from '@temporalio/proto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ObjectStore, ObjectStoreError, resolveS3ServerBinary, startObjectStore } from '../index.ts';
+import { s3Client } from './driver-client.ts';
 
 const PayloadProto = temporal.api.common.v1.Payload;
 const THRESHOLD = 64 * 1024;
@@ -119,6 +122,28 @@ describe('startObjectStore', () => {
     expect(error.message).toMatch(
       /^S3StorageDriver integrity check failed \[bucket=longrun, key=.*\]: expected sha256:[0-9a-f]{64}, got sha256:[0-9a-f]{64}$/,
     );
+  });
+
+  it("uploads a stream: the SDK's default checksums (aws-chunked with a trailer) are refused by gofakes3, WHEN_REQUIRED is not", async () => {
+    const body = () => Readable.from([Buffer.alloc(70_000, 7)]);
+    const put = (client: S3Client, Key: string) =>
+      client.send(new PutObjectCommand({ Bucket: store.bucket, Key, Body: body(), ContentLength: 70_000 }));
+    const defaults = new S3Client({
+      endpoint: store.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'longrun', secretAccessKey: 'longrun' },
+    });
+    const ours = s3Client(store.endpoint);
+    try {
+      const refused = await errorOf(put(defaults, 'stream/default'));
+      expect(`${refused.name} ${(refused as S3ServiceException).$metadata.httpStatusCode}`).toBe('MissingContentLength 411');
+      await put(ours, 'stream/ours');
+      expect((await store.listObjects()).filter((o) => o.key.startsWith('stream/'))).toEqual([{ key: 'stream/ours', bytes: 70_000 }]);
+    } finally {
+      defaults.destroy();
+      ours.destroy();
+    }
   });
 
   it('counts and deletes past a page of the listing (1000 keys), the first `count` in key order', async () => {

@@ -3,6 +3,12 @@
  * compose cluster mounts too (deploy/temporal/dynamicconfig/longrun.yaml), so the embedded server
  * and the compose cluster cannot drift: the blob limits Temporal ships with, and the history-size
  * limit raised to 500 MiB. Everything else stays at Temporal's defaults.
+ *
+ * Worker Versioning (upgrade-worker with `versioning`) needs no value here: go.temporal.io/server
+ * v1.32.1 defaults `system.enableDeploymentVersions`, `frontend.workerVersioningWorkflowAPIs` and
+ * `system.enableSendTargetVersionChanged` (a pinned run told its target version changed) to true.
+ * The drainage status the server refreshes every 3 minutes (`matching.wv.*`) is not read: the
+ * harness counts a build's open runs in visibility itself.
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';

@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { payloadSize } from './history/payloads.ts';
 import {
   buildRunView,
+  bytes,
   type CheckContext,
   checkRun,
   checkRunView,
@@ -23,10 +24,14 @@ import {
   listReferencesInFile,
   loadHistory,
   loadHistoryFile,
+  type PayloadReference,
+  type RunVerdict,
   referenceKey,
+  type StoredPayload,
   type StoredPayloads,
 } from './index.ts';
 import { type StoredObject, storedPayloadsOf } from './testing/memory-storage-driver.ts';
+import { type Dialect, SdkHistory, payload as sdkPayload } from './testing/sdk-histories.ts';
 
 /** The little of a recorded event these tests change. */
 interface RawEvent {
@@ -48,6 +53,7 @@ function load(histories: readonly string[], storedPayloads?: StoredPayloads): Lo
   return histories.map((json, i) => loadHistory(json, { source: `execution ${i + 1}`, ...(storedPayloads ? { storedPayloads } : {}) }));
 }
 const result = (results: readonly InvariantResult[], id: string) => results.find((r) => r.id === id) as InvariantResult;
+const resultOf = (verdict: RunVerdict, id: string) => result(verdict.results, id);
 const CONTENT_INVARIANTS = [
   'compaction.trigger',
   'compaction.card',
@@ -293,4 +299,73 @@ describe('payload.ceiling over offloaded payloads', () => {
       expect.stringMatching(/\(store limit 2,097,152\)$/),
     ]);
   });
+});
+
+describe('references from every SDK', () => {
+  const base64 = (text: string | Buffer) => Buffer.from(text).toString('base64');
+  /** A payload of `bytes` JSON bytes, as a driver gives it back. */
+  const storedJson = (bytes: number): StoredPayload => ({
+    metadata: { encoding: Buffer.from('json/plain') },
+    data: Buffer.from(`"${'x'.repeat(bytes - 2)}"`),
+  });
+  /** The S3 driver's reference to `stored`, its size written as the dialect writes int64. */
+  const s3Reference = (key: string, stored: StoredPayload, int64: 'string' | 'number') => ({
+    metadata: { encoding: base64('json/protobuf'), messageType: base64('temporal.api.sdk.v1.ExternalStorageReference') },
+    data: base64(
+      JSON.stringify({
+        driverName: 'aws.s3driver',
+        claimData: { bucket: 'agents', key, hashAlgorithm: 'sha256', hashValue: 'ab'.repeat(32) },
+      }),
+    ),
+    externalPayloads: [{ sizeBytes: int64 === 'number' ? payloadSize(stored) : String(payloadSize(stored)) }],
+  });
+  const request = storedJson(3 * 1024 * 1024);
+  const answer = storedJson(300_000);
+  const DIALECTS: Record<string, Dialect> = {
+    'Go (PascalCase enums, int64 numbers)': { enums: 'pascal', int64: 'number', nulls: false },
+    '.NET (every field, null where unset)': { enums: 'pascal', int64: 'string', nulls: true },
+    'Python and TypeScript (proto3 JSON)': { enums: 'constant', int64: 'string', nulls: false },
+  };
+
+  for (const [name, dialect] of Object.entries(DIALECTS)) {
+    it(`reads the S3 driver's references in ${name}`, () => {
+      const history = new SdkHistory(dialect, {
+        workflowType: 'ResearchWorkflow',
+        workflowId: 'research-1',
+        runId: 'a1c2d3e4-0000-4000-8000-000000000001',
+        taskQueue: 'research',
+        input: [sdkPayload.json({ topic: 'claim checks' })],
+      })
+        .workflowTask()
+        .activity(
+          'Summarize',
+          [s3Reference('v0/d/sha256/req', request, dialect.int64)],
+          [s3Reference('v0/d/sha256/ans', answer, dialect.int64)],
+        )
+        .complete([sdkPayload.json('done')]);
+      const listed = listReferences(history);
+      expect(listed.map((r) => [r.place, r.activityType, r.driverName, r.claimData.key, r.sizeBytes])).toEqual([
+        ['activity input', 'Summarize', 'aws.s3driver', 'v0/d/sha256/req', payloadSize(request)],
+        ['activity result', 'Summarize', 'aws.s3driver', 'v0/d/sha256/ans', payloadSize(answer)],
+      ]);
+      const [input, result] = listed as [PayloadReference, PayloadReference];
+      // An offloaded 3 MiB request is a reference of a few hundred bytes: under the 2 MiB blob limit.
+      const alone = checkRun([history]);
+      expect(resultOf(alone, 'payload.ceiling').status).toBe('pass');
+      expect(resultOf(alone, 'payload.ceiling').evidence[1]).toMatch(
+        /, 3,445,\d{3} bytes stored; largest stored event \d+: ActivityTaskScheduled Summarize input\[0\] \(activity input\) 3,145,7\d\d bytes$/,
+      );
+      expect(resultOf(alone, 'payload.references-resolve').status).toBe('not-applicable');
+      const stored = new Map<string, StoredPayload | 'missing'>([
+        [input.key, request],
+        [result.key, answer],
+      ]);
+      expect(resultOf(checkRun([history], { storedPayloads: stored }), 'payload.references-resolve').status).toBe('pass');
+      stored.set(result.key, 'missing');
+      expect(resultOf(checkRun([history], { storedPayloads: stored }), 'payload.references-resolve').evidence).toEqual([
+        `event ${result.eventId}: ActivityTaskCompleted Summarize result[0] (activity result): stored payload missing (driver aws.s3driver, key ${result.key})`,
+        `1 of 2 references resolve (${bytes(payloadSize(request))} bytes stored; aws.s3driver: 2)`,
+      ]);
+    });
+  }
 });

@@ -12,7 +12,14 @@ import { AgentRunHistory } from '../src/checks/testing/agent-run-history.ts';
 import { sdkFixtures } from '../src/checks/testing/sdk-histories.ts';
 import { longrun } from './longrun-cli.ts';
 
-const ANY_WORKFLOW = ['payload.ceiling', 'wft.no-retry-loop', 'history.no-termination', 'history.continue-as-new', 'can.clean-boundary'];
+const ANY_WORKFLOW = [
+  'payload.ceiling',
+  'payload.references-resolve',
+  'wft.no-retry-loop',
+  'history.no-termination',
+  'history.continue-as-new',
+  'can.clean-boundary',
+];
 const KERNEL_ONLY = HISTORY_INVARIANT_IDS.filter((id) => !ANY_WORKFLOW.includes(id));
 const BROKEN = '{"events": [{"eventId": "1", "eventType": "EVENT_TYPE_WORKFLOW_EXECUTION_STARTED" "x": 1}]}';
 

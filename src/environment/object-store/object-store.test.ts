@@ -14,6 +14,7 @@ import {
 import { S3StorageDriver } from '@temporalio/external-storage-s3';
 import { temporal } from '@temporalio/proto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startToxiproxy } from '../../chaos/index.ts';
 import { type ObjectStore, ObjectStoreError, resolveS3ServerBinary, startObjectStore } from '../index.ts';
 import { s3Client } from './driver-client.ts';
 
@@ -157,6 +158,32 @@ describe('startObjectStore', () => {
     expect((await store.listObjects()).filter((o) => o.key.startsWith('paged/')).map((o) => o.key)).toEqual(keys.slice(1001));
     expect(await client.objectExists(store.bucket, 'paged/1004')).toBe(true);
     expect(await client.objectExists(store.bucket, 'paged/0000')).toBe(false);
+  });
+});
+
+describe('a store behind a Toxiproxy link', () => {
+  it('takes the driver through the link, and names the link when it is down', async () => {
+    const [store, toxiproxy] = await Promise.all([startObjectStore({ onProgress: () => {} }), startToxiproxy()]);
+    try {
+      const link = `http://${await toxiproxy.proxy('s3', store.endpoint.slice('http://'.length))}`;
+      const codec = converterOver(store, link);
+      const original = codec.toPayload(conversation(100_000, 'linked'));
+      const [stored] = await codec.store([original]);
+      if (!stored) throw new Error('one payload in, one out');
+      expect((await store.usage()).objects).toBe(1);
+      await toxiproxy.setEnabled('s3', false);
+      const error = await errorOf(codec.retrieve([stored]));
+      const { key } = decodeReferencePayload(stored).claimData as { key: string };
+      expect(error.message).toBe(`S3StorageDriver retrieve failed [bucket=longrun, key=${key}, endpoint=${link}, region=us-east-1]`);
+      // The store itself is up: the failure is the link's, and says nothing of the server.
+      expect((error.cause as Error).message).toMatch(new RegExp(`^S3 GET longrun/${key} at ${link}: \\w+: [^()]+$`));
+      await toxiproxy.setEnabled('s3', true);
+      const [back] = await codec.retrieve([stored]);
+      expect(back && encoded(back).equals(encoded(original))).toBe(true);
+    } finally {
+      await toxiproxy.close();
+      await store.stop();
+    }
   });
 });
 

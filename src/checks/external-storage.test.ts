@@ -369,3 +369,55 @@ describe('references from every SDK', () => {
     });
   }
 });
+
+describe('where a reference stands', () => {
+  const reference = (key: string) => ({
+    metadata: {
+      encoding: Buffer.from('json/protobuf').toString('base64'),
+      messageType: Buffer.from('temporal.api.sdk.v1.ExternalStorageReference').toString('base64'),
+    },
+    data: Buffer.from(JSON.stringify({ driverName: 'aws.s3driver', claimData: { bucket: 'b', key } })).toString('base64'),
+    externalPayloads: [{ sizeBytes: '400000' }],
+  });
+
+  it('names signals, updates, markers and failures apart', () => {
+    const events = [
+      {
+        eventId: '5',
+        eventType: 'EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED',
+        workflowExecutionSignaledEventAttributes: { signalName: 'message', input: { payloads: [reference('signal')] } },
+      },
+      {
+        eventId: '6',
+        eventType: 'EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED',
+        workflowExecutionUpdateAcceptedEventAttributes: {
+          acceptedRequest: { input: { name: 'ask', args: { payloads: [{ metadata: {} }, reference('update')] } } },
+        },
+      },
+      {
+        eventId: '7',
+        eventType: 'EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED',
+        workflowExecutionUpdateCompletedEventAttributes: { outcome: { success: { payloads: [reference('answer')] } } },
+      },
+      {
+        eventId: '8',
+        eventType: 'EVENT_TYPE_MARKER_RECORDED',
+        markerRecordedEventAttributes: { markerName: 'memo', details: { data: { payloads: [reference('marker')] } } },
+      },
+      {
+        eventId: '9',
+        eventType: 'EVENT_TYPE_WORKFLOW_EXECUTION_FAILED',
+        workflowExecutionFailedEventAttributes: {
+          failure: { message: 'x', applicationFailureInfo: { details: { payloads: [reference('failure')] } } },
+        },
+      },
+    ];
+    expect(listReferences(events).map((r) => [r.eventId, r.field, r.index, r.place, r.claimData.key, r.sizeBytes])).toEqual([
+      [5, 'input', 0, 'signal input', 'signal', 400_000],
+      [6, 'acceptedRequest.input.args', 1, 'update input', 'update', 400_000],
+      [7, 'outcome.success', 0, 'update result', 'answer', 400_000],
+      [8, 'details.data', 0, 'marker details', 'marker', 400_000],
+      [9, 'failure.applicationFailureInfo.details', 0, 'failure details', 'failure', 400_000],
+    ]);
+  });
+});

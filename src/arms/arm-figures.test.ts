@@ -28,8 +28,8 @@ describe('armFigures', () => {
     };
     const figures = armFigures(withStore, 'state card', 'v1');
     expect(figures.brokeFirst).toBeNull();
-    const histories = runs.map((run) => run.executions.reduce((n, e) => n + e.historyBytes, 0));
-    expect(figures.historyBytesPerRun).toEqual({ mean: Math.round((histories[0] + histories[1]) / 2), max: Math.max(...histories) });
+    const [a = 0, b = 0] = runs.map((run) => run.executions.reduce((n, e) => n + e.historyBytes, 0));
+    expect(figures.historyBytesPerRun).toEqual({ mean: Math.round((a + b) / 2), max: Math.max(a, b) });
     expect(figures).toMatchObject({ storedBytes: 9000, storedObjects: 3, inputTokens: { agent: 1200, compaction: 34 }, runsCompleted: 2 });
     expect(armsTable([figures])).toMatch(/\| state card \(v1\) \| .* \| 9 kB in 3 objects \| 1,200 \+ 34 \| .* \| nothing \|$/m);
   });

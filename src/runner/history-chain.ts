@@ -32,6 +32,8 @@ export interface JudgingFetchOptions {
   loadOptions(index: number): LoadOptions;
   /** Keep the activities' inputs in the replay copy (for a replayer that may compare them). */
   activityInputs: boolean;
+  /** Fetches the stored payloads a page's External Storage references name, before the page is read (`loadOptions` holds them). */
+  readStored?: (events: readonly temporal.api.history.v1.IHistoryEvent[]) => Promise<void>;
 }
 
 /** At most this many executions are followed: a run that continues as new for ever is cut here. */
@@ -82,7 +84,9 @@ export function fetchRunForJudging(
         maximumPageSize,
         ...(nextPageToken ? { nextPageToken } : {}),
       });
-      reading.add(page.history?.events ?? []);
+      const events = page.history?.events ?? [];
+      await options.readStored?.(events);
+      reading.add(events);
       nextPageToken = page.nextPageToken;
     } while (nextPageToken && nextPageToken.length > 0);
     return reading.finish();

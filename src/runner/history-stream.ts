@@ -133,6 +133,7 @@ export class RunHistoryStream {
         }),
       );
       const events = page.history?.events ?? [];
+      await this.options.readStored?.(events);
       reading.add(events);
       nextPageToken = page.nextPageToken;
       // With waitNewEvent the token is empty only once the execution has closed and every event is read.

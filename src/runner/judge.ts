@@ -5,6 +5,7 @@
  * the same view, with what the mocks refused of its requests. Only the checks' reading and the replay copy are kept, never a history whole.
  */
 import type { Client } from '@temporalio/client';
+import type { ExternalStorage } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { buildRunView, type CheckContext, checkRunView, type KernelMapping } from '../checks/index.ts';
 import type { RunRecord } from '../result/index.ts';
@@ -19,6 +20,7 @@ import type { RequestRefusals } from './request-refusals.ts';
 import type { RunHarness } from './run-harness.ts';
 import { buildRunRecord } from './run-record.ts';
 import { SERVER_DOWN_TOLERANCE_MS, whileServerDown } from './server-retry.ts';
+import { StoredPayloadReader } from './stored-payloads.ts';
 
 export interface JudgeContext {
   client: Client;
@@ -32,6 +34,8 @@ export interface JudgeContext {
   refusals: Pick<RequestRefusals, 'verdict'>;
   /** How a foreign target's runs are started: a run that closes before its first model call says so (early-end.ts). */
   start?: StartDeclaration;
+  /** The scenario's External Storage, read by the judging where a history refers to it. */
+  storage?: ExternalStorage;
 }
 
 export interface JudgedRun {
@@ -41,10 +45,20 @@ export interface JudgedRun {
 }
 
 /** How the judging reads a run's histories: the checks' source names and mapping, and what the replay copy keeps. */
-export function judgingFetchOptions(context: Pick<JudgeContext, 'mapping' | 'replays'>, workflowId: string): JudgingFetchOptions {
+export function judgingFetchOptions(
+  context: Pick<JudgeContext, 'mapping' | 'replays' | 'storage'>,
+  workflowId: string,
+): JudgingFetchOptions {
+  // A run's stored payloads are held while it is judged, and go with it.
+  const stored = context.storage ? new StoredPayloadReader(context.storage) : undefined;
   return {
-    loadOptions: (i: number) => ({ source: `${workflowId} execution ${i + 1}`, ...(context.mapping ? { mapping: context.mapping } : {}) }),
+    loadOptions: (i: number) => ({
+      source: `${workflowId} execution ${i + 1}`,
+      ...(context.mapping ? { mapping: context.mapping } : {}),
+      ...(stored ? { storedPayloads: stored.payloads } : {}),
+    }),
     activityInputs: context.replays.readsActivityInputs,
+    ...(stored ? { readStored: (events: readonly temporal.api.history.v1.IHistoryEvent[]) => stored.read(events) } : {}),
   };
 }
 

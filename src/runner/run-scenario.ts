@@ -14,6 +14,7 @@ import type { KernelMapping } from '../checks/index.ts';
 import { stoppedByInterrupt } from '../contract/interrupted.ts';
 import type { Environment } from '../environment/index.ts';
 import { type BinaryName, isBinaryId } from '../kernel/index.ts';
+import { externalStorageOf } from '../kernel/workers/offload.ts';
 import { MetricsSampler, serverPidFinder, soakVerdict } from '../load/index.ts';
 import type { ExpectationRecord, LoadMetrics, RunRecord, Summary } from '../result/index.ts';
 import type { Conversation } from '../scenario/conversation.ts';
@@ -127,6 +128,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
       ...(foreign ? { mapping: foreign.mapping } : {}),
       refusals,
       ...(external && foreign ? { start: startDeclaration(external, foreign.mapping, options.scenarioFile) } : {}),
+      ...(harness.offload ? { storage: externalStorageOf({ target: harness.offload.target, stores: false }) } : {}),
     };
     const conversationContext = (target: ExternalTarget, run: LaunchedRun): ConverseContext => ({
       client: env.client,

@@ -186,8 +186,8 @@ export class ChaosController {
     return reports
       .map(
         (r) =>
-          `current version ${r.fromBuild} -> ${r.toBuild} (${r.to} joined); ${r.from.join(', ')} served the ${r.pinnedRuns} runs open on ${r.fromBuild} ` +
-          `to their end or ContinueAsNew (${r.drainMs} ms), then shut down`,
+          `current version ${r.fromBuild} -> ${r.toBuild} (${r.to} joined); ${r.from.join(', ')} served until none of the ${r.pinnedRuns} runs ` +
+          `open on ${r.fromBuild} was left on it (${r.drainMs} ms), then shut down`,
       )
       .join('; ');
   }

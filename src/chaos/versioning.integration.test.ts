@@ -2,8 +2,9 @@
  * Upgrades by Worker Versioning on the embedded server, the built-in scenarios as they are:
  * pinned runs stay on their build to their end while the current version moves, and runs that
  * continue as new after the move land on the new build; the old build's workers go once its runs
- * are done. A pinned run moved to the new build mid-execution (a versioning override) is caught
- * by versioning.pinned-build. About two minutes on two cores.
+ * are done. Auto-upgrade runs move mid-execution and replay on the new build. A pinned run moved
+ * to the new build mid-execution (a versioning override) is caught by versioning.pinned-build.
+ * About three minutes on two cores.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Environment, startEnvironment } from '../environment/index.ts';
@@ -30,7 +31,7 @@ describe('upgrades by Worker Versioning', () => {
     expect(unmet(run)).toEqual([]);
     const [upgrade] = strikes(run.events).map((s) => s.detail);
     expect(upgrade).toMatch(
-      /^current version v0 -> v1 .* served the 2 runs open on v0 to their end or ContinueAsNew \(\d+ ms\), then shut down$/,
+      /^current version v0 -> v1 .* served until none of the 2 runs open on v0 was left on it \(\d+ ms\), then shut down$/,
     );
     const byBinary = (binary: string) => run.summary.runs.filter((r) => r.binary === binary);
     expect(byBinary('v0').length).toBe(2);
@@ -42,6 +43,7 @@ describe('upgrades by Worker Versioning', () => {
       ]);
     }
     for (const record of byBinary('v1')) expect(pinnedBuild(record)?.evidence).toEqual(['execution 1: v1 (pinned)']);
+    for (const record of run.summary.runs) expect(record.invariants.find((i) => i.id === 'replay.cross-version')?.status).toBe('pass');
     expect(await aliveAfter(run.pids)).toEqual([]);
   }, 300_000);
 
@@ -58,6 +60,29 @@ describe('upgrades by Worker Versioning', () => {
       expect(evidence.slice(told + 1).length).toBeGreaterThan(0);
       expect(evidence.slice(told + 1).every((line) => /: v2 \(pinned\)$/.test(line))).toBe(true);
       expect(record.invariants.find((i) => i.id === 'wft.no-retry-loop')?.status).toBe('pass');
+      expect(record.invariants.find((i) => i.id === 'replay.cross-version')?.evidence).toEqual(['replayed on v2: identical']);
+    }
+  }, 300_000);
+
+  it('versioning auto-upgrade: the v0 runs move to v1 at their next workflow task, and v1 replays their v0 part (the patch)', async () => {
+    const { scenario } = resolveScenario('chaos-versioning-pinned');
+    const run = await runChaos(
+      {
+        ...scenario,
+        name: 'chaos-versioning-auto',
+        chaos: [{ action: 'upgrade-worker', atTurn: 5, to: 'v1', versioning: 'auto-upgrade' }],
+        expect: [
+          { on: 'v1', hold: 'all' },
+          { on: 'v1', ends: 'completed' },
+        ],
+      },
+      { environment },
+    );
+    expect(unmet(run)).toEqual([]);
+    const evidence = run.summary.runs.map((r) => pinnedBuild(r)?.evidence).sort();
+    expect(evidence).toEqual([['execution 1: v0 -> v1'], ['execution 1: v0 -> v1'], ['execution 1: v1'], ['execution 1: v1']]);
+    for (const record of run.summary.runs) {
+      expect(record.invariants.find((i) => i.id === 'replay.cross-version')?.evidence).toEqual(['replayed on v1: identical']);
     }
   }, 300_000);
 

@@ -99,7 +99,8 @@ describe.each([false, true])('OpenAI Responses compaction through the openai cli
   it('compacts past compact_threshold, and the next request carrying the item bills less than the same request without it', async () => {
     const m = start();
     const plan = m.planFor(RUN);
-    const threshold = 20_000;
+    // Past 40k tokens: the window after a compaction (the summary, one turn's outputs) stays under it.
+    const threshold = 40_000;
     const compacted = await playResponses(m, stream, [{ type: 'compaction', compact_threshold: threshold }]);
     const plain = await playResponses(m, stream);
     // The run plays to its end from its plan, though the marker went with the dropped items.
@@ -119,9 +120,14 @@ describe.each([false, true])('OpenAI Responses compaction through the openai cli
     expect(compacting.output_tokens).toBe((plain[first]?.usage.output_tokens as number) + SUMMARY_TOKENS);
     // The next request holds the item and what followed it, and costs less than it would have.
     const next = compacted[first + 1] as OpenAITurn;
+    expect(next.compaction).toBeUndefined();
     expect(next.input[0]).toMatchObject({ type: 'compaction', encrypted_content: item.encrypted_content });
     expect(next.usage.input_tokens).toBeLessThan((plain[first + 1] as OpenAITurn).usage.input_tokens);
-    expect(next.usage.input_tokens).toBeGreaterThan(SUMMARY_TOKENS);
+    // Exactly: the request's bytes but the item's, and the item as the summary's fixed figure.
+    const sent = m.recorder.records().find((r) => r.target === 'agent' && r.turn === first + 2) as { requestBytes: number };
+    expect(next.usage.input_tokens).toBe(
+      Math.round((sent.requestBytes - Buffer.byteLength(JSON.stringify(next.input[0]))) / BYTES_PER_TOKEN) + SUMMARY_TOKENS,
+    );
     // The cache held the prefix before compaction; the compacted window starts a new one.
     const cachedBefore = plain[first + 1]?.usage.input_tokens_details.cached_tokens as number;
     expect(cachedBefore).toBeGreaterThan(0);
@@ -306,6 +312,7 @@ describe.each([false, true])('Anthropic compaction through @anthropic-ai/sdk bet
     expect(message.usage.input_tokens).toBeLessThan(plain[first]?.message.usage.input_tokens as number);
     // The next request sends every message, and is billed from the block on.
     const next = compacted[first + 1] as AnthropicTurn;
+    expect(compactionOf(next.message)).toBeUndefined();
     expect(next.messages.length).toBe(plain[first + 1]?.messages.length);
     expect(next.message.usage.input_tokens).toBeLessThan(plain[first + 1]?.message.usage.input_tokens as number);
     expect(next.message.usage.input_tokens).toBeGreaterThan(SUMMARY_TOKENS);

@@ -102,9 +102,9 @@ export function anthropicAnswer(reply: ProviderReply): Answer {
   emit('ping');
   content.forEach((block, index) => {
     if (block.type === 'compaction') {
-      // The delta carries the block's whole value (the SDK assigns it).
+      // The delta carries the block's whole value (the SDK assigns it); a signature, which the
+      // delta has no field for, comes with the start.
       emit('content_block_start', { index, content_block: { ...block, content: null, encrypted_content: null } });
-      // (a signature stays on the start: the delta has no field for it)
       emit('content_block_delta', {
         index,
         delta: { type: 'compaction_delta', content: block.content, encrypted_content: block.encrypted_content },

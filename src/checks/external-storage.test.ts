@@ -361,6 +361,25 @@ describe('references from every SDK', () => {
         [result.key, answer],
       ]);
       expect(resultOf(checkRun([history], { storedPayloads: stored }), 'payload.references-resolve').status).toBe('pass');
+      // Past the S3 driver's own default limit (50 MiB), named though the context gives none.
+      const huge = { ...request, data: Buffer.alloc(0) } as StoredPayload;
+      const over = new SdkHistory(dialect, {
+        workflowType: 'ResearchWorkflow',
+        workflowId: 'research-2',
+        runId: 'a1c2d3e4-0000-4000-8000-000000000002',
+        taskQueue: 'research',
+        input: [sdkPayload.json({})],
+      })
+        .workflowTask()
+        .activity(
+          'Summarize',
+          [{ ...s3Reference('v0/d/sha256/big', huge, dialect.int64), externalPayloads: [{ sizeBytes: 60 * 1024 * 1024 }] }],
+          [],
+        )
+        .complete([]);
+      expect(resultOf(checkRun([over]), 'payload.ceiling').evidence[0]).toMatch(
+        /^event \d+: ActivityTaskScheduled Summarize input\[0\] \(activity input\): stored payload 62,914,560 bytes > the S3 driver's default limit 52,428,800$/,
+      );
       stored.set(result.key, 'missing');
       expect(resultOf(checkRun([history], { storedPayloads: stored }), 'payload.references-resolve').evidence).toEqual([
         `event ${result.eventId}: ActivityTaskCompleted Summarize result[0] (activity result): stored payload missing (driver aws.s3driver, key ${result.key})`,

@@ -170,6 +170,43 @@ describe('judging an offloaded run', () => {
     }
   });
 
+  it('still judges whether the run ended by itself where no store is given', () => {
+    expect(result(checkRun(load(offloadedJson)).results, 'run.liveness')).toMatchObject({
+      status: 'pass',
+      evidence: [expect.stringMatching(/: completed$/)],
+    });
+    const history = JSON.parse(offloadedJson[1] as string) as { events: Record<string, unknown>[] };
+    const last = history.events.at(-1) as Record<string, unknown>;
+    history.events[history.events.length - 1] = {
+      eventId: last.eventId,
+      eventTime: last.eventTime,
+      eventType: 'EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED',
+      workflowExecutionTerminatedEventAttributes: { reason: 'stuck', identity: 'operator' },
+    };
+    const terminated = result(checkRun(load([offloadedJson[0] as string, JSON.stringify(history)])).results, 'run.liveness');
+    expect(terminated.status).toBe('fail');
+    expect(terminated.evidence[0]).toMatch(/^execution 2 event \d+: terminated by "operator": "stuck" \(the run did not end by itself\)$/);
+  });
+
+  it("sets aside the guard's reason where the dialog it gave up on was not read", () => {
+    const history = JSON.parse(offloadedJson[1] as string) as { events: Record<string, unknown>[] };
+    const last = history.events.at(-1) as Record<string, unknown>;
+    history.events[history.events.length - 1] = {
+      eventId: last.eventId,
+      eventTime: last.eventTime,
+      eventType: 'EVENT_TYPE_WORKFLOW_EXECUTION_FAILED',
+      workflowExecutionFailedEventAttributes: { failure: { message: 'too large', applicationFailureInfo: { type: 'PayloadGuard' } } },
+    };
+    const histories = [offloadedJson[0] as string, JSON.stringify(history)];
+    // Read, the dialog is far under the blob limit: the guard's reason is false.
+    expect(result(checkRun(load(histories, store)).results, 'run.liveness').status).toBe('fail');
+    const unread = result(checkRun(load(histories)).results, 'run.liveness');
+    expect(unread.status).toBe('pass');
+    expect(unread.evidence[0]).toMatch(
+      /failed with PayloadGuard, a reason the contract names \(whether it was true is not judged: payloads offloaded to External Storage were not read\)$/,
+    );
+  });
+
   it('catches a deleted stored object, naming the event, the field and the key', () => {
     const victim = listReferences(offloadedJson[0] as string)[2];
     const deleted = new Map(store);

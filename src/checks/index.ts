@@ -9,6 +9,7 @@ import { type HistoryInput, loadHistory } from './history/load.ts';
 import type { LoadedHistory } from './history/model.ts';
 import { uninterpretedNotes } from './history/uninterpreted.ts';
 import { HISTORY_INVARIANTS } from './invariants/index.ts';
+import { unreadReferences } from './run/offloads.ts';
 import { buildRunView, type RunView } from './run/run-view.ts';
 import type { HistoryInvariant, InvariantId, InvariantResult, RunVerdict } from './verdict.ts';
 import { verdictStatus } from './verdict.ts';
@@ -95,9 +96,7 @@ export function checkRun(histories: readonly (LoadedHistory | HistoryInput)[], c
  * first few places; undefined when every payload the checks read was in the history or resolved.
  */
 function unreadOffloads(run: RunView, ctx: CheckContext): string | undefined {
-  const unread = run.executions.flatMap((execution) =>
-    (execution.history.references ?? []).filter((r) => r.read && r.resolution !== 'resolved').map((r) => ({ execution, r })),
-  );
+  const unread = unreadReferences(run).map(({ execution, reference }) => ({ execution, r: reference }));
   if (unread.length === 0) return undefined;
   const count = (resolution: string) => unread.filter(({ r }) => r.resolution === resolution).length;
   const noStore = ctx.storedPayloads ? 'loaded without the stored payloads given (LoadOptions.storedPayloads)' : 'no stored payloads given';

@@ -13,6 +13,7 @@ import { endsConversation } from '../../contract/conversation-end.ts';
 import { jsonArrayBytes } from '../history/messages.ts';
 import type { HistoryEvent, MessageSummary } from '../history/model.ts';
 import { dialogAtEnd, dialogAtStart, dialogBytes } from '../run/dialog.ts';
+import { unreadReferences } from '../run/offloads.ts';
 import type { Activity, Execution, RunView } from '../run/run-view.ts';
 import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
 import { FORCE_CLOSED } from './wft-no-retry-loop.ts';
@@ -61,7 +62,7 @@ function guardedDialog(run: RunView, last: Execution): { bytes: number; floor: n
 const SURELY_FITS_SHARE = 0.5;
 
 /** How the run ended: a failure line when it did not end by itself, else a note. */
-function endOf(run: RunView, last: Execution, blobLimitBytes: number): { failure?: string; note?: string } {
+function endOf(run: RunView, last: Execution, blobLimitBytes: number, payloadsRead: boolean): { failure?: string; note?: string } {
   const end = last.end;
   const lastEvent = last.history.events.at(-1) as HistoryEvent;
   if (!end) return { failure: `${run.at(last, lastEvent.id)}: the run has not ended (its last execution is still open)` };
@@ -71,6 +72,16 @@ function endOf(run: RunView, last: Execution, blobLimitBytes: number): { failure
   if (attrs.kind !== 'workflow-closed') return { failure: `${at}: the last execution continued as new, and no execution follows it` };
   if (end.kind === 'failed') {
     const named = attrs.failure?.types.find((type) => run.mapping.failureTypes.includes(type));
+    // Whether the guard's and the input's reasons were true reads payloads: not judged where some were offloaded and not read.
+    if (
+      named !== undefined &&
+      !payloadsRead &&
+      (named === run.mapping.payloadGuardFailureType || named === run.mapping.invalidInputFailureType)
+    ) {
+      return {
+        note: `${at}: failed with ${named}, a reason the contract names (whether it was true is not judged: payloads offloaded to External Storage were not read)`,
+      };
+    }
     const guarded = named !== undefined && named === run.mapping.payloadGuardFailureType ? guardedDialog(run, last) : null;
     if (named !== undefined && named === run.mapping.invalidInputFailureType && last.input.problem === null) {
       return { failure: `${at}: failed with ${named}, but its input is a RunInput every kernel must take` };
@@ -175,10 +186,12 @@ function emptyExecutions(run: RunView): string[] {
 export const runLiveness: HistoryInvariant = {
   id: 'run.liveness',
   appliesTo: 'kernel',
+  // Judged from the events; the two reasons that read payloads are set aside where they were not read (endOf).
+  readsPayloads: false,
   description: 'the run ends by itself within its timeout, completed or failed for a reason the contract names',
   check(run, ctx) {
     const last = run.executions.at(-1) as Execution;
-    const { failure, note } = endOf(run, last, ctx.limits.blobLimitBytes);
+    const { failure, note } = endOf(run, last, ctx.limits.blobLimitBytes, unreadReferences(run).length === 0);
     const failures = failure ? [failure, ...stallCauses(run, last)] : [];
     for (const execution of run.executions) failures.push(...overdueActivities(run, execution));
     failures.push(...emptyExecutions(run));

@@ -1,7 +1,8 @@
 /**
  * The Worker Deployment version a WorkflowTaskCompleted records (Worker Versioning): the
  * `deploymentVersion` of servers from 1.28, else the deprecated `workerDeploymentVersion` string
- * (`deployment.build`) or `workerVersion.buildId` beside `workerDeploymentName`; and the run's
+ * (`deployment:build`, earlier `deployment.build`) or `workerVersion.buildId` beside
+ * `workerDeploymentName`; and the run's
  * `versioningBehavior`, a name (JSON export) or a number (SDK objects).
  */
 import type { DeploymentStamp } from './model.ts';
@@ -23,10 +24,10 @@ const record = (value: unknown): Raw => (value !== null && typeof value === 'obj
 /** `{ deployment }` when the task was completed by a versioned worker; nothing otherwise. */
 export function deploymentStampOf(attributes: Raw): { deployment?: DeploymentStamp } {
   const version = record(attributes.deploymentVersion);
-  const legacy = text(attributes.workerDeploymentVersion);
-  const name = text(version.deploymentName) ?? text(attributes.workerDeploymentName) ?? legacy?.split('.')[0];
-  const buildId =
-    text(version.buildId) ?? (legacy ? legacy.slice(legacy.indexOf('.') + 1) : text(record(attributes.workerVersion).buildId));
+  const legacy = text(attributes.workerDeploymentVersion) ?? '';
+  const cut = legacy.includes(':') ? legacy.indexOf(':') : legacy.indexOf('.');
+  const name = text(version.deploymentName) ?? text(attributes.workerDeploymentName) ?? (cut > 0 ? legacy.slice(0, cut) : undefined);
+  const buildId = text(version.buildId) ?? (cut > 0 ? legacy.slice(cut + 1) : text(record(attributes.workerVersion).buildId));
   if (!name || !buildId) return {};
   const behavior = BEHAVIORS[String(attributes.versioningBehavior ?? '')] ?? 'unspecified';
   return { deployment: { version: `${name}:${buildId}`, buildId, behavior } };

@@ -34,6 +34,8 @@ function stampsOf(execution: Execution): { event: HistoryEvent; stamp: Deploymen
 export const versioningPinnedBuild: HistoryInvariant = {
   id: 'versioning.pinned-build',
   appliesTo: 'any-workflow',
+  // Judged from the workflow tasks' attributes alone: an offloaded payload changes nothing here.
+  readsPayloads: false,
   description:
     'Worker Versioning: a pinned execution stays on its build up to its ContinueAsNew; one told its target version changed continues as new onto the new build',
   check(run) {

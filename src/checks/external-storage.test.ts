@@ -52,6 +52,13 @@ const inlineJson = [text('inline-execution-1.json.gz'), text('inline-execution-2
 function load(histories: readonly string[], storedPayloads?: StoredPayloads): LoadedHistory[] {
   return histories.map((json, i) => loadHistory(json, { source: `execution ${i + 1}`, ...(storedPayloads ? { storedPayloads } : {}) }));
 }
+/** The offloaded run with its last event (the completion) replaced by another closing event. */
+function endedBy(eventType: string, attributes: Record<string, unknown>): string[] {
+  const history = JSON.parse(offloadedJson[1] as string) as { events: Record<string, unknown>[] };
+  const last = history.events.at(-1) as Record<string, unknown>;
+  history.events[history.events.length - 1] = { eventId: last.eventId, eventTime: last.eventTime, eventType, ...attributes };
+  return [offloadedJson[0] as string, JSON.stringify(history)];
+}
 const result = (results: readonly InvariantResult[], id: string) => results.find((r) => r.id === id) as InvariantResult;
 const resultOf = (verdict: RunVerdict, id: string) => result(verdict.results, id);
 const CONTENT_INVARIANTS = [
@@ -176,29 +183,18 @@ describe('judging an offloaded run', () => {
       status: 'pass',
       evidence: [expect.stringMatching(/: completed$/)],
     });
-    const history = JSON.parse(offloadedJson[1] as string) as { events: Record<string, unknown>[] };
-    const last = history.events.at(-1) as Record<string, unknown>;
-    history.events[history.events.length - 1] = {
-      eventId: last.eventId,
-      eventTime: last.eventTime,
-      eventType: 'EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED',
+    const histories = endedBy('EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED', {
       workflowExecutionTerminatedEventAttributes: { reason: 'stuck', identity: 'operator' },
-    };
-    const terminated = result(checkRun(load([offloadedJson[0] as string, JSON.stringify(history)])).results, 'run.liveness');
+    });
+    const terminated = result(checkRun(load(histories)).results, 'run.liveness');
     expect(terminated.status).toBe('fail');
     expect(terminated.evidence[0]).toMatch(/^execution 2 event \d+: terminated by "operator": "stuck" \(the run did not end by itself\)$/);
   });
 
   it("sets aside the guard's reason where the dialog it gave up on was not read", () => {
-    const history = JSON.parse(offloadedJson[1] as string) as { events: Record<string, unknown>[] };
-    const last = history.events.at(-1) as Record<string, unknown>;
-    history.events[history.events.length - 1] = {
-      eventId: last.eventId,
-      eventTime: last.eventTime,
-      eventType: 'EVENT_TYPE_WORKFLOW_EXECUTION_FAILED',
+    const histories = endedBy('EVENT_TYPE_WORKFLOW_EXECUTION_FAILED', {
       workflowExecutionFailedEventAttributes: { failure: { message: 'too large', applicationFailureInfo: { type: 'PayloadGuard' } } },
-    };
-    const histories = [offloadedJson[0] as string, JSON.stringify(history)];
+    });
     // Read, the dialog is far under the blob limit: the guard's reason is false.
     expect(result(checkRun(load(histories, store)).results, 'run.liveness').status).toBe('fail');
     const unread = result(checkRun(load(histories)).results, 'run.liveness');

@@ -21,6 +21,7 @@ import { screenshotBytesProblem } from './digest-screenshots.ts';
 import { digestWindowProblem, plannedTexts } from './digest-windows.ts';
 import { playTurn } from './play-turn.ts';
 import {
+  billedInputTokens,
   type ContextWindow,
   carriedProblem,
   decideCompaction,
@@ -159,6 +160,7 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
             tool: null,
             stream: req.stream,
             requestBytes: req.bytes,
+            ...(provider ? { inputTokens: billedInputTokens(provider) } : {}),
             responseBytes,
             status,
             fault: picked?.fault.kind ?? null,

@@ -109,6 +109,11 @@ export interface ProviderReply extends Reply {
   provider?: ProviderOutcome;
 }
 
+/** The input tokens a request is billed: its input, and past a compaction in it the compacted window the answer read too. */
+export function billedInputTokens(outcome: ProviderOutcome): number {
+  return outcome.inputTokens + (outcome.pass ? outcome.compactedTokens : 0);
+}
+
 export function tokensOfBytes(bytes: number): number {
   return Math.round(bytes / BYTES_PER_TOKEN);
 }

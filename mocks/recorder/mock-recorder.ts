@@ -17,6 +17,12 @@ export interface MockRecord {
   tool: string | null;
   stream: boolean;
   requestBytes: number;
+  /**
+   * The input tokens the provider billed, where its usage says (the Responses and Messages
+   * requests whose context it reads, provider-side compaction included: a carried compaction
+   * bills its summary, a compacting request both passes); absent: requestBytes / BYTES_PER_TOKEN.
+   */
+  inputTokens?: number;
   /** Body bytes sent back; 0 when none was. */
   responseBytes: number;
   /** HTTP status sent; 0 when the connection was reset or the client gave up first. */

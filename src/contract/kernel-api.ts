@@ -5,7 +5,7 @@
  * that keeps them, or maps them (see the checks' mapping), is judged the same way.
  * Workflow-safe: types and constants only.
  */
-import type { ChatRequest, Message, ToolCall, ToolResult, Usage } from './messages.ts';
+import type { ChatRequest, CompactionItem, Message, ToolCall, ToolResult, Usage } from './messages.ts';
 
 /** The workflow type every binary registers; binaries differ in code, not in name. */
 export const WORKFLOW_TYPE = 'agentRun';
@@ -89,6 +89,8 @@ export interface CallModelInput {
 export interface CallModelResult {
   message: Extract<Message, { role: 'assistant' }>;
   usage: Usage;
+  /** The provider compacted the conversation (a request with `context_management`): the item that now stands for it. */
+  compaction?: CompactionItem;
 }
 
 export interface CompactContextInput {

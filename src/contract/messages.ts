@@ -23,7 +23,20 @@ export type Message =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string | ContentPart[] }
   | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] }
-  | { role: 'tool'; tool_call_id: string; content: string | ContentPart[] };
+  | { role: 'tool'; tool_call_id: string; content: string | ContentPart[] }
+  | CompactionItem;
+
+/**
+ * A compaction the provider made of the conversation (the OpenAI Responses API's `compaction`
+ * output item): sent back as it came, it stands for every item before it, which the
+ * conversation then drops. `content` is the item's `encrypted_content`, opaque. Only a kernel
+ * that lets the provider compact holds one.
+ */
+export interface CompactionItem {
+  role: 'compaction';
+  id: string;
+  content: string;
+}
 
 /** Metadata the kernel sends with every request so that the mocks can answer per run and turn. */
 export interface RequestMetadata {
@@ -38,6 +51,16 @@ export interface ChatRequest {
   tools?: ToolDefinition[];
   stream?: boolean;
   metadata?: RequestMetadata;
+  /**
+   * Provider-side compaction past `compact_threshold` input tokens (the Responses API's field):
+   * a request that names it goes to `{modelBaseUrl}/responses`, not `/chat/completions`.
+   */
+  context_management?: ContextManagement[];
+}
+
+export interface ContextManagement {
+  type: 'compaction';
+  compact_threshold: number;
 }
 
 export interface ToolDefinition {

@@ -60,6 +60,15 @@ export function summarize(input: SummaryInput): Summary {
 /** Input tokens of the model requests the mocks answered, the agent's and the compaction model's. */
 export function inputTokensOf(records: readonly MockRecord[]): NonNullable<Summary['totals']['inputTokens']> {
   const bytes = { agent: 0, compaction: 0 };
-  for (const record of records) if (record.status === 200 && record.target !== 'sandbox') bytes[record.target] += record.requestBytes;
-  return { agent: Math.round(bytes.agent / BYTES_PER_TOKEN), compaction: Math.round(bytes.compaction / BYTES_PER_TOKEN) };
+  // What the provider billed where its usage says (provider-side compaction bills a summary for what it replaced).
+  const billed = { agent: 0, compaction: 0 };
+  for (const record of records) {
+    if (record.status !== 200 || record.target === 'sandbox') continue;
+    if (record.inputTokens === undefined) bytes[record.target] += record.requestBytes;
+    else billed[record.target] += record.inputTokens;
+  }
+  return {
+    agent: Math.round(bytes.agent / BYTES_PER_TOKEN) + billed.agent,
+    compaction: Math.round(bytes.compaction / BYTES_PER_TOKEN) + billed.compaction,
+  };
 }

@@ -1,5 +1,6 @@
 import { acceptedAt, boundaryBytes, turnDialog, turnLabel } from '../run/compactions.ts';
 import { dialogAtEnd } from '../run/dialog.ts';
+import { providerCompactions } from '../run/provider-compaction.ts';
 import { type Activity, callRequest, type Execution, gateOpenAt } from '../run/run-view.ts';
 import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
 
@@ -65,6 +66,9 @@ export const compactionTrigger: HistoryInvariant = {
           ? `requests never passed the trigger ${bytes(trigger)} (largest ${bytes(largest)} bytes)`
           : `the gate ${run.mapping.patchId} never opened`,
       );
+    const byProvider = exercised ? 0 : providerCompactions(run);
+    if (byProvider > 0)
+      notes.unshift(`the provider compacts, not the kernel: ${byProvider} compaction item${byProvider === 1 ? '' : 's'} in the requests`);
     const accepted = run.executions.flatMap((e) => e.turns).filter((t) => acceptedAt(run, t.compactions)).length;
     if (exercised) notes.push(`${accepted} accepted compactions; largest request ${bytes(largest)} bytes (trigger ${bytes(trigger)})`);
     return judge(this.id, failures, notes, exercised);

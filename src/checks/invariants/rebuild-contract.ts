@@ -11,6 +11,7 @@ import {
 import { contiguityViolations } from '../run/contiguity.ts';
 import { dialogDifference, knownWhole } from '../run/dialog.ts';
 import { placeholderProblems } from '../run/placeholders.ts';
+import { providerCompactedDialog, providerCompactions } from '../run/provider-compaction.ts';
 import { checkRebuild } from '../run/rebuild.ts';
 import { type Activity, callRequest, type RunView } from '../run/run-view.ts';
 import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
@@ -103,12 +104,17 @@ export const rebuildContract: HistoryInvariant = {
             failures.push(`${where}: the request does not continue its conversation as it stood: ${judged.difference}`);
           continue;
         }
-        const dialog = held();
+        const before = held();
+        // Where the provider compacted, the dialog it left: what the compaction item stands for dropped.
+        const compacted = before && providerCompactedDialog(turn, request.messages, before);
+        const dialog = compacted ?? before;
         if (dialog && turn.index > 0) compared++;
         const difference = dialog ? dialogDifference(request.messages, dialog, relaxed) : null;
         if (difference) {
           failures.push(
-            `${where}: the request is neither the dialog as it stood nor a rebuild after an accepted compaction: ${difference}`,
+            compacted
+              ? `${where}: the request is not the dialog the provider's compaction left (the system prompt, the compaction item, the previous answer and its tool results): ${difference}`
+              : `${where}: the request is neither the dialog as it stood nor a rebuild after an accepted compaction: ${difference}`,
           );
           continue;
         }
@@ -137,6 +143,12 @@ export const rebuildContract: HistoryInvariant = {
     // Without compaction (an agent framework's), the append-only dialog is all there is to judge.
     const withoutCompaction = run.mapping.activities.compactContext === null;
     if (withoutCompaction) notes.push(`${compared} turns held to the dialog as it stood (append-only; no compaction to rebuild after)`);
+    const byProvider = rebuilds === 0 ? providerCompactions(run) : 0;
+    if (byProvider > 0) {
+      notes.unshift(
+        `no card to rebuild around: the provider compacted ${byProvider === 1 ? 'once' : `${byProvider} times`} (compaction items in the requests); ${compared} turns held to the dialog as it stood, or as a compaction item left it (what it stands for dropped)`,
+      );
+    }
     return judge(this.id, failures, notes, rebuilds > 0 || (withoutCompaction && compared > 0));
   },
 };

@@ -40,6 +40,7 @@ export const BINARY_IDS = [
   'card-in-units',
   'v0-offload',
   'v1-offload',
+  'provider-compaction',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
 /** A binary named in a scenario or a result: the one schema, so naming other binaries is one edit. */
@@ -111,6 +112,12 @@ const DESCRIPTIONS: Record<BinaryId, Omit<Binary, 'id' | 'workflowsPath'>> = {
     base: 'v1',
     offload: true,
     description: 'v1 (compaction, rebuild, ContinueAsNew), and payloads over the threshold offloaded to External Storage',
+  },
+  'provider-compaction': {
+    broken: false,
+    base: 'v0',
+    description:
+      "v0's append-only loop and payload guard, no state card: the provider compacts past the trigger (OpenAI Responses' context_management) and the conversation drops what its compaction item stands for",
   },
   ungated: {
     broken: true,

@@ -17,8 +17,9 @@ import type {
   RunResult,
 } from '../../contract/kernel-api.ts';
 import { GENESIS_HASH } from '../../contract/kernel-api.ts';
-import { COMPACTION_PATCH_ID, HISTORY_PRESSURE_PATCH_ID } from '../../contract/limits.ts';
-import type { ChatRequest, Message, ToolCall } from '../../contract/messages.ts';
+import { BYTES_PER_TOKEN, COMPACTION_PATCH_ID, HISTORY_PRESSURE_PATCH_ID } from '../../contract/limits.ts';
+import type { ChatRequest, CompactionItem, Message, ToolCall } from '../../contract/messages.ts';
+import { RESPONSES_MIN_COMPACT_THRESHOLD } from '../../contract/responses.ts';
 import { countSizesIn, jsonBytes } from '../context/bytes.ts';
 import { type GuardPolicy, type GuardResult, guardMessages } from '../context/guard.ts';
 import { historyCallsForContinueAsNew } from '../context/history-pressure.ts';
@@ -112,7 +113,7 @@ class AgentRun {
       await this.continueAsNewIfDue();
       const turn = this.counters.turns + 1;
       const { request, bytes } = await this.prepareRequest(turn);
-      const { message, usage } = await callModel({
+      const { message, usage, compaction } = await callModel({
         runId: this.input.runId,
         turn,
         request,
@@ -121,7 +122,7 @@ class AgentRun {
       this.counters.totalRequestBytes += bytes;
       const calls = message.tool_calls ?? [];
       const results = await Promise.all(calls.map((call) => this.runToolCall(turn, call)));
-      this.messages = [...this.messages, message, ...results];
+      this.messages = [...this.conversationAfter(compaction), message, ...results];
       this.counters.turns = turn;
       this.journal.append('turn.completed', turn, {
         turn,
@@ -179,17 +180,37 @@ class AgentRun {
     return this.boundariesOverTrigger >= this.options.triggerBoundaries && this.gateOpen();
   }
 
+  /**
+   * The conversation the answer follows: as it was, or, where the provider compacted it, the
+   * system prompt and the compaction item, which stands for every item before it (what OpenAI
+   * documents: those may be dropped), so that requests stop growing past the threshold.
+   */
+  private conversationAfter(compaction: CompactionItem | undefined): Message[] {
+    if (!compaction || this.options.contextManagement !== 'provider') return this.messages;
+    const [system] = this.messages;
+    return [...(system?.role === 'system' ? [system] : []), compaction];
+  }
+
   /** Builds this turn's request from the messages and guards it; elisions stay in the messages. */
   private guardedRequest(turn: number): GuardedRequest {
-    const request = buildAgentRequest({
-      runId: this.input.runId,
-      turn,
-      model: this.input.settings.agent.model,
-      messages: [],
-    });
+    const request = this.withContextManagement(
+      buildAgentRequest({
+        runId: this.input.runId,
+        turn,
+        model: this.input.settings.agent.model,
+        messages: [],
+      }),
+    );
     const { messages, bytes, blocked } = this.guard(turn, 'request', overheadBytes(request));
     this.messages = messages;
     return { request: { ...request, messages }, bytes, blocked };
+  }
+
+  /** Where the provider compacts: ask it to past the trigger, in tokens (never under the API's least threshold). */
+  private withContextManagement(request: ChatRequest): ChatRequest {
+    if (this.options.contextManagement !== 'provider') return request;
+    const threshold = Math.max(RESPONSES_MIN_COMPACT_THRESHOLD, Math.floor(this.limits.compactionTriggerBytes / BYTES_PER_TOKEN));
+    return { ...request, context_management: [{ type: 'compaction', compact_threshold: threshold }] };
   }
 
   /**

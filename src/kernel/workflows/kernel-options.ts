@@ -58,6 +58,13 @@ export interface KernelOptions {
   runInputLimits: 'partial' | 'whole';
   /** The compaction input may elide assistant texts to fit under the blob limit (false only in compaction-keeps-texts). */
   compactionElidesTexts: boolean;
+  /**
+   * Who keeps the conversation under the trigger: the kernel, with its state card (`card`,
+   * behind the gate), or the provider (`provider`: every request asks the Responses API to
+   * compact past the trigger in tokens, and the conversation keeps only what follows the
+   * compaction item it answers with; provider-compaction).
+   */
+  contextManagement: 'card' | 'provider';
 }
 
 export const CURRENT_KERNEL: KernelOptions = {
@@ -82,4 +89,5 @@ export const CURRENT_KERNEL: KernelOptions = {
   droppedCountsKept: false,
   runInputLimits: 'partial',
   compactionElidesTexts: true,
+  contextManagement: 'card',
 };

@@ -3,7 +3,7 @@
  * or at each turn by a seeded probability. Strikes happen one at a time. Each step's outcome
  * becomes part of the verdict: a chaos scenario whose chaos never struck proved nothing.
  */
-import { type PostgresCluster, queryPostgres } from '../environment/index.ts';
+import { type ObjectStore, type PostgresCluster, queryPostgres } from '../environment/index.ts';
 import type { ExpectationRecord } from '../result/index.ts';
 import { sleep } from '../shared/sleep.ts';
 import type { ChaosPlan, NetworkLink, PlannedStep } from './chaos-plan.ts';
@@ -21,6 +21,8 @@ export interface ChaosTargets {
   network?: { toxiproxy: Toxiproxy; proxies: Record<NetworkLink, string | undefined> };
   /** The server's Worker Deployments, for a versioned upgrade. */
   deployments?: WorkerDeployments;
+  /** The scenario's External Storage (a binary in play offloads). */
+  store?: ObjectStore;
 }
 
 export interface ChaosStrike {
@@ -171,6 +173,14 @@ export class ChaosController {
       }
       case 'network':
         return this.networkFault(planned);
+      case 'delete-stored': {
+        const store = this.targets.store;
+        if (!store) throw new Error('no External Storage to delete from');
+        const deleted = await store.deleteObjects(step.objects !== undefined ? { count: step.objects } : {});
+        // Nothing stored yet: a strike that deleted nothing would prove nothing.
+        if (deleted.length === 0) throw new Error('External Storage held no object yet');
+        return `deleted ${deleted.length} objects of External Storage (of ${store.bucket})`;
+      }
       case 'force-replay':
         throw new Error('force-replay is a setting of the workers, not a strike');
     }

@@ -11,6 +11,7 @@ import { type MockServer, startMockServer } from '../../mocks/index.ts';
 import { type Environment, startEnvironment, startPostgres } from '../environment/index.ts';
 import type { BinaryName } from '../kernel/index.ts';
 import { workflowCacheSize } from '../kernel/workers/kernel-workers.ts';
+import type { OffloadStore } from '../kernel/workers/offload.ts';
 import { mockOptionsOf } from '../scenario/mock-options.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
 import { ChaosController, type ChaosStrike, type ChaosTargets } from './chaos-controller.ts';
@@ -35,6 +36,8 @@ export interface ChaosSessionOptions {
   onEvent?: (event: ChaosEvent) => void;
   /** Aborts the start of PostgreSQL and of the server (InterruptedError); the runner checks it again once all is up. */
   signal?: AbortSignal;
+  /** The scenario's External Storage (a binary in play offloads): the workers reach it through `workers-store` when a step names that link. */
+  offload?: OffloadStore;
 }
 
 export interface ChaosSession {
@@ -56,6 +59,12 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
   if (plan.links.includes('temporal-postgres') && !onPostgres) {
     throw new Error(
       `scenario ${scenario.name}: network on temporal-postgres cuts the embedded server from the PostgreSQL of server.persistence: postgres`,
+    );
+  }
+  const storeSteps = scenario.chaos.filter((step) => step.action === 'delete-stored' || step.link === 'workers-store');
+  if (storeSteps.length > 0 && !options.offload) {
+    throw new Error(
+      `scenario ${scenario.name}: delete-stored and network on workers-store act on External Storage, which only an offloading binary (v0-offload, v1-offload) uses`,
     );
   }
   const onEvent = options.onEvent ?? (() => {});
@@ -100,11 +109,18 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
 
     const toTemporal = await proxy('worker-temporal', 'temporal', environment.address);
     const toModel = await proxy('activities-model', 'model', new URL(mocks.url).host);
+    const offload = options.offload;
+    const toStore = offload && (await proxy('workers-store', 'store', new URL(offload.target.endpoint).host));
     const workerAddress = toTemporal?.address ?? environment.address;
     const modelBaseUrl = toModel ? `http://${toModel.address}/v1` : mocks.modelBaseUrl;
     const network: ChaosTargets['network'] = toxiproxy && {
       toxiproxy,
-      proxies: { 'worker-temporal': toTemporal?.name, 'activities-model': toModel?.name, 'temporal-postgres': toPostgres?.name },
+      proxies: {
+        'worker-temporal': toTemporal?.name,
+        'activities-model': toModel?.name,
+        'temporal-postgres': toPostgres?.name,
+        'workers-store': toStore?.name,
+      },
     };
 
     // A foreign worker keeps its own cache size unless chaos forces replay.
@@ -126,6 +142,7 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
           activities: { modelBaseUrl, sandboxBaseUrl: mocks.sandboxBaseUrl },
           maxCachedWorkflows: plan.forceReplay ? 0 : workflowCacheSize(scenario.runs.concurrency),
           runsInFlight: scenario.runs.concurrency,
+          ...(offload ? { offload: { ...offload.target, ...(toStore ? { endpoint: `http://${toStore.address}` } : {}) } } : {}),
         });
     const workers = await WorkerPool.start({
       kind,
@@ -155,6 +172,7 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
         ...(network ? { network } : {}),
         ...(environment.postgres ? { database: environment.postgres } : {}),
         ...(deployments ? { deployments } : {}),
+        ...(offload ? { store: offload.store } : {}),
       },
       scenario.seed,
       (strike) => onEvent({ type: 'strike', ...strike }),

@@ -7,6 +7,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ActivitiesConfig, activitiesConfigFor, type BinaryId, isBinaryId } from '../kernel/index.ts';
+import { type OffloadTarget, type WorkerOffload, workerOffload } from '../kernel/workers/offload.ts';
 import { workflowBundle } from '../kernel/workers/workflow-bundles.ts';
 import { ownedTempDir } from '../shared/owned-temp-dir.ts';
 import { ChildWorker } from './child-worker.ts';
@@ -23,6 +24,8 @@ export interface KernelWorkerKindOptions {
   maxCachedWorkflows?: number;
   /** The runs in flight at once (the scenario's concurrency): the activity workers' heap limit follows it. */
   runsInFlight?: number;
+  /** The scenario's External Storage, as the workers reach it (through a proxy for network faults on it). */
+  offload?: OffloadTarget;
 }
 
 export class KernelWorkerKind implements WorkerKind<ChildWorker> {
@@ -62,6 +65,7 @@ export class KernelWorkerKind implements WorkerKind<ChildWorker> {
       taskQueue,
       role: await this.roleOf(wanted),
       standby,
+      ...this.offloadOf(wanted),
       ...(wanted.version
         ? {
             deployment: {
@@ -77,6 +81,14 @@ export class KernelWorkerKind implements WorkerKind<ChildWorker> {
       for (const listener of this.turnListeners) listener(report.runId, report.turn);
     });
     return worker;
+  }
+
+  /** A worker stores when the binary it runs offloads; an activity worker, when its queue's binary (the one its runs started on) does. */
+  private offloadOf({ queue, runs }: QueueWorker): { offload?: WorkerOffload } {
+    const { offload } = this.options;
+    if (!offload) return {};
+    const binary = runs === 'activities' ? queue : runs;
+    return { offload: isBinaryId(binary) ? workerOffload(binary, offload) : { target: offload, stores: false } };
   }
 
   private async roleOf({ queue, runs }: QueueWorker): Promise<WorkerRole> {

@@ -8,6 +8,7 @@
  * same for every binary). A crash can take either or both.
  */
 import type { ActivitiesConfig, ActivityControls, BinaryId } from '../kernel/index.ts';
+import type { WorkerOffload } from '../kernel/workers/offload.ts';
 
 export type WorkerRole =
   | {
@@ -48,6 +49,8 @@ export interface WorkerProcessConfig {
   role: WorkerRole;
   /** Set: the worker polls as this deployment version; absent, unversioned. */
   deployment?: WorkerDeployment;
+  /** Set: its data converter reads External Storage there, and stores there when its binary offloads. */
+  offload?: WorkerOffload;
   /**
    * A warm standby: the worker is created (process, connection, bundle) but polls only when told
    * `go`, so that a crashed worker's replacement or an upgrade's new binary joins within

@@ -10,6 +10,7 @@
 import { type ActivityInboundCallsInterceptor, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { installRuntime, workerConnectionOptions } from '../environment/index.ts';
 import { createActivities } from '../kernel/index.ts';
+import { externalStorageOf, type WorkerOffload } from '../kernel/workers/offload.ts';
 import { activityDataConverter } from '../kernel/workers/workflow-bundles.ts';
 import {
   type ActivityReport,
@@ -61,16 +62,18 @@ function reportingActivities(): NonNullable<WorkerOptions['interceptors']>['acti
   ];
 }
 
-function roleOptions(role: WorkerRole): Partial<WorkerOptions> {
+function roleOptions(role: WorkerRole, offload: WorkerOffload | undefined): Partial<WorkerOptions> {
+  const externalStorage = offload ? { externalStorage: externalStorageOf(offload) } : {};
   if (role.runs === 'activities') {
     return {
       activities: createActivities(role.activities),
-      dataConverter: activityDataConverter(),
+      dataConverter: { ...activityDataConverter(), ...externalStorage },
       interceptors: { activity: reportingActivities() },
     };
   }
   return {
     workflowBundle: { codePath: role.bundlePath },
+    ...(offload ? { dataConverter: externalStorage } : {}),
     stickyQueueScheduleToStartTimeout: STICKY_TIMEOUT,
     ...(role.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: role.maxCachedWorkflows } : {}),
   };
@@ -106,7 +109,7 @@ async function main(): Promise<void> {
     taskQueue: config.taskQueue,
     identity: workerIdentity(config.role, process.pid),
     shutdownGraceTime: SHUTDOWN_GRACE,
-    ...roleOptions(config.role),
+    ...roleOptions(config.role, config.offload),
     ...deploymentOptions(config.deployment),
   });
   let go: () => void = () => {};

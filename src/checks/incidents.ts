@@ -21,6 +21,15 @@ export function isPayloadTooLarge(event: HistoryEvent): boolean {
   return attrs.kind === 'activity-closed' && payloadsTooLarge(attrs.failure);
 }
 
+/**
+ * A failure's text that says External Storage could not be reached: the S3 driver's
+ * "S3StorageDriver store failed" or "retrieve failed", which the SDK fails a workflow task with
+ * and Temporal retries until the store answers again (an outage waited out, not a loop).
+ */
+export function storeUnreachable(text: string | undefined): boolean {
+  return /StorageDriver (store|retrieve) failed/.test(text ?? '');
+}
+
 /** The incidents a run's histories show. */
 export function incidentsOf(histories: readonly LoadedHistory[]): Incident[] {
   const found = new Set<Incident>();

@@ -5,7 +5,6 @@
  * the same view, with what the mocks refused of its requests. Only the checks' reading and the replay copy are kept, never a history whole.
  */
 import type { Client } from '@temporalio/client';
-import type { ExternalStorage } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { buildRunView, type CheckContext, checkRunView, type KernelMapping } from '../checks/index.ts';
 import type { RunRecord } from '../result/index.ts';
@@ -20,7 +19,7 @@ import type { RequestRefusals } from './request-refusals.ts';
 import type { RunHarness } from './run-harness.ts';
 import { buildRunRecord } from './run-record.ts';
 import { SERVER_DOWN_TOLERANCE_MS, whileServerDown } from './server-retry.ts';
-import { StoredPayloadReader } from './stored-payloads.ts';
+import type { RunStores } from './stored-payloads.ts';
 
 export interface JudgeContext {
   client: Client;
@@ -35,7 +34,7 @@ export interface JudgeContext {
   /** How a foreign target's runs are started: a run that closes before its first model call says so (early-end.ts). */
   start?: StartDeclaration;
   /** The scenario's External Storage, read by the judging where a history refers to it. */
-  storage?: ExternalStorage;
+  stores?: RunStores;
 }
 
 export interface JudgedRun {
@@ -46,11 +45,11 @@ export interface JudgedRun {
 
 /** How the judging reads a run's histories: the checks' source names and mapping, and what the replay copy keeps. */
 export function judgingFetchOptions(
-  context: Pick<JudgeContext, 'mapping' | 'replays' | 'storage'>,
+  context: Pick<JudgeContext, 'mapping' | 'replays' | 'stores'>,
   workflowId: string,
 ): JudgingFetchOptions {
   // A run's stored payloads are held while it is judged, and go with it.
-  const stored = context.storage ? new StoredPayloadReader(context.storage) : undefined;
+  const stored = context.stores?.readerFor(workflowId);
   return {
     loadOptions: (i: number) => ({
       source: `${workflowId} execution ${i + 1}`,
@@ -96,7 +95,12 @@ export async function judgeRun(
     ),
   );
   const view = buildRunView(fetched.map((f) => f.loaded));
-  const verdict = checkRunView(view, tookOver ? { ...context.checkContext, gateOpens: 'at-marker' } : context.checkContext);
+  // What the run's references name, as the store holds it now (an object may be gone since it was read).
+  const stored = context.stores?.readerFor(workflowId);
+  await stored?.recheck();
+  context.stores?.release(workflowId);
+  const checkContext = stored ? { ...context.checkContext, storedPayloads: stored.payloads } : context.checkContext;
+  const verdict = checkRunView(view, tookOver ? { ...checkContext, gateOpens: 'at-marker' } : checkContext);
   const outcomes = await replayed;
   const invariants = [...verdict.results, replayVerdict(outcomes), context.refusals.verdict(run.runId, [binary, ...served])];
   const built = buildRunRecord({

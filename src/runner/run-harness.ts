@@ -14,7 +14,7 @@ import { type KernelWorkers, startKernelWorkers, workflowCacheSize } from '../ke
 import type { ExpectationRecord } from '../result/index.ts';
 import { mockOptionsOf } from '../scenario/mock-options.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
-import { type OffloadStore, startOffloadStore } from './offload-store.ts';
+import { type OffloadStore, startScenarioStore } from './offload-store.ts';
 
 export interface RunHarness {
   env: Environment;
@@ -77,7 +77,7 @@ async function startInProcessHarness(
   };
   let workers: KernelWorkers;
   try {
-    offload = await startOffloadStore(scenario, binaries);
+    offload = await startScenarioStore(scenario, binaries);
     workers = await startKernelWorkers(
       env,
       binaries,
@@ -115,13 +115,22 @@ export async function startChaosHarness(
   queuePrefix: string,
   options: Omit<ChaosSessionOptions, 'queuePrefix'>,
 ): Promise<RunHarness> {
-  const session = await startChaosSession(scenario, plan, { queuePrefix, ...options });
+  // A foreign target's workers keep their own data converter: External Storage is the kernel's arm.
+  const offload = options.foreign ? undefined : await startScenarioStore(scenario, plan.binaries);
+  let session: Awaited<ReturnType<typeof startChaosSession>>;
+  try {
+    session = await startChaosSession(scenario, plan, { queuePrefix, ...options, ...(offload ? { offload } : {}) });
+  } catch (error) {
+    await offload?.store.stop();
+    throw error;
+  }
   const failed = Promise.race([session.workers.failed, session.controller.failed]);
   failed.catch(() => {});
   return {
     env: session.environment,
     mocks: session.mocks,
     workers: session.workers,
+    ...(offload ? { offload } : {}),
     workerPid: () => session.workers.workflowWorkerPid(),
     failed,
     startChaos: () => session.controller.start(),
@@ -133,6 +142,9 @@ export async function startChaosHarness(
       const served = servedBinaries(histories, (identity) => session.workers.binaryOfIdentity(identity));
       return served.length > 0 ? served : [binary];
     },
-    close: (graceful) => session.close(graceful),
+    async close(graceful) {
+      await session.close(graceful);
+      await offload?.store.stop();
+    },
   };
 }

@@ -14,7 +14,6 @@ import type { KernelMapping } from '../checks/index.ts';
 import { stoppedByInterrupt } from '../contract/interrupted.ts';
 import type { Environment } from '../environment/index.ts';
 import { type BinaryName, isBinaryId } from '../kernel/index.ts';
-import { externalStorageOf } from '../kernel/workers/offload.ts';
 import { MetricsSampler, serverPidFinder, soakVerdict } from '../load/index.ts';
 import type { ExpectationRecord, LoadMetrics, RunRecord, Summary } from '../result/index.ts';
 import type { Conversation } from '../scenario/conversation.ts';
@@ -39,6 +38,7 @@ import { drive, driveOptionsOf } from './run-driver.ts';
 import { type RunHarness, startHarness } from './run-harness.ts';
 import { type Progress, RunTally } from './run-tally.ts';
 import { watchServer } from './server-watch.ts';
+import { RunStores } from './stored-payloads.ts';
 import { inputTokensOf, summarize } from './summarize.ts';
 import { watchRun } from './watch.ts';
 
@@ -128,7 +128,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
       ...(foreign ? { mapping: foreign.mapping } : {}),
       refusals,
       ...(external && foreign ? { start: startDeclaration(external, foreign.mapping, options.scenarioFile) } : {}),
-      ...(harness.offload ? { storage: externalStorageOf({ target: harness.offload.target, stores: false }) } : {}),
+      ...(harness.offload ? { stores: new RunStores(harness.offload.target) } : {}),
     };
     const conversationContext = (target: ExternalTarget, run: LaunchedRun): ConverseContext => ({
       client: env.client,

@@ -1,6 +1,6 @@
 import proto from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
-import { lastTaskFailedTooLarge, stopReason, type WatchState } from './watch.ts';
+import { lastTaskFailedOnStore, lastTaskFailedTooLarge, stopReason, type WatchState } from './watch.ts';
 
 const going: WatchState = { timeoutMs: 15_000, overdue: false, aborted: false };
 const compacting = {
@@ -21,6 +21,13 @@ describe('stopReason', () => {
 
   it('stops a workflow task retry loop at its third attempt', () => {
     expect(stopReason({ pendingWorkflowTask: { attempt: 3 } }, going)).toBe('longrun stopped a workflow task retry loop (attempt 3)');
+  });
+
+  it('lets a task retried while External Storage cannot be reached go on past the third attempt, until the timeout', () => {
+    expect(stopReason({ pendingWorkflowTask: { attempt: 9 } }, { ...going, storeUnreachable: true })).toBeUndefined();
+    expect(stopReason({ pendingWorkflowTask: { attempt: 9 } }, { ...going, storeUnreachable: true, overdue: true })).toBe(
+      'longrun stopped the run after its timeout of 15 s',
+    );
   });
 
   it('stops a task that failed for a payload past the blob limit at its first retry, and no other', () => {
@@ -68,5 +75,22 @@ describe('lastTaskFailedTooLarge', () => {
     );
     expect(lastTaskFailedTooLarge([scheduled, { eventType: EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT }, tooLarge])).toBe(false);
     expect(lastTaskFailedTooLarge([scheduled, { eventType: EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED }, tooLarge])).toBe(false);
+  });
+});
+
+describe('lastTaskFailedOnStore', () => {
+  const { EventType } = proto.temporal.api.enums.v1;
+  const failedWith = (message: string) => ({
+    eventType: EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED,
+    workflowTaskFailedEventAttributes: { failure: { message } },
+  });
+
+  it("says yes when the last closed task failed on the S3 driver's store or retrieve, and no otherwise", () => {
+    expect(lastTaskFailedOnStore([failedWith('S3StorageDriver store failed [bucket=b, key=k]')])).toBe(true);
+    expect(lastTaskFailedOnStore([failedWith('S3StorageDriver retrieve failed [bucket=b, key=k]')])).toBe(true);
+    expect(lastTaskFailedOnStore([failedWith('TypeError: x is undefined')])).toBe(false);
+    expect(
+      lastTaskFailedOnStore([{ eventType: EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED }, failedWith('S3StorageDriver store failed')]),
+    ).toBe(false);
   });
 });

@@ -6,9 +6,11 @@
  * retry: the same task can only fail the same way again, and the failure is already in the
  * history for the checks.
  */
+
 import { setMaxListeners } from 'node:events';
 import type { Client } from '@temporalio/client';
 import proto, { type temporal } from '@temporalio/proto';
+import { storeUnreachable } from '../checks/incidents.ts';
 import { INTERRUPTED } from '../contract/interrupted.ts';
 import { sleep } from '../shared/sleep.ts';
 import { SERVER_DOWN_TOLERANCE_MS, whileServerDown } from './server-retry.ts';
@@ -42,6 +44,8 @@ export interface WatchState {
   workerError?: Error | undefined;
   /** The pending workflow task retries one that failed with PAYLOADS_TOO_LARGE. */
   payloadsTooLarge?: boolean;
+  /** The pending workflow task retries one that failed because External Storage could not be reached: the run waits (until its timeout). */
+  storeUnreachable?: boolean;
 }
 
 const { WorkflowTaskFailedCause, EventType } = proto.temporal.api.enums.v1;
@@ -54,11 +58,17 @@ const TAIL_EVENTS = 8;
  * says no.
  */
 export function lastTaskFailedTooLarge(newestFirst: readonly temporal.api.history.v1.IHistoryEvent[]): boolean {
+  return lastTaskFailed(newestFirst)?.cause === WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_PAYLOADS_TOO_LARGE;
+}
+
+/** Whether the run's last closed workflow task failed because External Storage could not be reached (storeUnreachable). */
+export function lastTaskFailedOnStore(newestFirst: readonly temporal.api.history.v1.IHistoryEvent[]): boolean {
+  return storeUnreachable(lastTaskFailed(newestFirst)?.failure?.message ?? undefined);
+}
+
+function lastTaskFailed(newestFirst: readonly temporal.api.history.v1.IHistoryEvent[]) {
   const closed = newestFirst.find((event) => TASK_CLOSED.has(event.eventType ?? 0));
-  return (
-    closed?.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED &&
-    closed.workflowTaskFailedEventAttributes?.cause === WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_PAYLOADS_TOO_LARGE
-  );
+  return closed?.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED ? closed.workflowTaskFailedEventAttributes : undefined;
 }
 
 const TASK_CLOSED = new Set<number>([
@@ -101,6 +111,7 @@ export async function watchRun(client: Client, workflowId: string, options: Watc
   // The retry attempt whose failed predecessor was read, so the history's end is read once per attempt.
   let attemptRead = 1;
   let payloadsTooLarge = false;
+  let storeDown = false;
   try {
     for (;;) {
       const description = await whileServerDown(() => handle.describe(), SERVER_DOWN_TOLERANCE_MS);
@@ -109,12 +120,14 @@ export async function watchRun(client: Client, workflowId: string, options: Watc
       if (attempt <= 1) {
         attemptRead = 1;
         payloadsTooLarge = false;
+        storeDown = false;
       } else if (attempt > attemptRead) {
         attemptRead = attempt;
-        payloadsTooLarge = await whileServerDown(
-          async () => lastTaskFailedTooLarge(await historyEnd(client, workflowId, description.runId)),
-          SERVER_DOWN_TOLERANCE_MS,
-        ).catch(() => false);
+        const end = await whileServerDown(() => historyEnd(client, workflowId, description.runId), SERVER_DOWN_TOLERANCE_MS).catch(
+          () => [],
+        );
+        payloadsTooLarge = lastTaskFailedTooLarge(end);
+        storeDown = lastTaskFailedOnStore(end);
       }
       const reason = stopReason(description.raw, {
         timeoutMs,
@@ -122,6 +135,7 @@ export async function watchRun(client: Client, workflowId: string, options: Watc
         aborted: signal.aborted,
         workerError,
         payloadsTooLarge,
+        storeUnreachable: storeDown,
       });
       if (reason) {
         await whileServerDown(() => handle.terminate(reason), SERVER_DOWN_TOLERANCE_MS).catch(() => {});
@@ -142,7 +156,7 @@ export function stopReason(description: Description, state: WatchState): string 
   const why =
     state.payloadsTooLarge && attempt >= 2
       ? `longrun stopped a workflow task that failed with PAYLOADS_TOO_LARGE (TMPRL1103) at its retry (attempt ${attempt})`
-      : attempt >= RETRY_LOOP_ATTEMPTS
+      : attempt >= RETRY_LOOP_ATTEMPTS && !state.storeUnreachable
         ? `longrun stopped a workflow task retry loop (attempt ${attempt})`
         : state.overdue
           ? `longrun stopped the run after its timeout of ${Math.round(state.timeoutMs / 1000)} s`

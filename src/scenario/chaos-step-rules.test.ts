@@ -16,6 +16,15 @@ describe('chaosStepProblems', () => {
     expect(chaosStepProblems({ action: 'network', atTurn: 2, link: 'activities-model', fault: 'down', for: '1s' })).toEqual([]);
     expect(chaosStepProblems({ action: 'force-replay' })).toEqual([]);
     expect(chaosStepProblems({ action: 'upgrade-worker', atTurn: 5, to: 'v1', versioning: 'pinned' })).toEqual([]);
+    expect(chaosStepProblems({ action: 'delete-stored', atTurn: 16, objects: 3 })).toEqual([]);
+    expect(chaosStepProblems({ action: 'network', after: '2s', link: 'workers-store', fault: 'down', for: '5s' })).toEqual([]);
+  });
+
+  it('refuses objects on another action, and a delete-stored with no trigger', () => {
+    expect(chaosStepProblems({ action: 'kill-worker', atTurn: 5, objects: 3 })).toEqual([
+      { path: ['objects'], message: 'objects does not apply to kill-worker' },
+    ]);
+    expect(chaosStepProblems({ action: 'delete-stored' })[0]?.path).toEqual([]);
   });
 
   it('refuses versioning where it does not apply, and an overlap beside it', () => {

@@ -4,14 +4,23 @@
  * the attributes of its network fault. Pure, so the scenario schema can call it.
  */
 
-export const CHAOS_ACTIONS = ['kill-worker', 'upgrade-worker', 'restart-server', 'network', 'force-replay', 'restart-database'] as const;
+export const CHAOS_ACTIONS = [
+  'kill-worker',
+  'upgrade-worker',
+  'restart-server',
+  'network',
+  'force-replay',
+  'restart-database',
+  'delete-stored',
+] as const;
 export type ChaosAction = (typeof CHAOS_ACTIONS)[number];
 
 /**
  * Links Toxiproxy can stand on: the workers' gRPC to the Temporal frontend, the activities' HTTP
- * to the model, the embedded server's SQL to its PostgreSQL (server.persistence postgres).
+ * to the model, the embedded server's SQL to its PostgreSQL (server.persistence postgres), the
+ * workers' HTTP to the S3 store of External Storage (a binary that offloads).
  */
-export const NETWORK_LINKS = ['worker-temporal', 'activities-model', 'temporal-postgres'] as const;
+export const NETWORK_LINKS = ['worker-temporal', 'activities-model', 'temporal-postgres', 'workers-store'] as const;
 export const NETWORK_FAULTS = ['latency', 'bandwidth', 'timeout', 'reset_peer', 'down'] as const;
 export type NetworkFault = (typeof NETWORK_FAULTS)[number];
 
@@ -32,6 +41,7 @@ const ACTION_FIELDS: Record<ChaosAction, { required: readonly string[]; optional
   network: { required: ['link', 'fault', 'for'], optional: ['stream', 'toxicity', 'latencyMs', 'jitterMs', 'rateKBps', 'timeoutMs'] },
   'force-replay': { required: [], optional: [] },
   'restart-database': { required: [], optional: ['downFor'] },
+  'delete-stored': { required: [], optional: ['objects'] },
 };
 
 const FAULT_ATTRIBUTES: Record<NetworkFault, { required: readonly string[]; optional: readonly string[] }> = {

@@ -184,7 +184,7 @@ const chaosStepSchema = z
     action: z
       .enum(CHAOS_ACTIONS)
       .describe(
-        'kill-worker (SIGKILL, restart), upgrade-worker (rolling, to a binary), restart-server, network (Toxiproxy), force-replay, restart-database (PostgreSQL)',
+        'kill-worker (SIGKILL, restart), upgrade-worker (rolling, to a binary), restart-server, network (Toxiproxy), force-replay, restart-database (PostgreSQL), delete-stored (objects of External Storage)',
       ),
     after: durationSchema.optional().describe('strike once, this long after the first run starts'),
     atTurn: z.number().int().positive().optional().describe('strike once, when any run starts this turn'),
@@ -214,7 +214,7 @@ const chaosStepSchema = z
       .enum(NETWORK_LINKS)
       .optional()
       .describe(
-        'network: worker-temporal (gRPC to the frontend), activities-model (HTTP to the model) or temporal-postgres (the server to its PostgreSQL, server.persistence postgres)',
+        'network: worker-temporal (gRPC to the frontend), activities-model (HTTP to the model), temporal-postgres (the server to its PostgreSQL, server.persistence postgres) or workers-store (the workers to the S3 store of External Storage, a binary that offloads)',
       ),
     fault: z
       .enum(NETWORK_FAULTS)
@@ -230,6 +230,12 @@ const chaosStepSchema = z
       .min(0)
       .optional()
       .describe('timeout: ms before the connection closes (0: never); reset_peer: ms before the reset'),
+    objects: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('delete-stored: how many objects of External Storage to delete, in key order (default: every one stored so far)'),
     stream: z.enum(['upstream', 'downstream']).optional().describe('network: the direction (default downstream, server to client)'),
     toxicity: z.number().min(0).max(1).optional().describe('network: share of connections affected (default 1)'),
   })

@@ -33,8 +33,8 @@ export const payloadReferencesResolve: HistoryInvariant = {
         failures.push(`${place}: malformed External Storage reference: ${r.problem}`);
         continue;
       }
-      // Loaded without a store, judged against the one the context gives (its keys alone tell).
-      const stored = r.resolution === 'no-store' ? lookUp(ctx.storedPayloads, r) : r.resolution;
+      // The context's store, when given, is the store as it is now (an object may be gone since the history was loaded).
+      const stored = ctx.storedPayloads ? lookUp(ctx.storedPayloads, r) : r.resolution;
       if (stored === 'no-store') {
         unjudged.push(r);
         continue;

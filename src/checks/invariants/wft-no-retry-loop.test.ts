@@ -41,6 +41,31 @@ describe('wft.no-retry-loop', () => {
     expect(resultOf(run, 'wft.no-retry-loop', { workflowTaskFailureRun: 4 }).status).toBe('pass');
   });
 
+  it('passes a task retried while External Storage could not be reached that then completed, and fails the same retries for another cause', () => {
+    const storeDown = 'S3StorageDriver store failed [bucket=longrun, key=v0/d/sha256/ab12]';
+    const waited = new AgentRunHistory().turn();
+    const failed = waited.history.workflowTaskFailed('WORKFLOW_WORKER_UNHANDLED_FAILURE', storeDown);
+    const retried = waited.history.workflowTask({ attempt: 5 });
+    waited.turn().complete();
+    const result = resultOf(waited, 'wft.no-retry-loop');
+    expect(result.status).toBe('pass');
+    expect(result.evidence[1]).toBe(
+      `retried while External Storage could not be reached, then went on (no loop): event ${retried - 2}: attempt 5, after event ${failed} cause WORKFLOW_WORKER_UNHANDLED_FAILURE: ${storeDown}`,
+    );
+
+    const looped = new AgentRunHistory().turn();
+    looped.history.workflowTaskFailed('WORKFLOW_WORKER_UNHANDLED_FAILURE', 'TypeError: x is undefined');
+    const again = looped.history.workflowTask({ attempt: 5 });
+    looped.turn().complete();
+    expect(resultOf(looped, 'wft.no-retry-loop').evidence[0]).toBe(`event ${again - 2}: WorkflowTaskScheduled attempt 5 (a retry loop; limit 3)`);
+
+    // A store that never came back leaves the task retrying: not waited out.
+    const stuck = new AgentRunHistory().turn();
+    stuck.history.workflowTaskFailed('WORKFLOW_WORKER_UNHANDLED_FAILURE', storeDown);
+    stuck.history.terminated('longrun stopped the run after its timeout of 60 s', 'longrun-harness');
+    expect(resultOf(stuck, 'wft.no-retry-loop').status).toBe('fail');
+  });
+
   it('fails when the history ends in a failed task that never completed again', () => {
     const run = new AgentRunHistory().turn();
     const failed = run.history.workflowTaskFailed('WORKFLOW_WORKER_UNHANDLED_FAILURE', '[TMPRL1101] Potential deadlock detected');

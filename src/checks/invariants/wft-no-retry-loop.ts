@@ -1,5 +1,5 @@
 import type { HistoryEvent } from '../history/model.ts';
-import { isPayloadTooLarge } from '../incidents.ts';
+import { isPayloadTooLarge, storeUnreachable } from '../incidents.ts';
 import { type HistoryInvariant, judge } from '../verdict.ts';
 
 /**
@@ -25,9 +25,12 @@ export const wftNoRetryLoop: HistoryInvariant = {
     const failures: string[] = [];
     let failedTasks = 0;
     let forceClosed = 0;
+    const outages: string[] = [];
     for (const execution of run.executions) {
       const at = (event: HistoryEvent) => run.at(execution, event.id);
       let streak: HistoryEvent[] = [];
+      // The failure before the task now scheduled: Temporal writes one, then retries without events.
+      let lastFailure: HistoryEvent | undefined;
       const endStreak = (): void => {
         if (streak.length >= loop) {
           failures.push(`${at(streak[0] as HistoryEvent)}: ${streak.length} consecutive WorkflowTaskFailed (a retry loop; limit ${loop})`);
@@ -41,13 +44,20 @@ export const wftNoRetryLoop: HistoryInvariant = {
         } else if (attrs.kind === 'workflow-task-failed') {
           failedTasks++;
           streak.push(event);
+          lastFailure = event;
           if (isPayloadTooLarge(event)) {
             failures.push(`${at(event)}: WorkflowTaskFailed cause ${attrs.cause}: ${attrs.failure?.text ?? ''}`.trimEnd());
           }
         } else if (attrs.kind === 'workflow-task') {
           if (attrs.phase === 'completed') endStreak();
           if (attrs.phase === 'scheduled' && (attrs.attempt ?? 1) >= loop) {
-            failures.push(`${at(event)}: WorkflowTaskScheduled attempt ${attrs.attempt} (a retry loop; limit ${loop})`);
+            // Retried while External Storage was down, and scheduled again: the run waited the outage out.
+            const outage = lastFailure?.attrs.kind === 'workflow-task-failed' && storeUnreachable(lastFailure.attrs.failure?.text);
+            if (outage)
+              outages.push(
+                `${at(event)}: attempt ${attrs.attempt}, after ${at(lastFailure as HistoryEvent)}${causeOf(lastFailure as HistoryEvent)}`,
+              );
+            else failures.push(`${at(event)}: WorkflowTaskScheduled attempt ${attrs.attempt} (a retry loop; limit ${loop})`);
           }
         } else if (attrs.kind === 'activity-closed' && isPayloadTooLarge(event)) {
           failures.push(`${at(event)}: ${event.type} with PayloadsTooLarge: ${attrs.failure?.text ?? ''}`.trimEnd());
@@ -61,6 +71,7 @@ export const wftNoRetryLoop: HistoryInvariant = {
     }
     const notes = [
       `${failedTasks} failed workflow tasks`,
+      ...outages.map((outage) => `retried while External Storage could not be reached, then went on (no loop): ${outage}`),
       ...(forceClosed > 0 ? [`${forceClosed} closed by the server for a termination or reset`] : []),
     ];
     return judge(this.id, failures, notes, true);

@@ -78,13 +78,14 @@ export class HistoryBuilder {
 
   /**
    * A workflow task that completes: scheduled, started, completed. Returns the completed id.
-   * `suggestContinueAsNew`: its started event carries the server's suggestion.
+   * `suggestContinueAsNew`: its started event carries the server's suggestion; `attempt`: the
+   * task's attempt (after failed ones, which Temporal retries without writing them).
    */
-  workflowTask(options: { suggestContinueAsNew?: boolean } = {}): number {
+  workflowTask(options: { suggestContinueAsNew?: boolean; attempt?: number } = {}): number {
     const scheduled = this.event('WorkflowTaskScheduled', {
       taskQueue: TASK_QUEUE,
       startToCloseTimeout: '10s',
-      attempt: 1,
+      attempt: options.attempt ?? 1,
     });
     const started = this.event('WorkflowTaskStarted', {
       scheduledEventId: String(scheduled),

@@ -8,6 +8,7 @@
 import { ExternalStorage } from '@temporalio/common';
 import { S3StorageDriver } from '@temporalio/external-storage-s3';
 import { BLOB_LIMIT_BYTES } from '../../contract/limits.ts';
+import { type ObjectStore, startObjectStore } from '../../environment/index.ts';
 import { driverClientOver, s3Client } from '../../environment/object-store/driver-client.ts';
 import { BINARIES, type BinaryId } from '../index.ts';
 
@@ -58,4 +59,21 @@ export function externalStorageOf({ target, stores }: WorkerOffload): ExternalSt
     payloadSizeThreshold: target.thresholdBytes,
     ...(stores ? {} : { driverSelector: () => null }),
   });
+}
+
+/** A scenario's External Storage: the store, and where its workers store and read (at the store itself). */
+export interface OffloadStore {
+  store: ObjectStore;
+  target: OffloadTarget;
+}
+
+export function offloads(binaries: readonly string[]): boolean {
+  return binaries.some((binary) => binary in BINARIES && BINARIES[binary as BinaryId].offload === true);
+}
+
+/** The store when a binary in play offloads (undefined otherwise), with the threshold `blobLimitBytes` scales to. */
+export async function startOffloadStore(binaries: readonly string[], blobLimitBytes: number): Promise<OffloadStore | undefined> {
+  if (!offloads(binaries)) return undefined;
+  const store = await startObjectStore();
+  return { store, target: { endpoint: store.endpoint, bucket: store.bucket, thresholdBytes: offloadThresholdBytes(blobLimitBytes) } };
 }

@@ -1,5 +1,5 @@
 /**
- * `longrun arms` end to end on tmprl1103's plan: the four answers on the real server and the S3
+ * `longrun arms` end to end on tmprl1103's plan: the five answers on the real server and the S3
  * server, one after another, and the table of what each cost and what broke it.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -9,21 +9,31 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ARMS } from '../src/arms/arms.ts';
 import { runArms } from '../src/arms/run-arms.ts';
 import { resolveScenario } from '../src/index.ts';
+import type { Summary } from '../src/result/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'longrun-arms-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('longrun arms', () => {
-  it("sets none, External Storage, the state card and both side by side on tmprl1103's plan", async () => {
+  it("sets none, External Storage, the state card, both and the provider's compaction side by side on tmprl1103's plan", async () => {
     const { scenario } = resolveScenario('offload-tmprl1103');
     const result = await runArms(scenario, ARMS, { dir });
     const by = Object.fromEntries(result.arms.map((arm) => [arm.binary, arm]));
-    const [v0, offload, card, both] = [by.v0, by['v0-offload'], by.v1, by['v1-offload']];
-    if (!v0 || !offload || !card || !both) throw new Error(`an arm is missing: ${Object.keys(by).join(', ')}`);
+    const [v0, offload, card, both, provider] = [by.v0, by['v0-offload'], by.v1, by['v1-offload'], by['provider-compaction']];
+    if (!v0 || !offload || !card || !both || !provider) throw new Error(`an arm is missing: ${Object.keys(by).join(', ')}`);
     // Append-only breaks the blob limit; offloading alone, the card and both hold.
     expect(v0.brokeFirst?.what).toBe('tmprl1103');
     expect(v0.brokeFirst?.turn).toBeLessThan(23);
-    for (const arm of [offload, card, both]) expect(arm.brokeFirst).toBeNull();
+    for (const arm of [offload, card, both, provider]) expect(arm.brokeFirst).toBeNull();
+    // The provider's compaction keeps every request under the blob limit where v0's passes it, and bills fewer agent tokens.
+    const largestRequest = (binary: string) => {
+      const summary = JSON.parse(readFileSync(join(dir, binary, 'summary.json'), 'utf8')) as Summary;
+      return Math.max(...summary.runs.flatMap((run) => run.turns.map((turn) => turn.requestBytes)));
+    };
+    expect(largestRequest('provider-compaction')).toBeLessThan(scenario.limits.blobLimitBytes ?? Number.POSITIVE_INFINITY);
+    expect(provider.storedObjects).toBe(0);
+    expect(provider.inputTokens.agent).toBeLessThan(v0.inputTokens.agent);
+    expect(provider.inputTokens.compaction).toBe(0);
     // Only the offloading arms store; their histories carry references instead of requests.
     expect(v0.storedObjects + card.storedObjects).toBe(0);
     expect(offload.storedBytes).toBeGreaterThan(0);
@@ -35,7 +45,7 @@ describe('longrun arms', () => {
     expect(offload.inputTokens.compaction).toBe(0);
     // The table and every arm's report folder are written.
     expect(readFileSync(join(dir, 'arms.md'), 'utf8')).toContain('| External Storage alone (v0-offload) |');
-    expect(JSON.parse(readFileSync(join(dir, 'arms.json'), 'utf8')).arms).toHaveLength(4);
+    expect(JSON.parse(readFileSync(join(dir, 'arms.json'), 'utf8')).arms).toHaveLength(ARMS.length);
     for (const arm of ARMS) expect(existsSync(join(dir, arm.binary, 'summary.json'))).toBe(true);
   }, 300_000);
 });

@@ -1,8 +1,10 @@
 /**
  * The answers to Temporal's limits that `longrun arms` sets side by side, each a kernel binary:
  * none (v0, append-only), External Storage alone (v0-offload, Temporal's recommendation), the
- * state card alone (v1), both (v1-offload). Every arm runs the same scenario (the same plans:
- * the plans are drawn from the seed and the run ids, which do not name the binary).
+ * state card alone (v1), both (v1-offload), the provider's own compaction (provider-compaction:
+ * v0's loop, the OpenAI Responses API compacting past the trigger). Every arm runs the same
+ * scenario (the same plans: the plans are drawn from the seed and the run ids, which do not name
+ * the binary).
  */
 import type { BinaryId } from '../kernel/index.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
@@ -18,6 +20,7 @@ export const ARMS: readonly Arm[] = [
   { binary: 'v0-offload', answer: 'External Storage alone' },
   { binary: 'v1', answer: 'state card alone' },
   { binary: 'v1-offload', answer: 'state card and External Storage' },
+  { binary: 'provider-compaction', answer: 'provider-side compaction' },
 ];
 
 export const ARM_BINARIES: readonly BinaryId[] = ARMS.map((arm) => arm.binary);

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ARMS } from '../src/arms/arms.ts';
+import { ARMS, armOf } from '../src/arms/arms.ts';
 import { runArms } from '../src/arms/run-arms.ts';
 import { resolveScenario } from '../src/index.ts';
 import type { Summary } from '../src/result/index.ts';
@@ -17,7 +17,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('longrun arms', () => {
   it("sets none, External Storage, the state card, both and the provider's compaction side by side on tmprl1103's plan", async () => {
     const { scenario } = resolveScenario('offload-tmprl1103');
-    const result = await runArms(scenario, ARMS, { dir });
+    const result = await runArms(scenario, ARMS, { dir, conditions: ['calm'] });
     const by = Object.fromEntries(result.arms.map((arm) => [arm.binary, arm]));
     const [v0, offload, card, both, provider] = [by.v0, by['v0-offload'], by.v1, by['v1-offload'], by['provider-compaction']];
     if (!v0 || !offload || !card || !both || !provider) throw new Error(`an arm is missing: ${Object.keys(by).join(', ')}`);
@@ -27,7 +27,7 @@ describe('longrun arms', () => {
     for (const arm of [offload, card, both, provider]) expect(arm.brokeFirst).toBeNull();
     // The provider's compaction keeps every request under the blob limit where v0's passes it, and bills fewer agent tokens.
     const largestRequest = (binary: string) => {
-      const summary = JSON.parse(readFileSync(join(dir, binary, 'summary.json'), 'utf8')) as Summary;
+      const summary = JSON.parse(readFileSync(join(dir, `${binary}-calm`, 'summary.json'), 'utf8')) as Summary;
       return Math.max(...summary.runs.flatMap((run) => run.turns.map((turn) => turn.requestBytes)));
     };
     expect(largestRequest('provider-compaction')).toBeLessThan(scenario.limits.blobLimitBytes ?? Number.POSITIVE_INFINITY);
@@ -46,6 +46,17 @@ describe('longrun arms', () => {
     // The table and every arm's report folder are written.
     expect(readFileSync(join(dir, 'arms.md'), 'utf8')).toContain('| External Storage alone (v0-offload) |');
     expect(JSON.parse(readFileSync(join(dir, 'arms.json'), 'utf8')).arms).toHaveLength(ARMS.length);
-    for (const arm of ARMS) expect(existsSync(join(dir, arm.binary, 'summary.json'))).toBe(true);
+    for (const arm of ARMS) expect(existsSync(join(dir, `${arm.binary}-calm`, 'summary.json'))).toBe(true);
+  }, 300_000);
+
+  it('runs an arm under its own chaos: the state card and External Storage wait out the store cut off, and say what they met', async () => {
+    const { scenario } = resolveScenario('offload-tmprl1103');
+    const chaosDir = join(dir, 'chaos');
+    const result = await runArms(scenario, [armOf('v1-offload')], { dir: chaosDir, conditions: ['chaos'] });
+    const [both] = result.arms;
+    expect(both).toMatchObject({ chaos: 'worker kills, agent model faults, compaction model faults, store outage', brokeFirst: null });
+    const summary = JSON.parse(readFileSync(join(chaosDir, 'v1-offload-chaos', 'summary.json'), 'utf8')) as Summary;
+    expect(summary.expectations.find((e) => e.description === 'chaos: network down on workers-store for 5s at turn 6')?.met).toBe(true);
+    expect(summary.runs.map((run) => run.outcome)).toEqual(['completed']);
   }, 300_000);
 });

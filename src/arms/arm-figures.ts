@@ -14,6 +14,8 @@ export interface Breakage {
 export interface ArmFigures {
   binary: string;
   answer: string;
+  /** The chaos it met, in words ("none" when calm). */
+  chaos: string;
   runs: number;
   runsCompleted: number;
   /** Serialized history of every execution of a run, the mean over the runs and the largest. */
@@ -42,12 +44,11 @@ function breakageOf(run: RunRecord): Breakage | null {
   return what === undefined ? null : { what, turn: run.turns.length, runId: run.runId };
 }
 
-export function armFigures(summary: Summary, answer: string, binary: string): ArmFigures {
+export function armFigures(summary: Summary, arm: { answer: string; binary: string; chaos: string }): ArmFigures {
   const breakages = summary.runs.flatMap((run) => breakageOf(run) ?? []);
   const store = summary.load?.store;
   return {
-    binary,
-    answer,
+    ...arm,
     runs: summary.runs.length,
     runsCompleted: summary.runs.filter((run) => run.outcome === 'completed').length,
     historyBytesPerRun: meanAndMax(summary.runs.map((run) => run.executions.reduce((n, e) => n + e.historyBytes, 0))),

@@ -7,6 +7,7 @@ import type { ArmFigures } from './arm-figures.ts';
 
 const COLUMNS = [
   'answer (binary)',
+  'chaos',
   'history per run (mean / max)',
   'events per run (mean / max)',
   'stored',
@@ -25,6 +26,7 @@ function row(figures: ArmFigures): string[] {
   const { historyBytesPerRun: history, eventsPerRun: events, inputTokens: tokens } = figures;
   return [
     `${figures.answer} (${figures.binary})`,
+    figures.chaos,
     `${formatBytes(history.mean)} / ${formatBytes(history.max)}`,
     `${formatCount(events.mean)} / ${formatCount(events.max)}`,
     figures.storedObjects > 0 ? `${formatBytes(figures.storedBytes)} in ${formatCount(figures.storedObjects)} objects` : '-',

@@ -8,6 +8,7 @@
  */
 import type { BinaryId } from '../kernel/index.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
+import { armChaos, type Condition } from './arm-chaos.ts';
 
 export interface Arm {
   binary: BinaryId;
@@ -33,12 +34,13 @@ export function armOf(binary: string): Arm {
 
 /**
  * The scenario one arm runs: the given one on the arm's binary alone, every invariant held (what
- * breaks is what the table reports), with no expectation of the scenario's: those name its own
- * binaries.
+ * breaks is what the table reports), with the arm's chaos under `condition` in place of the
+ * scenario's own chaos steps and faults, and none of its expectations: those name its binaries.
  */
-export function armScenario(scenario: Scenario, arm: Arm): Scenario {
+export function armScenario(scenario: Scenario, arm: Arm, condition: Condition): Scenario {
   return {
     ...scenario,
+    ...armChaos(arm.binary, condition),
     target: { binaries: [arm.binary] },
     expect: [{ on: arm.binary, hold: 'all' }],
   };

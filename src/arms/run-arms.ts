@@ -10,6 +10,7 @@ import type { Summary } from '../result/index.ts';
 import { type RunScenarioOptions, runScenario } from '../runner/run-scenario.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
 import { atomicWriteFile } from '../shared/atomic-write.ts';
+import { CONDITIONS, type Condition, chaosLabel } from './arm-chaos.ts';
 import { type ArmFigures, armFigures } from './arm-figures.ts';
 import { type Arm, armScenario } from './arms.ts';
 import { armsTable } from './arms-table.ts';
@@ -17,9 +18,11 @@ import { armsTable } from './arms-table.ts';
 export interface ArmsOptions {
   /** Where every arm's report folder, `arms.json` and `arms.md` go. */
   dir: string;
+  /** Each arm runs once per condition, calm first (default: calm, then under its own chaos). */
+  conditions?: readonly Condition[];
   signal?: AbortSignal;
-  /** Before each arm starts. */
-  onArm?: (arm: Arm, index: number) => void;
+  /** Before each arm starts, `index` of `total`. */
+  onArm?: (arm: Arm, condition: Condition, index: number, total: number) => void;
   onProgress?: RunScenarioOptions['onProgress'];
 }
 
@@ -36,19 +39,20 @@ export interface ArmsResult {
 export async function runArms(scenario: Scenario, arms: readonly Arm[], options: ArmsOptions): Promise<ArmsResult> {
   const startedAt = Date.now();
   const figures: ArmFigures[] = [];
+  const runs = (options.conditions ?? CONDITIONS).flatMap((condition) => arms.map((arm) => ({ arm, condition })));
   let partial = false;
-  for (const [index, arm] of arms.entries()) {
+  for (const [index, { arm, condition }] of runs.entries()) {
     if (options.signal?.aborted) {
       partial = true;
       break;
     }
-    options.onArm?.(arm, index);
-    const summary: Summary = await runScenario(armScenario(scenario, arm), {
+    options.onArm?.(arm, condition, index, runs.length);
+    const summary: Summary = await runScenario(armScenario(scenario, arm, condition), {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });
-    await writeReport(summary, { dir: join(options.dir, arm.binary) });
-    figures.push(armFigures(summary, arm.answer, arm.binary));
+    await writeReport(summary, { dir: join(options.dir, `${arm.binary}-${condition}`) });
+    figures.push(armFigures(summary, { answer: arm.answer, binary: arm.binary, chaos: chaosLabel(arm.binary, condition) }));
     if (summary.partial) {
       partial = true;
       break;

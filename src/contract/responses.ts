@@ -5,7 +5,7 @@
  * `compaction`. The workflow keeps its own messages (messages.ts); the activity converts at the
  * wire. Workflow-safe: types and constants only.
  */
-import type { ContextManagement, RequestMetadata } from './messages.ts';
+import type { ContextManagement } from './messages.ts';
 
 /** OpenAI's least `compact_threshold` (input tokens): a smaller one is refused with a 400. */
 export const RESPONSES_MIN_COMPACT_THRESHOLD = 1000;
@@ -39,7 +39,8 @@ export interface ResponsesRequest {
   instructions?: string;
   input: ResponsesInputItem[];
   tools?: ResponsesFunctionTool[];
-  metadata?: RequestMetadata;
+  /** The kernel's RequestMetadata (the API takes string values under string keys). */
+  metadata?: Record<string, string>;
   context_management?: ContextManagement[];
   /** The kernel sends the whole conversation every turn: nothing to keep on the provider's side. */
   store: false;

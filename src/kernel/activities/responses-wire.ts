@@ -33,7 +33,7 @@ export function toResponsesRequest(request: ChatRequest): ResponsesRequest {
           })),
         }
       : {}),
-    ...(request.metadata ? { metadata: request.metadata } : {}),
+    ...(request.metadata ? { metadata: { ...request.metadata } } : {}),
     ...(request.context_management ? { context_management: request.context_management } : {}),
     store: false,
   };

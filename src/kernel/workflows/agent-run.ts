@@ -17,13 +17,13 @@ import type {
   RunResult,
 } from '../../contract/kernel-api.ts';
 import { GENESIS_HASH } from '../../contract/kernel-api.ts';
-import { BYTES_PER_TOKEN, COMPACTION_PATCH_ID, HISTORY_PRESSURE_PATCH_ID } from '../../contract/limits.ts';
+import { COMPACTION_PATCH_ID, HISTORY_PRESSURE_PATCH_ID } from '../../contract/limits.ts';
 import type { ChatRequest, CompactionItem, Message, ToolCall } from '../../contract/messages.ts';
-import { RESPONSES_MIN_COMPACT_THRESHOLD } from '../../contract/responses.ts';
 import { countSizesIn, jsonBytes } from '../context/bytes.ts';
 import { type GuardPolicy, type GuardResult, guardMessages } from '../context/guard.ts';
 import { historyCallsForContinueAsNew } from '../context/history-pressure.ts';
 import { bigItemThresholdBytes, envelopeMarginBytes, guardTargetBytes } from '../context/limits.ts';
+import { afterProviderCompaction, providerCompaction } from '../context/provider-compaction.ts';
 import { rebuildMessages } from '../context/rebuild.ts';
 import { buildAgentRequest, overheadBytes } from '../context/request.ts';
 import { checkRunInput } from '../context/run-input.ts';
@@ -180,15 +180,10 @@ class AgentRun {
     return this.boundariesOverTrigger >= this.options.triggerBoundaries && this.gateOpen();
   }
 
-  /**
-   * The conversation the answer follows: as it was, or, where the provider compacted it, the
-   * system prompt and the compaction item, which stands for every item before it (what OpenAI
-   * documents: those may be dropped), so that requests stop growing past the threshold.
-   */
+  /** The conversation the answer follows: as it was, or what the provider's compaction item left of it. */
   private conversationAfter(compaction: CompactionItem | undefined): Message[] {
     if (!compaction || this.options.contextManagement !== 'provider') return this.messages;
-    const [system] = this.messages;
-    return [...(system?.role === 'system' ? [system] : []), compaction];
+    return afterProviderCompaction(this.messages, compaction);
   }
 
   /** Builds this turn's request from the messages and guards it; elisions stay in the messages. */
@@ -206,11 +201,10 @@ class AgentRun {
     return { request: { ...request, messages }, bytes, blocked };
   }
 
-  /** Where the provider compacts: ask it to past the trigger, in tokens (never under the API's least threshold). */
+  /** Where the provider compacts: every request asks it to, past the trigger in tokens. */
   private withContextManagement(request: ChatRequest): ChatRequest {
     if (this.options.contextManagement !== 'provider') return request;
-    const threshold = Math.max(RESPONSES_MIN_COMPACT_THRESHOLD, Math.floor(this.limits.compactionTriggerBytes / BYTES_PER_TOKEN));
-    return { ...request, context_management: [{ type: 'compaction', compact_threshold: threshold }] };
+    return { ...request, context_management: [providerCompaction(this.limits)] };
   }
 
   /**

@@ -21,7 +21,7 @@ import type {
   RunToolResult,
 } from './kernel-api.ts';
 import { JOURNAL_TYPES } from './kernel-api.ts';
-import type { ChatRequest, ChatResponse, ContentPart, Message, ToolCall } from './messages.ts';
+import type { ChatRequest, ChatResponse, CompactionItem, ContentPart, Message, ToolCall } from './messages.ts';
 
 const count = z.number().int().nonnegative();
 const bytes = count.describe('UTF-8 bytes');
@@ -46,11 +46,18 @@ const assistantMessage = z.object({
   tool_calls: z.array(toolCall).optional(),
 });
 
+const compactionItem = z
+  .object({ role: z.literal('compaction'), id: z.string(), content: z.string().describe("the item's encrypted_content, opaque") })
+  .describe(
+    "the provider's compaction (the Responses API's compaction output item), sent back as it came: it stands for every message before it, which the kernel drops",
+  ) satisfies z.ZodType<CompactionItem>;
+
 const message = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.string() }),
   z.object({ role: z.literal('user'), content }),
   assistantMessage,
   z.object({ role: z.literal('tool'), tool_call_id: z.string(), content }),
+  compactionItem,
 ]) satisfies z.ZodType<Message>;
 
 const usage = z.object({ prompt_tokens: count, completion_tokens: count, total_tokens: count });
@@ -76,6 +83,10 @@ export const chatRequestSchema = z
       })
       .optional()
       .describe('lets the mocks answer per run and turn; without it they derive both from the messages'),
+    context_management: z
+      .array(z.object({ type: z.literal('compaction'), compact_threshold: count.describe('input tokens') }))
+      .optional()
+      .describe('provider-side compaction: the request goes to POST {modelUrl}/responses as Responses API items instead'),
   })
   .describe('POST {modelUrl}/chat/completions: OpenAI-compatible chat completions') satisfies z.ZodType<ChatRequest>;
 
@@ -143,7 +154,11 @@ export const callModelInputSchema = z.object({
   turn: count,
   request: chatRequestSchema,
 }) satisfies z.ZodType<CallModelInput>;
-export const callModelResultSchema = z.object({ message: assistantMessage, usage }) satisfies z.ZodType<CallModelResult>;
+export const callModelResultSchema = z.object({
+  message: assistantMessage,
+  usage,
+  compaction: compactionItem.optional().describe('the provider compacted the conversation: the item that now stands for it'),
+}) satisfies z.ZodType<CallModelResult>;
 
 export const compactContextInputSchema = z.object({
   runId: z.string(),

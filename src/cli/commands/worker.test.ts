@@ -5,7 +5,13 @@ import { workerCommand } from './worker.ts';
 describe('worker parses its flags', () => {
   it('takes the task queue, the mock URL (trailing slashes dropped), a binary and the cache size', () => {
     expect(workerCommand.parse(['--task-queue', 'q', '--mock-url', 'http://mocks:8080/'])).toEqual({
-      values: { 'task-queue': 'q', 'mock-url': 'http://mocks:8080', binary: CURRENT_BINARY, 'max-cached-workflows': undefined },
+      values: {
+        'task-queue': 'q',
+        'mock-url': 'http://mocks:8080',
+        binary: CURRENT_BINARY,
+        'max-cached-workflows': undefined,
+        store: undefined,
+      },
       positionals: [],
     });
     expect(
@@ -22,6 +28,20 @@ describe('worker parses its flags', () => {
     expect(() => workerCommand.parse(['--task-queue', 'q', '--mock-url', 'ftp://m'])).toThrow('--mock-url ftp://m: want http://host:port');
     expect(() => workerCommand.parse(['--task-queue', 'q', '--mock-url', 'http://m:1', '--max-cached-workflows=-1'])).toThrow(
       '--max-cached-workflows -1: want a whole number >= 0',
+    );
+  });
+
+  it('takes an offloading binary with its store, and refuses one without it before it connects', async () => {
+    const flags = ['--task-queue', 'q', '--mock-url', 'http://m:1', '--binary', 'v1-offload'];
+    expect(workerCommand.parse([...flags, '--store', 'http://127.0.0.1:9000/longrun']).values.store).toEqual({
+      endpoint: 'http://127.0.0.1:9000',
+      bucket: 'longrun',
+    });
+    expect(() => workerCommand.parse([...flags, '--store', 'http://127.0.0.1:9000'])).toThrow(
+      '--store http://127.0.0.1:9000: want http://host:port/bucket',
+    );
+    await expect(workerCommand.run(flags)).rejects.toThrow(
+      '--binary v1-offload offloads to External Storage: give --store http://host:port/bucket',
     );
   });
 });

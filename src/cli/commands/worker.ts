@@ -5,7 +5,8 @@
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { clusterSettingsFromEnv, describeCluster, installRuntime, workerConnectionOptions } from '../../environment/index.ts';
-import { activitiesConfigFor, createActivities } from '../../kernel/index.ts';
+import { activitiesConfigFor, BINARIES, createActivities } from '../../kernel/index.ts';
+import { externalStorageOf, offloadThresholdBytes, workerOffload } from '../../kernel/workers/offload.ts';
 import { activityDataConverter, workflowBundle } from '../../kernel/workers/workflow-bundles.ts';
 import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT } from '../exit-code.ts';
@@ -23,6 +24,15 @@ const FLAGS = {
     want: 'http://host:port',
   }),
   binary: binaryFlag('the kernel binary'),
+  store: valueFlag({
+    value: 'URL',
+    help: 'External Storage for a binary that offloads (v0-offload, v1-offload): an S3 endpoint and bucket, http://host:port/bucket',
+    parse: (raw) => {
+      const match = /^(https?:\/\/[^\s/]+)\/([a-z0-9.-]{3,63})\/?$/.exec(raw);
+      return match ? { endpoint: match[1] as string, bucket: match[2] as string } : undefined;
+    },
+    want: 'http://host:port/bucket',
+  }),
   'max-cached-workflows': valueFlag({
     value: 'N',
     help: 'workflows kept in the cache; 0 replays every workflow task from history',
@@ -37,7 +47,13 @@ export const workerCommand = defineCommand({
   positionals: { min: 0, max: 0, names: '' },
   notes: 'Needs TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE, TLS or API key as the cluster wants).',
   async run({ values }) {
-    const { binary, 'task-queue': taskQueue, 'mock-url': mockUrl, 'max-cached-workflows': maxCachedWorkflows } = values;
+    const { binary, 'task-queue': taskQueue, 'mock-url': mockUrl, 'max-cached-workflows': maxCachedWorkflows, store } = values;
+    // Without its store an offloading binary would run as its release, and its histories would say otherwise.
+    if (BINARIES[binary].offload && !store)
+      throw new UsageError(`--binary ${binary} offloads to External Storage: give --store http://host:port/bucket`);
+    const offload = store
+      ? { externalStorage: externalStorageOf(workerOffload(binary, { ...store, thresholdBytes: offloadThresholdBytes() })) }
+      : {};
     const cluster = clusterSettingsFromEnv();
     if (!cluster) throw new UsageError('TEMPORAL_ADDRESS is not set: the worker needs a cluster to poll');
 
@@ -59,7 +75,7 @@ export const workerCommand = defineCommand({
       taskQueue,
       workflowBundle: await workflowBundle(binary),
       activities: createActivities(activitiesConfigFor(binary, { modelBaseUrl: `${mockUrl}/v1`, sandboxBaseUrl: `${mockUrl}/sandbox/v1` })),
-      dataConverter: activityDataConverter(),
+      dataConverter: { ...activityDataConverter(), ...offload },
       ...(maxCachedWorkflows !== undefined ? { maxCachedWorkflows } : {}),
     });
     const stop = () => worker.shutdown();

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resolveScenario, runScenario } from '../src/index.ts';
+import { MUTANTS } from '../src/mutants/catalogue.ts';
 
 describe('provider-side compaction (the provider-compaction binary)', () => {
   it("keeps every request of tmprl1103's plan under the blob limit, and the card's invariants say why they do not apply", async () => {
@@ -37,5 +38,15 @@ describe('provider-side compaction (the provider-compaction binary)', () => {
     // The provider bills the carried compaction as its summary: more than the item's bytes would.
     expect(summary.totals.inputTokens?.agent).toBeGreaterThan(Math.round(summary.totals.requestBytes / 2.7));
     expect(summary.totals.inputTokens?.compaction).toBe(0);
+  }, 180_000);
+
+  it('catches the control that ignores the compaction item: its requests grow past the blob limit (TMPRL1103)', async () => {
+    const mutant = MUTANTS.find((m) => m.binary === 'compaction-item-ignored');
+    if (!mutant) throw new Error('compaction-item-ignored is not in the catalogue');
+    const summary = await runScenario(mutant.scenario);
+    expect(summary.expectations.map((e) => [e.description, e.met])).toEqual([
+      ['on compaction-item-ignored: wft.no-retry-loop catch it', true],
+    ]);
+    expect(summary.runs.map((run) => run.incidents)).toEqual([['tmprl1103']]);
   }, 180_000);
 });

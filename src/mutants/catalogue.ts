@@ -120,6 +120,9 @@ export const MUTANTS: readonly Mutant[] = [
     faults: { compaction: [{ fault: { kind: 'http-500' } }] },
   }),
   mutant('can-budget-per-run', ['run.liveness'], { runs: { ...STALLING_RUNS }, limits: { ...LIMITS, continueAsNewBytes: 300_000 } }),
+  // The provider compacts past the trigger (~turn 17), and the control sends everything anyway:
+  // past the blob limit at turn 28, the workflow task fails with PAYLOADS_TOO_LARGE (TMPRL1103).
+  mutant('compaction-item-ignored', ['wft.no-retry-loop'], {}),
   // The default shape's non-ASCII text weighs ~7% more in bytes than in units: requests pass the
   // trigger and the budget uncounted, the tail outgrows its cap, the carried counters fall short.
   mutant('utf16-sizes', ['compaction.trigger', 'history.continue-as-new', 'rebuild.contract', 'can.carry-over'], {

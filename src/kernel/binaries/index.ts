@@ -41,6 +41,7 @@ export const BINARY_IDS = [
   'v0-offload',
   'v1-offload',
   'provider-compaction',
+  'compaction-item-ignored',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
 /** A binary named in a scenario or a result: the one schema, so naming other binaries is one edit. */
@@ -118,6 +119,12 @@ const DESCRIPTIONS: Record<BinaryId, Omit<Binary, 'id' | 'workflowsPath'>> = {
     base: 'v0',
     description:
       "v0's append-only loop and payload guard, no state card: the provider compacts past the trigger (OpenAI Responses' context_management) and the conversation drops what its compaction item stands for",
+  },
+  'compaction-item-ignored': {
+    broken: true,
+    base: 'provider-compaction',
+    description:
+      "provider-compaction that ignores the provider's compaction item: it keeps sending everything, and the requests pass the blob limit as v0's do",
   },
   ungated: {
     broken: true,

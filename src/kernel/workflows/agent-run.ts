@@ -182,7 +182,7 @@ class AgentRun {
 
   /** The conversation the answer follows: as it was, or what the provider's compaction item left of it. */
   private conversationAfter(compaction: CompactionItem | undefined): Message[] {
-    if (!compaction || this.options.contextManagement !== 'provider') return this.messages;
+    if (!compaction || this.options.contextManagement !== 'provider' || !this.options.dropsBeforeCompactionItem) return this.messages;
     return afterProviderCompaction(this.messages, compaction);
   }
 

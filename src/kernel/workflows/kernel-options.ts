@@ -65,6 +65,8 @@ export interface KernelOptions {
    * compaction item it answers with; provider-compaction).
    */
   contextManagement: 'card' | 'provider';
+  /** The conversation drops what a provider's compaction item stands for (false only in compaction-item-ignored: it keeps sending everything). */
+  dropsBeforeCompactionItem: boolean;
 }
 
 export const CURRENT_KERNEL: KernelOptions = {
@@ -90,4 +92,5 @@ export const CURRENT_KERNEL: KernelOptions = {
   runInputLimits: 'partial',
   compactionElidesTexts: true,
   contextManagement: 'card',
+  dropsBeforeCompactionItem: true,
 };

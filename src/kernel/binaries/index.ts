@@ -70,7 +70,11 @@ export interface Binary {
   workflowsPath: string;
   /** A deliberately broken control that some invariant must catch. */
   broken: boolean;
-  /** The release it is built on: a broken control's, the release it breaks (CURRENT_BINARY unless it says); an offloading binary's, the release whose workflow it runs. */
+  /**
+   * The release it is built on: a broken control's, the release it breaks (CURRENT_BINARY unless it
+   * says); an offloading binary's, the release whose workflow it runs; provider-compaction's, the
+   * release whose loop and guard it keeps.
+   */
   base?: BinaryId;
   /** A control broken in its activities, not its workflow: what its workers' activities are configured with. */
   activityControls?: ActivityControls;

@@ -57,7 +57,7 @@ describe('comparing two summaries', () => {
     expect(figure(comparison, 'p50').status).toBe('within');
     expect(figure(comparison, 'turns-per-second')).toMatchObject({ status: 'regressed', better: 'higher' });
     const text = comparisonText(comparison);
-    expect(text).toMatch(/^turn latency p99, ms +50 +75 +\+25 \(\+50%\) +20% +REGRESSED$/m);
+    expect(text).toMatch(/^turn latency p99, ms +50 +75 +\+25 \(\+50%\) +20% +default +REGRESSED$/m);
     expect(text.split('\n').at(-1)).toBe(
       'regressed: turns/s -1.98 (-20%) (may worsen by 10%); turn latency p99, ms +25 (+50%) (may worsen by 20%); violations +1 (may worsen by 0); fails: payload.ceiling +1 (may worsen by 0)',
     );
@@ -73,6 +73,42 @@ describe('comparing two summaries', () => {
     expect(compared(file, thresholds('p99=40')).regressed).toEqual([]);
     expect(compared(file, thresholds('p99=39')).regressed).toEqual(['turn latency p99, ms']);
     expect(figure(compared(file, thresholds('p99=off')), 'p99').status).toBe('not-judged');
+  });
+
+  it('says where each limit was set, in its row and in the verdict', () => {
+    const file = edited('slower-p99-scenario', (s) => {
+      s.totals.latency.p99 *= 1.5;
+      s.totals.latency.p95 *= 1.5;
+    });
+    const limits = { ...defaultThresholds(), p99: { percent: 40 }, p95: { percent: 45 } };
+    const comparison = compareReports(readReport(BASE), readReport(file), limits, { p99: 'scenario', p95: 'flag' });
+    expect(figure(comparison, 'p99')).toMatchObject({ maxRegression: '40%', maxRegressionFrom: 'scenario', status: 'regressed' });
+    expect(figure(comparison, 'p50').maxRegressionFrom).toBe('default');
+    const text = comparisonText(comparison, { scenarioFile: 'scenarios/x.yaml', flag: true });
+    expect(text.split('\n')[2]).toBe('           limits: scenario scenarios/x.yaml, then --max-regression, over the defaults');
+    expect(text).toMatch(/^turn latency p99, ms +50 +75 +\+25 \(\+50%\) +40% +scenario +REGRESSED$/m);
+    expect(text).toMatch(/^turn latency p95, ms +30 +45 +\+15 \(\+50%\) +45% +flag +REGRESSED$/m);
+    expect(text.split('\n').at(-1)).toBe(
+      'regressed: turn latency p95, ms +15 (+50%) (may worsen by 45%, --max-regression); turn latency p99, ms +25 (+50%) (may worsen by 40%, the scenario)',
+    );
+  });
+
+  it('judges the input tokens per turn where both reports counted them, and only shows them where one did', () => {
+    const tokens = (agent: number, compaction: number) => (s: Summary) => {
+      s.totals.inputTokens = { agent, compaction };
+    };
+    const counted = edited('tokens', tokens(400_000, 16_000));
+    const more = edited('more-tokens', tokens(440_000, 18_000));
+    const some = edited('some-more-tokens', tokens(440_000, 16_000));
+    const turns = base().totals.turns;
+    expect(figure(compared(counted), 'tokens-per-turn')).toMatchObject({ base: undefined, new: 416_000 / turns, status: 'missing' });
+    expect(compared(counted).regressed).toEqual([]);
+    const worse = compareReports(readReport(counted), readReport(more), defaultThresholds());
+    expect(figure(worse, 'tokens-per-turn')).toMatchObject({ label: 'input tokens per turn', unit: 'tokens', maxRegression: '10%' });
+    expect(worse.regressed).toEqual(['input tokens per turn']);
+    // +40,000 of 416,000 is 9.6%: within the default 10%.
+    expect(compareReports(readReport(counted), readReport(some), defaultThresholds()).regressed).toEqual([]);
+    expect(compared(BASE).figures.some((f) => f.key === 'tokens-per-turn')).toBe(false);
   });
 
   it('shows a figure only one report has without judging it, and notes a partial report and other seeds', () => {

@@ -4,10 +4,10 @@
  * baseline's value, or an amount in its unit). A figure one report lacks is shown, not judged.
  */
 
+import { COMPARE_FIGURES, COMPARE_KEYS, type CompareKey } from '../scenario/compare-schema.ts';
 import type { Figure } from './figure.ts';
-import { COMPARE_FIGURES, COMPARE_KEYS, type CompareKey } from './figure-keys.ts';
 import { type ComparedReport, ReportInputError } from './read-report.ts';
-import { type Thresholds, thresholdText } from './thresholds.ts';
+import { type LimitSource, type Thresholds, thresholdText } from './thresholds.ts';
 
 export type FigureStatus = 'regressed' | 'within' | 'not-judged' | 'missing';
 
@@ -25,6 +25,8 @@ export interface ComparedFigure {
   changePercent: number | undefined;
   /** How far it may get worse, as written: 10%, 50 MiB/h, 0, off. */
   maxRegression: string;
+  /** Where that limit was set: its default, the scenario's `compare.maxRegression`, or `--max-regression`. */
+  maxRegressionFrom: LimitSource;
   status: FigureStatus;
 }
 
@@ -41,7 +43,12 @@ export interface Comparison {
 export type ReportFacts = Omit<ComparedReport, 'figures'>;
 
 /** Throws ReportInputError when the two are not reports of the same thing. */
-export function compareReports(base: ComparedReport, next: ComparedReport, thresholds: Thresholds): Comparison {
+export function compareReports(
+  base: ComparedReport,
+  next: ComparedReport,
+  thresholds: Thresholds,
+  from: Partial<Record<CompareKey, LimitSource>> = {},
+): Comparison {
   if (base.kind !== next.kind) {
     throw new ReportInputError(`${next.file} is a ${kindName(next)} and ${base.file} a ${kindName(base)}: compare like with like`);
   }
@@ -50,7 +57,7 @@ export function compareReports(base: ComparedReport, next: ComparedReport, thres
       `${next.file}: scenario ${next.scenario}, not ${base.scenario} as ${base.file}: compare runs of one scenario`,
     );
   }
-  const figures = pair(base.figures, next.figures).map(([b, n]) => judge(b, n, thresholds));
+  const figures = pair(base.figures, next.figures).map(([b, n]) => judge(b, n, thresholds, from));
   const notes: string[] = [];
   if (base.seed !== next.seed) notes.push(`the seeds differ (${base.seed} and ${next.seed}): the runs are not the same plans`);
   for (const [name, report] of [
@@ -77,7 +84,12 @@ function pair(base: Figure[], next: Figure[]): [Figure | undefined, Figure | und
   return pairs.sort((a, b) => rank(a) - rank(b));
 }
 
-function judge(b: Figure | undefined, n: Figure | undefined, thresholds: Thresholds): ComparedFigure {
+function judge(
+  b: Figure | undefined,
+  n: Figure | undefined,
+  thresholds: Thresholds,
+  from: Partial<Record<CompareKey, LimitSource>>,
+): ComparedFigure {
   const { id, key, label } = (b ?? n) as Figure;
   const { unit, better } = COMPARE_FIGURES[key];
   const threshold = thresholds[key];
@@ -94,5 +106,19 @@ function judge(b: Figure | undefined, n: Figure | undefined, thresholds: Thresho
     // Float noise (0.1 + 0.2) never regresses a figure that moved by exactly its limit.
     status = worse > allowed + 1e-9 * Math.max(1, Math.abs(base)) ? 'regressed' : 'within';
   }
-  return { id, key, label, unit, better, base, new: next, change, changePercent, maxRegression: thresholdText(key, threshold), status };
+  const maxRegression = thresholdText(key, threshold);
+  return {
+    id,
+    key,
+    label,
+    unit,
+    better,
+    base,
+    new: next,
+    change,
+    changePercent,
+    maxRegression,
+    maxRegressionFrom: from[key] ?? 'default',
+    status,
+  };
 }

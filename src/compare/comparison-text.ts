@@ -2,13 +2,22 @@
 import { formatCount } from '../report/format.ts';
 import type { ComparedFigure, Comparison } from './compare-reports.ts';
 
-const HEADERS = ['figure', 'base', 'new', 'change', 'may worsen by', ''];
+const HEADERS = ['figure', 'base', 'new', 'change', 'may worsen by', 'set by', ''];
 
-export function comparisonText(comparison: Comparison): string {
+/** Where the limits came from besides the defaults: the scenario file read, `--max-regression` given. */
+export interface LimitSources {
+  scenarioFile?: string | undefined;
+  flag?: boolean;
+}
+
+export function comparisonText(comparison: Comparison, sources: LimitSources = {}): string {
   const { base, new: next } = comparison;
   const title = base.kind === 'bench' ? 'bench' : (base.scenario ?? '');
   const pad = ' '.repeat(title.length + 2);
-  const lines = [`${title}: base ${base.file} (${base.about})`, `${pad}new  ${next.file} (${next.about})`, ''];
+  const lines = [`${title}: base ${base.file} (${base.about})`, `${pad}new  ${next.file} (${next.about})`];
+  const over = [...(sources.scenarioFile ? [`scenario ${sources.scenarioFile}`] : []), ...(sources.flag ? ['--max-regression'] : [])];
+  if (over.length > 0) lines.push(`${pad}limits: ${over.join(', then ')}, over the defaults`);
+  lines.push('');
   const shown = comparison.figures.filter((f) => !(f.key === 'invariant-fails' && f.base === 0 && f.new === 0));
   const quiet = comparison.figures.length - shown.length;
   const rows = shown.map(row);
@@ -16,7 +25,7 @@ export function comparisonText(comparison: Comparison): string {
   if (quiet > 0) {
     const at = shown.findIndex((f) => f.key === 'invariant-fails' || f.key === 'request-bytes-per-turn');
     const which = shown.some((f) => f.key === 'invariant-fails') ? `the other ${quiet}` : `each of ${quiet}`;
-    rows.splice(at < 0 ? rows.length : at, 0, [`fails: ${which} invariants`, '0', '0', '', '', '']);
+    rows.splice(at < 0 ? rows.length : at, 0, [`fails: ${which} invariants`, '0', '0', '', '', '', '']);
   }
   lines.push(...table([HEADERS, ...rows]), '');
   for (const note of comparison.notes) lines.push(`note: ${note}`);
@@ -30,12 +39,16 @@ export function verdictLine(comparison: Comparison): string {
     const judged = comparison.figures.filter((f) => f.status === 'within').length;
     return `no figure regressed past its threshold (${judged} judged)`;
   }
-  return `regressed: ${regressed.map((f) => `${f.label} ${changeText(f)} (may worsen by ${f.maxRegression})`).join('; ')}`;
+  return `regressed: ${regressed.map((f) => `${f.label} ${changeText(f)} (may worsen by ${f.maxRegression}${setBy(f)})`).join('; ')}`;
+}
+
+function setBy(f: ComparedFigure): string {
+  return f.maxRegressionFrom === 'default' ? '' : f.maxRegressionFrom === 'scenario' ? ', the scenario' : ', --max-regression';
 }
 
 function row(f: ComparedFigure): string[] {
   const status = { regressed: 'REGRESSED', within: '', 'not-judged': '', missing: 'not in both' }[f.status];
-  return [f.label, valueText(f.base), valueText(f.new), changeText(f), f.maxRegression, status];
+  return [f.label, valueText(f.base), valueText(f.new), changeText(f), f.maxRegression, f.maxRegressionFrom, status];
 }
 
 /** Three significant digits, thousands grouped: 0.62, 9.92, 162, 1,048,576. */

@@ -2,7 +2,7 @@
  * One figure of a report, as `longrun compare` sets it beside the same figure of another: its
  * threshold key (src/scenario/compare-schema.ts) and the value in that key's unit.
  */
-import type { CompareKey } from './figure-keys.ts';
+import type { CompareKey } from '../scenario/compare-schema.ts';
 
 export interface Figure {
   /** Pairs it with the other report's: the key, or the key and what it is of (`invariant-fails:payload.ceiling`). */

@@ -16,6 +16,8 @@ export interface ComparedReport {
   kind: 'summary' | 'bench';
   /** The scenario's name; undefined for a bench report. */
   scenario: string | undefined;
+  /** The scenario file the run read, as its summary names it (absent in older summaries and bench reports). */
+  scenarioFile?: string | undefined;
   seed: number | undefined;
   /** Interrupted before it finished: its figures cover less. */
   partial: boolean;
@@ -78,6 +80,7 @@ function summaryReport(file: string, value: unknown): ComparedReport {
     file,
     kind: 'summary',
     scenario: summary.scenario,
+    ...(summary.scenarioFile ? { scenarioFile: summary.scenarioFile } : {}),
     seed: summary.seed,
     partial: summary.partial,
     about: about.join(', '),

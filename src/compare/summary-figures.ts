@@ -1,7 +1,7 @@
-/** The figures of a summary.json: throughput, turn latency, memory, violations, invariant fails, request bytes. */
+/** The figures of a summary.json: throughput, turn latency, memory, violations, invariant fails, request bytes, input tokens. */
 import type { ProcessMetrics, Summary } from '../result/index.ts';
+import type { CompareKey } from '../scenario/compare-schema.ts';
 import { type Figure, figure, MIB } from './figure.ts';
-import type { CompareKey } from './figure-keys.ts';
 
 const PROCESSES = ['worker', 'server', 'database'] as const;
 
@@ -32,6 +32,9 @@ export function summaryFigures(summary: Summary): Figure[] {
     figure('runs', 'runs', totals.runs),
     figure('turns', 'turns', totals.turns),
   );
+  // Per turn, as the request bytes: a soak's total grows with its throughput. A summary written
+  // before the mocks counted tokens has none: beside one that has, the figure is shown, not judged.
+  if (totals.inputTokens) figures.push(figure('tokens-per-turn', 'input tokens per turn', tokensPerTurn(totals)));
   return figures;
 }
 
@@ -42,4 +45,8 @@ function invariantFails(summary: Summary): Map<string, number> {
     for (const { id, status } of run.invariants) fails.set(id, (fails.get(id) ?? 0) + (status === 'fail' ? 1 : 0));
   }
   return fails;
+}
+
+function tokensPerTurn({ inputTokens, turns }: Summary['totals']): number | undefined {
+  return inputTokens && turns > 0 ? (inputTokens.agent + inputTokens.compaction) / turns : undefined;
 }

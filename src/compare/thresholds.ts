@@ -1,11 +1,58 @@
-/** How far each figure may regress: the defaults (figure-keys.ts), then `--max-regression key=limit,...`, key by key. */
+/**
+ * How far each figure may regress: the defaults (src/scenario/compare-schema.ts), then the
+ * scenario's `compare.maxRegression`, then `--max-regression key=limit,...`, key by key.
+ */
 import { closestName } from '../scenario/closest-name.ts';
-import { COMPARE_FIGURES, COMPARE_KEYS, type CompareKey, parseThreshold, type Threshold } from './figure-keys.ts';
+import {
+  COMPARE_FIGURES,
+  COMPARE_KEYS,
+  type CompareKey,
+  type CompareSettings,
+  parseThreshold,
+  type Threshold,
+} from '../scenario/compare-schema.ts';
 
 export type Thresholds = Record<CompareKey, Threshold>;
 
+/** Where a figure's limit was set: its default, the scenario's `compare.maxRegression`, or `--max-regression`. */
+export type LimitSource = 'default' | 'scenario' | 'flag';
+
+export interface Limits {
+  thresholds: Thresholds;
+  from: Record<CompareKey, LimitSource>;
+}
+
 export function defaultThresholds(): Thresholds {
   return Object.fromEntries(COMPARE_KEYS.map((key) => [key, parseThreshold(COMPARE_FIGURES[key].default) as Threshold])) as Thresholds;
+}
+
+/** The defaults, then the scenario's limits, then the flag's: the last that sets a key wins. */
+export function mergeThresholds(scenario: Partial<Thresholds>, flag: Partial<Thresholds>): Limits {
+  const thresholds = defaultThresholds();
+  const from = Object.fromEntries(COMPARE_KEYS.map((key) => [key, 'default'])) as Record<CompareKey, LimitSource>;
+  for (const [source, given] of [
+    ['scenario', scenario],
+    ['flag', flag],
+  ] as const) {
+    for (const key of COMPARE_KEYS) {
+      const threshold = given[key];
+      if (threshold === undefined) continue;
+      thresholds[key] = threshold;
+      from[key] = source;
+    }
+  }
+  return { thresholds, from };
+}
+
+/** A scenario's `compare.maxRegression`, already checked by its schema. */
+export function scenarioThresholds(settings: CompareSettings | undefined): Partial<Thresholds> {
+  const out: Partial<Thresholds> = {};
+  for (const key of COMPARE_KEYS) {
+    const raw = settings?.maxRegression[key];
+    const threshold = raw === undefined ? undefined : parseThreshold(raw);
+    if (threshold !== undefined) out[key] = threshold;
+  }
+  return out;
 }
 
 /** `p99=20%,violations=0,worker-rss-growth=off`; throws a one-line error naming the bad part. */

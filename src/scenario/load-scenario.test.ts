@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { type FaultProfile, type RunShapeInput, resolveShape } from '../../mocks/index.ts';
 import { BINARY_IDS, type BinaryId, type BinaryName } from '../kernel/index.ts';
+import { COMPARE_KEYS } from './compare-schema.ts';
 import { loadScenarioFile, parseScenario } from './load-scenario.ts';
 import { ScenarioError } from './scenario-error.ts';
 import type { ChaosStep, Expectation, Scenario } from './scenario-schema.ts';
@@ -213,5 +214,64 @@ describe('loadScenarioFile', () => {
     writeFileSync(file, scenario('runs:\n  count: 0'));
     expect(() => loadScenarioFile(file)).toThrow(`${file}:7:10: runs.count: expected a positive integer, got 0`);
     expect(() => loadScenarioFile(join(dir, 'absent.yaml'))).toThrow(`${join(dir, 'absent.yaml')}: no such file`);
+  });
+});
+
+describe("a scenario's compare block", () => {
+  it('is absent unless written, and an empty one sets no limit', () => {
+    expect(parseScenario(scenario(), FILE).compare).toBeUndefined();
+    expect(parseScenario(scenario('compare: {}'), FILE).compare).toEqual({ maxRegression: {} });
+  });
+
+  it("takes the --max-regression forms: a percentage, an amount in the figure's unit, off", () => {
+    const text = scenario(
+      [
+        'compare:',
+        '  maxRegression:',
+        "    p99: '25%'",
+        '    violations: 0',
+        '    worker-rss-growth: 100',
+        '    tokens-per-turn: off',
+      ].join('\n'),
+    );
+    expect(parseScenario(text, FILE).compare).toEqual({
+      maxRegression: { p99: '25%', violations: 0, 'worker-rss-growth': 100, 'tokens-per-turn': 'off' },
+    });
+  });
+
+  it('knows every figure key of longrun compare', () => {
+    const lines = COMPARE_KEYS.map((key) => `    ${key}: off`);
+    const parsed = parseScenario(scenario(['compare:', '  maxRegression:', ...lines].join('\n')), FILE);
+    expect(Object.keys(parsed.compare?.maxRegression ?? {})).toEqual(COMPARE_KEYS);
+  });
+
+  it.each([
+    [
+      'an unknown figure',
+      ['compare:', '  maxRegression:', '    p999: 20%'],
+      `${FILE}:8:5: compare.maxRegression: unknown key p999; did you mean p99?`,
+    ],
+    [
+      'a limit in words',
+      ['compare:', '  maxRegression:', '    p99: fast'],
+      `${FILE}:8:10: compare.maxRegression.p99: expected a percentage of the baseline (10%), an amount in the figure's unit, or off, got "fast"`,
+    ],
+    [
+      'a negative amount',
+      ['compare:', '  maxRegression:', '    violations: -1'],
+      `${FILE}:8:17: compare.maxRegression.violations: expected a percentage of the baseline (10%), an amount in the figure's unit, or off, got -1`,
+    ],
+    [
+      'a negative percentage',
+      ['compare:', '  maxRegression:', '    p99: -5%'],
+      `${FILE}:8:10: compare.maxRegression.p99: expected a percentage of the baseline (10%), an amount in the figure's unit, or off, got "-5%"`,
+    ],
+    [
+      'a key beside maxRegression',
+      ['compare:', '  maxRegresion:', '    p99: 20%'],
+      `${FILE}:7:3: compare: unknown key maxRegresion; did you mean maxRegression?`,
+    ],
+  ])('points at %s with its file, line and field', (_, lines, message) => {
+    expect(errorOf(scenario(lines.join('\n'))).message).toBe(message);
   });
 });

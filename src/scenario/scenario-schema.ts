@@ -17,6 +17,7 @@ import { BINARY_IDS, type BinaryName, binaryIdSchema, binaryNameSchema } from '.
 import { chaosBinaryProblems } from './chaos-binary-rules.ts';
 import { CHAOS_ACTIONS, chaosStepProblems, NETWORK_FAULTS, NETWORK_LINKS, VERSIONING_BEHAVIORS } from './chaos-step-rules.ts';
 import { closestName } from './closest-name.ts';
+import { compareSchema } from './compare-schema.ts';
 import { externalTargetSchema, foreignBinaryNameSchema } from './external-target.ts';
 import { rampSchemaWith, soakSchemaWith } from './soak-schema.ts';
 
@@ -276,6 +277,7 @@ export const scenarioSchema = z
     faults: faultsSchema.default({}),
     /** Soak thresholds: each one stated becomes an expectation (turns/s, p99 latency, RSS growth). */
     soak: soakSchemaWith(durationSchema).optional(),
+    compare: compareSchema.optional(),
     chaos: z.array(chaosStepSchema).default([]),
     expect: z.array(expectationSchema).min(1),
   })

@@ -9,9 +9,11 @@ import {
   type Comparison,
   compareReports,
   comparisonText,
-  defaultThresholds,
+  type Limits,
+  mergeThresholds,
   parseThresholdList,
   readReport,
+  scenarioLimits,
   type Thresholds,
   thresholdText,
 } from '../../compare/index.ts';
@@ -24,6 +26,10 @@ const FLAGS = {
   'max-regression': valueFlag({
     value: 'KEY=LIMIT,...',
     help: 'how far a figure may get worse: a percentage of the baseline (p99=20%), an amount in its unit (violations=0), or off',
+  }),
+  scenario: valueFlag({
+    value: 'FILE|NAME',
+    help: "the scenario whose compare.maxRegression sets the limits (default: the one the reports name, summary.json's scenarioFile)",
   }),
   json: booleanFlag('print the comparison as JSON'),
 };
@@ -41,13 +47,15 @@ export const compareCommand = defineCommand({
 (\`npm run bench\` writes reports/bench/<time>.json); both of one scenario, or both bench reports.
 A figure regresses when it got worse than the baseline's by more than its limit; one that only one
 report has (a server not sampled, an invariant the other did not judge) is shown, not judged.
---max-regression sets a figure's limit over its default, key by key.
+A figure's limit is its default, over it the scenario's compare.maxRegression (the scenario the
+reports were run from, or --scenario's), over both --max-regression: key by key, the last wins.
 
 Figures (KEY, what, unit; default limit):
 ${KEYS_HELP}
 
 Exit codes: 0 no figure regressed past its limit; 3 one did (each named on the last line);
-2 bad input (a missing file, one that is not a report, reports of two scenarios), in one line.`,
+2 bad input (a missing file, one that is not a report, reports of two scenarios, a scenario that
+does not load), in one line.`,
   async run({ values, positionals: [basePath = '', newPath = ''] }) {
     let given: Partial<Thresholds> = {};
     try {
@@ -55,15 +63,24 @@ Exit codes: 0 no figure regressed past its limit; 3 one did (each named on the l
     } catch (error) {
       throw new UsageError(`--max-regression ${(error as Error).message}`);
     }
-    const thresholds = { ...defaultThresholds(), ...given };
-    const comparison = compareReports(readReport(basePath), readReport(newPath), thresholds);
-    if (values.json) console.log(JSON.stringify(comparisonJson(comparison, thresholds), null, 2));
-    else console.log(comparisonText(comparison));
+    const base = readReport(basePath);
+    const next = readReport(newPath);
+    const scenario = scenarioLimits(base, next, values.scenario);
+    const limits = mergeThresholds(scenario.thresholds, given);
+    const comparison = compareReports(base, next, limits.thresholds, limits.from);
+    comparison.notes.push(...scenario.notes);
+    // The scenario is named where it set a limit; the column says which.
+    const sources = {
+      scenarioFile: Object.keys(scenario.thresholds).length > 0 ? scenario.file : undefined,
+      flag: Object.keys(given).length > 0,
+    };
+    if (values.json) console.log(JSON.stringify(comparisonJson(comparison, limits, scenario.file), null, 2));
+    else console.log(comparisonText(comparison, sources));
     return comparison.regressed.length > 0 ? EXIT.baselineRegression : EXIT.passed;
   },
 });
 
-function comparisonJson(comparison: Comparison, thresholds: Thresholds) {
-  const limits = Object.fromEntries(COMPARE_KEYS.map((key) => [key, thresholdText(key, thresholds[key])]));
-  return { ...comparison, maxRegression: limits };
+function comparisonJson(comparison: Comparison, { thresholds, from }: Limits, scenarioFile: string | undefined) {
+  const maxRegression = Object.fromEntries(COMPARE_KEYS.map((key) => [key, thresholdText(key, thresholds[key])]));
+  return { ...comparison, maxRegression, maxRegressionFrom: from, ...(scenarioFile ? { limitsScenarioFile: scenarioFile } : {}) };
 }

@@ -1,7 +1,9 @@
 /**
  * The keys of the figures `longrun compare` sets side by side, and how far each may regress
- * before it fails: one table, read by the judging, `--max-regression` and the help.
+ * before it fails: one table, read by the judging, `--max-regression`, the help and a
+ * scenario's `compare.maxRegression` (here, so that the scenario schema can name the keys).
  */
+import { z } from 'zod';
 
 export interface CompareFigure {
   /** What it is, for the help and editors. */
@@ -32,8 +34,14 @@ export const COMPARE_FIGURES = {
   'database-rss-growth': { what: "PostgreSQL's memory slope after the warm-up", unit: 'MiB/h', better: 'lower', default: 'off' },
   violations: { what: 'invariant violations, all runs', unit: 'violations', better: 'lower', default: 0 },
   'invariant-fails': { what: 'runs failing an invariant, per invariant', unit: 'runs', better: 'lower', default: 0 },
-  'request-bytes-per-turn': { what: 'model request bytes per turn (the token bill)', unit: 'bytes', better: 'lower', default: '10%' },
+  'request-bytes-per-turn': { what: 'model request bytes per turn', unit: 'bytes', better: 'lower', default: '10%' },
   'request-bytes': { what: 'model request bytes, all runs', unit: 'bytes', better: 'lower', default: 'off' },
+  'tokens-per-turn': {
+    what: 'input tokens per turn, agent and compaction model (the token bill)',
+    unit: 'tokens',
+    better: 'lower',
+    default: '10%',
+  },
   tokens: { what: 'input tokens billed (bench month: agent and compaction model)', unit: 'tokens', better: 'lower', default: '10%' },
   runs: { what: 'runs judged', unit: 'runs', better: 'higher', default: 'off' },
   turns: { what: 'turns completed', unit: 'turns', better: 'higher', default: 'off' },
@@ -56,3 +64,31 @@ export function parseThreshold(raw: string | number): Threshold | undefined {
   if (percent) return { percent: Number(percent[1]) };
   return /^\d+(\.\d+)?$/.test(raw) ? { amount: Number(raw) } : undefined;
 }
+
+/** A limit as a scenario writes it: the forms of `--max-regression` (`20%`, `250`, `off`). */
+const thresholdSchema = z
+  .union([
+    z.number().nonnegative(),
+    z.string().regex(/^(\d+(\.\d+)?%|off)$/, "a percentage of the baseline (10%), an amount in the figure's unit, or off"),
+  ])
+  .describe("a percentage of the baseline (10%), an amount in the figure's unit, or off");
+
+export const compareSchema = z
+  .strictObject({
+    maxRegression: z
+      .strictObject(
+        Object.fromEntries(
+          COMPARE_KEYS.map((key) => {
+            const { what, unit, default: limit } = COMPARE_FIGURES[key];
+            return [key, thresholdSchema.optional().describe(`${what} (${unit}; default ${limit})`)];
+          }),
+        ) as Record<CompareKey, z.ZodOptional<typeof thresholdSchema>>,
+      )
+      .default({})
+      .describe(
+        'how far each figure may get worse than the baseline before `longrun compare` exits 3, key by key over the defaults; --max-regression overrides it',
+      ),
+  })
+  .describe("`longrun compare`'s limits for reports of this scenario (default: each figure's own, `longrun compare --help`)");
+
+export type CompareSettings = z.infer<typeof compareSchema>;

@@ -57,6 +57,11 @@ faults: {}
 #     - fault: { kind: http-500 }
 #       when: { probability: 0.5 }
 
+# How far each figure may get worse than the baseline's in \`longrun compare\`, over its
+# default (\`longrun compare --help\`): a percentage, an amount in the figure's unit, or off.
+# compare:
+#   maxRegression: { p99: 25%, tokens-per-turn: 10% }
+
 # Steps during the scenario: kill-worker, restart-server, restart-database, upgrade-worker (with \`to\`),
 # each \`after\` a duration or \`atTurn\` a turn.
 chaos: []

@@ -7,8 +7,6 @@ import { type OffloadStore, startOffloadStore } from '../kernel/workers/offload.
 import type { Scenario } from '../scenario/scenario-schema.ts';
 import { resolveLimits } from './limits.ts';
 
-export type { OffloadStore };
-
 export function startScenarioStore(scenario: Scenario, binaries: readonly string[]): Promise<OffloadStore | undefined> {
   return startOffloadStore(binaries, resolveLimits(scenario, scenario.server.dynamicConfig).blobLimitBytes);
 }

@@ -11,10 +11,11 @@ import { type ChaosEvent, type ChaosPlan, type ChaosSessionOptions, planChaos, s
 import { type Environment, startEnvironment } from '../environment/index.ts';
 import type { BinaryId, BinaryName } from '../kernel/index.ts';
 import { type KernelWorkers, startKernelWorkers, workflowCacheSize } from '../kernel/workers/kernel-workers.ts';
+import type { OffloadStore } from '../kernel/workers/offload.ts';
 import type { ExpectationRecord } from '../result/index.ts';
 import { mockOptionsOf } from '../scenario/mock-options.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
-import { type OffloadStore, startScenarioStore } from './offload-store.ts';
+import { startScenarioStore } from './offload-store.ts';
 
 export interface RunHarness {
   env: Environment;

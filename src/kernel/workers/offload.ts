@@ -67,7 +67,7 @@ export interface OffloadStore {
   target: OffloadTarget;
 }
 
-export function offloads(binaries: readonly string[]): boolean {
+function offloads(binaries: readonly string[]): boolean {
   return binaries.some((binary) => binary in BINARIES && BINARIES[binary as BinaryId].offload === true);
 }
 

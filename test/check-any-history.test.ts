@@ -19,6 +19,7 @@ const ANY_WORKFLOW = [
   'history.no-termination',
   'history.continue-as-new',
   'can.clean-boundary',
+  'versioning.pinned-build',
 ];
 const KERNEL_ONLY = HISTORY_INVARIANT_IDS.filter((id) => !ANY_WORKFLOW.includes(id));
 const BROKEN = '{"events": [{"eventId": "1", "eventType": "EVENT_TYPE_WORKFLOW_EXECUTION_STARTED" "x": 1}]}';

@@ -71,6 +71,9 @@ describe('versioning.pinned-build', () => {
   });
 
   it('is not applicable to a run no versioned worker took', () => {
-    expect(resultOf(new AgentRunHistory().turn().complete(), 'versioning.pinned-build').status).toBe('not-applicable');
+    expect(resultOf(new AgentRunHistory().turn().complete(), 'versioning.pinned-build')).toMatchObject({
+      status: 'not-applicable',
+      evidence: ['no workflow task was completed by a versioned worker'],
+    });
   });
 });

@@ -78,6 +78,7 @@ export const versioningPinnedBuild: HistoryInvariant = {
       pinnedBefore = execution.end?.kind === 'continued-as-new' ? pin : undefined;
       changedBefore = execution.end?.kind === 'continued-as-new' ? changed : undefined;
     }
-    return judge(this.id, failures, notes, notes.length > 0);
+    if (notes.length === 0) return judge(this.id, [], ['no workflow task was completed by a versioned worker'], false);
+    return judge(this.id, failures, notes, true);
   },
 };

@@ -85,6 +85,8 @@ export const runRecordSchema = z.object({
   workflowTaskFailures: count,
   /** Incidents this run shows (src/checks/incidents.ts). */
   incidents: z.array(incidentSchema),
+  /** The first limit the run hit and the turn it hit it at (src/checks/run/run-profile.ts `breakOf`); absent when it hit none. */
+  broke: z.object({ incident: incidentSchema, turn: z.number().int().positive() }).optional(),
   invariants: z.array(invariantRecordSchema),
   /** Where its histories were replayed, one entry per binary (absent from summaries written before it was recorded). */
   replays: z.array(replayRecordSchema).optional(),

@@ -58,3 +58,34 @@ describe('an ends expectation', () => {
     expect(record).toMatchObject({ met: false, detail: 'no run finished on v1' });
   });
 });
+
+describe('a reproduces expectation with a turn', () => {
+  const broke = (runId: string, turn?: number) =>
+    ({
+      runId,
+      binary: 'v0',
+      incidents: turn === undefined ? [] : ['tmprl1103'],
+      ...(turn === undefined ? {} : { broke: { incident: 'tmprl1103', turn } }),
+    }) as RunRecord;
+  const at19: Expectation[] = [{ on: 'v0', reproduces: { incident: 'tmprl1103', atTurn: 19, within: 1 } }];
+
+  it('is met when a run breaks on the incident within the tolerance of the turn', () => {
+    expect(evaluateExpectations(at19, [broke('a', 20)])[0]).toEqual({
+      description: 'on v0: tmprl1103 at turn 19 ± 1 reproduces',
+      met: true,
+      detail: '1 of 1 runs show tmprl1103, 1 at turn 20',
+    });
+  });
+
+  it('fails when the run breaks on it at another turn, saying where', () => {
+    expect(evaluateExpectations(at19, [broke('a', 23)])[0]).toMatchObject({ met: false, detail: 'tmprl1103 at turn 23, expected 19 ± 1' });
+    expect(evaluateExpectations(at19, [broke('a', 17)])[0]).toMatchObject({ met: false });
+    const exactly: Expectation[] = [{ on: 'v0', reproduces: { incident: 'tmprl1103', atTurn: 19, within: 0 } }];
+    expect(evaluateExpectations(exactly, [broke('a', 20)])[0]).toMatchObject({ met: false, detail: 'tmprl1103 at turn 20, expected 19' });
+  });
+
+  it('fails when no run shows the incident, as the short form does', () => {
+    expect(evaluateExpectations(at19, [broke('a')])[0]).toMatchObject({ met: false, detail: '0 of 1 runs show tmprl1103' });
+    expect(evaluateExpectations([{ on: 'v0', reproduces: 'tmprl1103' }], [broke('a', 23)])[0]).toMatchObject({ met: true });
+  });
+});

@@ -6,7 +6,7 @@
  */
 import type { BinaryName } from '../kernel/index.ts';
 import type { ExpectationRecord, RunRecord } from '../result/index.ts';
-import type { Expectation } from '../scenario/scenario-schema.ts';
+import { type Expectation, incidentOf, type Reproduces } from '../scenario/scenario-schema.ts';
 import { judgeReplayExpectation, onlyStatedReplayFailures } from './replay-expectations.ts';
 import { violated } from './unexplained-runs.ts';
 
@@ -30,14 +30,7 @@ export function evaluateExpectations(expectations: readonly Expectation[], runs:
         detail: failures.length === 0 ? `${onBinary.length} runs, no violation` : `violated: ${failures.slice(0, 10).join(', ')}`,
       };
     }
-    if ('reproduces' in expectation) {
-      const showing = onBinary.filter((r) => r.incidents.includes(expectation.reproduces));
-      return {
-        description: describe(expectation),
-        met: showing.length > 0,
-        detail: `${showing.length} of ${onBinary.length} runs show ${expectation.reproduces}`,
-      };
-    }
+    if ('reproduces' in expectation) return { description: describe(expectation), ...judgeReproduces(expectation.reproduces, onBinary) };
     if ('replay' in expectation) return { description: describe(expectation), ...judgeReplayExpectation(expectation, onBinary) };
     if ('ends' in expectation) {
       const otherwise = onBinary.filter((r) => r.outcome !== expectation.ends);
@@ -62,11 +55,39 @@ export function evaluateExpectations(expectations: readonly Expectation[], runs:
   });
 }
 
+type ReproducesAt = Exclude<Reproduces, string>;
+
+/** `19 ± 1`, or `19` when it must be that turn. */
+function turnWanted(reproduces: ReproducesAt): string {
+  return `${reproduces.atTurn}${reproduces.within > 0 ? ` ± ${reproduces.within}` : ''}`;
+}
+
+/** `tmprl1103`, or `tmprl1103 at turn 19 ± 1`. */
+function reproducesText(reproduces: Reproduces): string {
+  return typeof reproduces === 'string' ? reproduces : `${reproduces.incident} at turn ${turnWanted(reproduces)}`;
+}
+
+/**
+ * Some run shows the incident; with a turn, some run broke on it within the tolerance (the turn
+ * its first limit broke it at, breakOf). Unmet, it says where the runs broke instead.
+ */
+function judgeReproduces(reproduces: Reproduces, runs: readonly RunRecord[]): Pick<ExpectationRecord, 'met' | 'detail'> {
+  const incident = incidentOf(reproduces);
+  const showing = runs.filter((r) => r.incidents.includes(incident));
+  const shown = `${showing.length} of ${runs.length} runs show ${incident}`;
+  if (typeof reproduces === 'string' || showing.length === 0) return { met: showing.length > 0, detail: shown };
+  const turns = showing.map((r) => (r.broke?.incident === incident ? r.broke.turn : undefined));
+  const within = turns.filter((t) => t !== undefined && Math.abs(t - reproduces.atTurn) <= reproduces.within);
+  if (within.length > 0) return { met: true, detail: `${shown}, ${within.length} at turn ${within.join(', ')}` };
+  const where = [...new Set(turns.map((t) => (t === undefined ? 'after another limit' : `at turn ${t}`)))].join(', ');
+  return { met: false, detail: `${incident} ${where}, expected ${turnWanted(reproduces)}` };
+}
+
 function describe(expectation: Expectation): string {
   if ('hold' in expectation) {
     return `on ${expectation.on}: ${expectation.hold === 'all' ? 'every invariant holds' : `${expectation.hold.join(', ')} hold`}`;
   }
-  if ('reproduces' in expectation) return `on ${expectation.on}: ${expectation.reproduces} reproduces`;
+  if ('reproduces' in expectation) return `on ${expectation.on}: ${reproducesText(expectation.reproduces)} reproduces`;
   if ('ends' in expectation) return `on ${expectation.on}: every run ends ${expectation.ends}`;
   if ('replay' in expectation) {
     const { on, failsOn } = expectation.replay;

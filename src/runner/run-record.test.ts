@@ -34,6 +34,8 @@ describe('buildRunRecord', () => {
       closedBy: 'terminated',
       reason: 'Workflow history size exceeds limit.',
     });
+    // The limit broke it after turn 1 answered: at turn 2, the one due.
+    expect(recordOf(terminated).broke).toEqual({ incident: 'history-size', turn: 2 });
     const open = new AgentRunHistory().turn();
     expect(recordOf(open, 'longrun stopped the run after its timeout of 30 s')).toMatchObject({
       outcome: 'running',
@@ -42,6 +44,8 @@ describe('buildRunRecord', () => {
   });
 
   it('gives a completed run no reason', () => {
-    expect(recordOf(new AgentRunHistory().turn().complete()).executions.at(-1)).not.toHaveProperty('reason');
+    const completed = recordOf(new AgentRunHistory().turn().complete());
+    expect(completed.executions.at(-1)).not.toHaveProperty('reason');
+    expect(completed).not.toHaveProperty('broke');
   });
 });

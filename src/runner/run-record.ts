@@ -2,7 +2,7 @@
  * A run's record for the reports, read from its histories through the checks' run view: the
  * same reading the invariants judge, so the charts and the verdict never disagree.
  */
-import { type Execution, type InvariantResult, incidentsOf, type RunView } from '../checks/index.ts';
+import { breakOf, type Execution, type InvariantResult, incidentsOf, type RunView } from '../checks/index.ts';
 import type { CompactedData, CompactionFailedData } from '../contract/kernel-api.ts';
 import type { BinaryName } from '../kernel/index.ts';
 import type { CompactionRecord, ExecutionRecord, ReplayRecord, RunRecord, TurnRecord } from '../result/index.ts';
@@ -86,6 +86,7 @@ export function buildRunRecord(input: RunRecordInput): RunRecord {
   });
   const last = executions.at(-1);
   const stopped = input.stoppedBecause;
+  const broke = breakOf(view);
   return {
     runId: view.input.runId,
     workflowId: input.workflowId,
@@ -100,6 +101,7 @@ export function buildRunRecord(input: RunRecordInput): RunRecord {
     invariants: input.invariants,
     ...(input.replays ? { replays: input.replays } : {}),
     incidents: incidentsOf(histories),
+    ...(broke ? { broke } : {}),
     historyFiles: [],
   };
 }

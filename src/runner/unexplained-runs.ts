@@ -15,7 +15,7 @@
 import type { InvariantId } from '../checks/index.ts';
 import { endsConversation } from '../contract/conversation-end.ts';
 import type { RunRecord, UnexplainedRun } from '../result/index.ts';
-import type { Expectation } from '../scenario/scenario-schema.ts';
+import { type Expectation, incidentOf } from '../scenario/scenario-schema.ts';
 import { onlyStatedReplayFailures, replayCaughtControl, replayLine, replaySlips } from './replay-expectations.ts';
 import { couldNotReplay } from './replay-verdict.ts';
 import { INTERRUPTED } from './watch.ts';
@@ -68,7 +68,9 @@ function unexplainedReason(onBinary: readonly Expectation[], run: RunRecord): st
   // An interrupted run is the partial summary's to say (it cannot pass), not a run that went wrong.
   if (lastReason?.startsWith(INTERRUPTED)) return undefined;
   const explained = onBinary.some(
-    (e) => ('reproduces' in e && run.incidents.includes(e.reproduces)) || ('violates' in e && e.violates.some((id) => violated(run, id))),
+    (e) =>
+      ('reproduces' in e && run.incidents.includes(incidentOf(e.reproduces))) ||
+      ('violates' in e && e.violates.some((id) => violated(run, id))),
   );
   if (explained) return undefined;
   // A chat agent's run ends when longrun ends its conversation (run.liveness judges it idle then).

@@ -22,7 +22,7 @@ describe('docs/reference/scenario.md', () => {
     const text = scenarioReferenceText();
     expect(text).toContain('| `chaos[].action` |');
     expect(text).toContain('`faults.agent[].fault (kind: http-429).retryAfterSeconds`');
-    expect(text).toMatch(/\| `expect\[\]\.reproduces` \| `tmprl1103`, `history-size`, `history-count` \|/);
+    expect(text).toMatch(/\| `expect\[\]\.reproduces` \| `tmprl1103`, `history-size`, `history-count` or object \|/);
     expect(text).toContain('| `runs.timeout` | duration | `"2m"` |');
   });
 });

@@ -11,7 +11,7 @@ import {
   resolveShape,
   runShapeInputSchema,
 } from '../../mocks/index.ts';
-import { INCIDENTS } from '../checks/incidents.ts';
+import { INCIDENTS, type Incident } from '../checks/incidents.ts';
 import { INVARIANT_IDS } from '../checks/verdict.ts';
 import { BINARY_IDS, type BinaryName, binaryIdSchema, binaryNameSchema } from '../kernel/index.ts';
 import { chaosBinaryProblems } from './chaos-binary-rules.ts';
@@ -145,6 +145,33 @@ const replayExpectationSchema = z
     "where the histories of the binary's runs must replay (on) and where they must fail (failsOn); a release's failure to replay is never absorbed, stated or not",
   );
 
+/** An incident, or an incident at the turn it must break at: what `longrun scenario from-history` writes. */
+const reproducesSchema = z
+  .union([
+    z.enum(INCIDENTS),
+    z.strictObject({
+      incident: z.enum(INCIDENTS),
+      atTurn: z
+        .number()
+        .int()
+        .positive()
+        .describe('a turn number: the one the run breaks at (its model call under way or due when the limit broke it)'),
+      within: z
+        .number()
+        .int()
+        .min(0)
+        .default(0)
+        .describe('a number of turns either side of atTurn that still count (default 0: that turn only)'),
+    }),
+  ])
+  .describe('the incident some run shows; as { incident, atTurn, within }, some run breaks on it at that turn, within the tolerance');
+export type Reproduces = z.infer<typeof reproducesSchema>;
+
+/** The incident a `reproduces` names, in either form. */
+export function incidentOf(reproduces: Reproduces): Incident {
+  return typeof reproduces === 'string' ? reproduces : reproduces.incident;
+}
+
 const expectationSchema = z.union([
   z.strictObject({
     on: binaryNameSchema,
@@ -153,8 +180,8 @@ const expectationSchema = z.union([
   }),
   z.strictObject({
     on: binaryNameSchema,
-    /** At least one run shows the incident. */
-    reproduces: z.enum(INCIDENTS),
+    /** At least one run shows the incident (at the turn given, within the tolerance). */
+    reproduces: reproducesSchema,
   }),
   z.strictObject({
     on: binaryNameSchema,

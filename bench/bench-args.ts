@@ -1,12 +1,12 @@
 /** The benchmark's command line, parsed into options; bad input is one line naming the flag. */
 import { parseArgs } from 'node:util';
 
-export const SECTIONS = ['ceiling', 'overhead', 'throughput', 'scale', 'repro', 'startup'] as const;
+export const SECTIONS = ['ceiling', 'overhead', 'judging', 'steady', 'throughput', 'scale', 'repro', 'startup'] as const;
 export type Section = (typeof SECTIONS)[number] | 'month';
 
 export interface BenchOptions {
   sections: Section[];
-  /** Overhead: longrun/baseline pairs. */
+  /** Overhead: longrun/baseline pairs; judging: its repetitions. */
   repetitions: number;
   /** Throughput: each configuration stops launching and stops its runs after this long (0: runs complete). */
   windowSeconds: number;
@@ -33,9 +33,10 @@ export const MONTH_CONCURRENCY = 6;
 
 export const BENCH_USAGE = `Usage: npm run bench -- [options]
 
-  (default)            ceiling, overhead, throughput, scale, repro and startup (longrun --help): a few minutes
+  (default)            ceiling, overhead, judging, steady, throughput, scale, repro and startup (longrun --help):
+                       about half an hour
   --only LIST          sections to run, comma-separated: ${SECTIONS.join(', ')}
-  --repetitions N      overhead: longrun/baseline pairs; startup: starts per command (default 5)
+  --repetitions N      overhead: longrun/baseline pairs; judging: repetitions; startup: starts per command (default 5)
   --window SECONDS     throughput: stop each configuration after this long (default 60; 0 = run to the end)
   --month              the production month instead: ${PRODUCTION_MONTH_RUNS} runs at full size (13-15 minutes
                        on 2 cores of a quiet machine; the target is under 15)

@@ -2,12 +2,14 @@
 
 import { formatBytes, formatDuration } from '../src/report/format.ts';
 import type { CeilingResult } from './ceiling/run-ceiling.ts';
+import type { JudgingResult } from './judging.ts';
 import type { MonthResult } from './month.ts';
 import type { OverheadResult, OverheadSample } from './overhead.ts';
 import type { ReproResult } from './repro.ts';
 import type { ScaleResult } from './scale.ts';
 import type { StartupSample } from './startup.ts';
 import type { Bottleneck, OverheadRatio } from './stats.ts';
+import type { SteadyResult } from './steady.ts';
 import { formatNumber, type Table } from './table.ts';
 import type { ThroughputSample } from './throughput.ts';
 
@@ -18,6 +20,8 @@ export interface BenchReport {
   commit: string;
   ceiling?: CeilingResult;
   overhead?: OverheadResult;
+  judging?: JudgingResult;
+  steady?: SteadyResult;
   throughput?: ThroughputSample[];
   scale?: ScaleResult;
   month?: MonthResult;
@@ -29,6 +33,8 @@ export function reportTables(report: BenchReport): Table[] {
   const tables: Table[] = [];
   if (report.ceiling) tables.push(ceilingTable(report.ceiling));
   if (report.overhead) tables.push(overheadTable(report.overhead));
+  if (report.judging) tables.push(judgingTable(report.judging));
+  if (report.steady) tables.push(steadyTable(report.steady));
   if (report.throughput) tables.push(throughputTable(report.throughput));
   if (report.scale) tables.push(scaleTable(report.scale));
   if (report.month) tables.push(monthTable(report.month));
@@ -78,10 +84,12 @@ export function ceilingTable(result: CeilingResult): Table {
   };
 }
 
+const met = (r: OverheadRatio) => `target <= ${r.target}: ${r.withinTarget ? 'met' : 'NOT met'}`;
+const spread = (r: OverheadRatio, of: string) => `median of ${of}; ${r.minRatio.toFixed(2)}-${r.maxRatio.toFixed(2)}`;
+
 export function overheadTable(result: OverheadResult): Table {
   const { ratio, options } = result;
-  const met = (r: OverheadRatio) => `target <= ${r.target}: ${r.withinTarget ? 'met' : 'NOT met'}`;
-  const range = (r: OverheadRatio) => `median of pairs; ${r.minRatio.toFixed(2)}-${r.maxRatio.toFixed(2)}`;
+  const range = (r: OverheadRatio) => spread(r, 'pairs');
   return {
     title: `Overhead: ${options.runs} runs of ${formatNumber(options.targetTokens, 0)} tokens, ${options.concurrency} at once, ${options.repetitions} pairs`,
     headers: [
@@ -89,11 +97,14 @@ export function overheadTable(result: OverheadResult): Table {
       'longrun ms/turn',
       'bare kernel ms/turn',
       'baseline ms/turn',
+      'peer ms/turn',
       'ratio',
+      'peer ratio',
       'turns',
       'longrun cpu s',
       'bare kernel cpu s',
       'baseline cpu s',
+      'peer cpu s',
     ],
     rows: Array.from({ length: options.repetitions }, (_, pair) => {
       const side = (variant: OverheadSample['variant']) => {
@@ -101,24 +112,65 @@ export function overheadTable(result: OverheadResult): Table {
         if (!found) throw new Error(`overhead: pair ${pair} is missing its ${variant} side`);
         return found;
       };
-      const [longrun, kernel, baseline] = [side('longrun'), side('kernel'), side('baseline')];
+      const [longrun, kernel, baseline, peer] = [side('longrun'), side('kernel'), side('baseline'), side('peer')];
       return [
         String(pair + 1),
         formatNumber(longrun.msPerTurn),
         formatNumber(kernel.msPerTurn),
         formatNumber(baseline.msPerTurn),
+        formatNumber(peer.msPerTurn),
         (longrun.msPerTurn / baseline.msPerTurn).toFixed(2),
+        (longrun.msPerTurn / peer.msPerTurn).toFixed(2),
         String(longrun.turns),
-        formatNumber(longrun.meter.selfCpuMs / 1000),
-        formatNumber(kernel.meter.selfCpuMs / 1000),
-        formatNumber(baseline.meter.selfCpuMs / 1000),
+        ...[longrun, kernel, baseline, peer].map((s) => formatNumber(s.meter.selfCpuMs / 1000)),
       ];
     }),
     notes: [
-      `ratio ${ratio.ratio.toFixed(2)} (${range(ratio)}), ${met(ratio)}`,
+      `against the peer (the bare kernel, then the SDK's replay of its histories): ${result.peer.ratio.ratio.toFixed(2)} (${range(result.peer.ratio)}), ${met(result.peer.ratio)}`,
+      `peer CPU ratio ${result.peer.cpuRatio.ratio.toFixed(2)} (${formatNumber(result.peer.cpuRatio.longrun)} against ${formatNumber(result.peer.cpuRatio.baseline)} ms per turn), ${met(result.peer.cpuRatio)}`,
+      `against the bare baseline: ratio ${ratio.ratio.toFixed(2)} (${range(ratio)}), ${met(ratio)}`,
       `CPU ratio ${result.cpuRatio.ratio.toFixed(2)} (this process and the server, per turn: ${formatNumber(result.cpuRatio.longrun)} against ${formatNumber(result.cpuRatio.baseline)} ms), ${met(result.cpuRatio)}`,
       `of which the harness (longrun against the bare kernel): ${result.harness.ratio.ratio.toFixed(2)} (${range(result.harness.ratio)}), CPU ${result.harness.cpuRatio.ratio.toFixed(2)}`,
       `and the kernel's own workflow (the bare kernel against the baseline): ${result.kernel.ratio.ratio.toFixed(2)} (${range(result.kernel.ratio)}), CPU ${result.kernel.cpuRatio.ratio.toFixed(2)}`,
+    ],
+  };
+}
+
+export function judgingTable(result: JudgingResult): Table {
+  const { replayRatio: ratio, options } = result;
+  const serverFetch = result.repetitions.map((r) => r.serverFetchCpuMs);
+  return {
+    title: `Judging: ${options.runs} runs of ${formatNumber(options.targetTokens, 0)} tokens (${result.turns} turns, ${formatBytes(result.historyBytes)} of history), judged ${options.repetitions} times, CPU of this process`,
+    headers: ['part', 'cpu ms', 'of the bare replay'],
+    rows: [
+      ...result.breakdown.map((row) => [row.part, formatNumber(row.cpuMs), `${(row.ofBareReplay * 100).toFixed(0)}%`]),
+      ['judging (judgeRun whole)', formatNumber(ratio.longrun), `${((ratio.longrun / ratio.baseline) * 100).toFixed(0)}%`],
+      ['bare replay (the SDK alone)', formatNumber(ratio.baseline), '100%'],
+    ],
+    notes: [
+      `judging against the SDK's bare replay of the same histories: ${ratio.ratio.toFixed(2)} (${spread(ratio, 'the repetitions')}), ${met(ratio)}`,
+      `parts measured one by one, medians; rest: what judgeRun does beyond them (the record, the verdicts) and the noise between passes`,
+      `the server's CPU serving the judging's fetch, beside it: ${formatNumber(Math.min(...serverFetch))}-${formatNumber(Math.max(...serverFetch))} ms`,
+    ],
+  };
+}
+
+export function steadyTable(result: SteadyResult): Table {
+  const { ratio, options } = result;
+  return {
+    title: `Steady state: p50 runs (${formatNumber(options.targetTokens / 1000, 0)}k), ${options.concurrency} at once, judging on; turns begun in ${options.windowSeconds} s after ${options.warmUpSeconds} s`,
+    headers: ['side', 'pair', 'turns', 'seconds', 'turns/s', ...CPU_HEADERS],
+    rows: result.samples.map((s) => [
+      s.side,
+      String(s.pair + 1),
+      String(s.turns),
+      formatNumber(s.seconds),
+      formatNumber(s.turnsPerSecond, 2),
+      ...cpuColumns(s.bottleneck),
+    ]),
+    notes: [
+      `longrun against the peer (bare kernel, each run then replayed by the SDK), wall per turn: ${ratio.ratio.toFixed(2)} (${spread(ratio, 'pairs')}), ${met(ratio)}`,
+      'CPU columns: the whole side, start to the last run judged',
     ],
   };
 }

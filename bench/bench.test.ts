@@ -7,9 +7,10 @@ import { buildAgentRequest } from '../src/kernel/index.ts';
 import { BenchUsageError, MONTH_CONCURRENCY, PRODUCTION_BYTES_PER_TURN, PRODUCTION_MONTH_RUNS, parseBenchArgs } from './bench-args.ts';
 import { type BenchReport, reportTables } from './bench-report.ts';
 import { shareOfCeiling } from './ceiling/run-ceiling.ts';
+import { judgingBreakdown, judgingRatio } from './judging-breakdown.ts';
 import type { Meter } from './meter.ts';
 import { ProcessPeaks, peakRssBytes } from './proc-stat.ts';
-import { bottleneck, CPU_OVERHEAD_TARGET, median, overheadRatio } from './stats.ts';
+import { bottleneck, CPU_OVERHEAD_TARGET, median, overheadRatio, PEER_CPU_TARGET } from './stats.ts';
 import { formatNumber, formatTable } from './table.ts';
 import { appendOnlyRequestBytes, tokensOf } from './token-accounting.ts';
 
@@ -102,7 +103,7 @@ describe('parseBenchArgs', () => {
   it('runs overhead, throughput and scale by default, the month only when asked', () => {
     const defaults = parseBenchArgs([]);
     expect(defaults).toMatchObject({
-      sections: ['ceiling', 'overhead', 'throughput', 'scale', 'repro', 'startup'],
+      sections: ['ceiling', 'overhead', 'judging', 'steady', 'throughput', 'scale', 'repro', 'startup'],
       repetitions: 5,
       windowSeconds: 60,
     });
@@ -118,6 +119,7 @@ describe('parseBenchArgs', () => {
       monthBytesPerTurn: 6000,
     });
     expect(parseBenchArgs(['--only', 'scale,overhead'])).toMatchObject({ sections: ['scale', 'overhead'] });
+    expect(parseBenchArgs(['--only', 'steady'])).toMatchObject({ sections: ['steady'] });
     expect(parseBenchArgs(['--help'])).toBe('help');
   });
 
@@ -132,7 +134,7 @@ describe('parseBenchArgs', () => {
       throw new Error(`no error for ${argv.join(' ')}`);
     };
     expect(error(['--only', 'overhead,speed'])).toBe(
-      '--only: unknown section "speed" (sections: ceiling, overhead, throughput, scale, repro, startup)',
+      '--only: unknown section "speed" (sections: ceiling, overhead, judging, steady, throughput, scale, repro, startup)',
     );
     expect(error(['--month', '--runs', '0'])).toBe('--runs: must be an integer >= 1, got "0"');
     expect(error(['--window', '1.5'])).toBe('--window: must be an integer >= 0, got "1.5"');
@@ -211,7 +213,7 @@ describe('tables', () => {
       serverPeakRssBytes: 1e9,
     };
     const limits = bottleneck({ ...meter, cores: 2, loadAverage: 1 });
-    const sample = (variant: 'longrun' | 'kernel' | 'baseline', msPerTurn: number) => ({
+    const sample = (variant: 'longrun' | 'kernel' | 'baseline' | 'peer', msPerTurn: number) => ({
       variant,
       repetition: 0,
       turns: 50,
@@ -226,7 +228,7 @@ describe('tables', () => {
       machine: { cpus: 2, memoryBytes: 1, node: 'v20', loadAtStart: [], loadAtEnd: [] },
       overhead: {
         options: { repetitions: 1, runs: 2, concurrency: 1, targetTokens: 56_000 },
-        samples: [sample('longrun', 130), sample('kernel', 120), sample('baseline', 100)],
+        samples: [sample('longrun', 130), sample('kernel', 120), sample('baseline', 100), sample('peer', 125)],
         ratio: overheadRatio([{ longrun: 130, baseline: 100 }]),
         cpuRatio: overheadRatio([{ longrun: 40, baseline: 40 }], CPU_OVERHEAD_TARGET),
         harness: {
@@ -237,6 +239,26 @@ describe('tables', () => {
           ratio: overheadRatio([{ longrun: 120, baseline: 100 }]),
           cpuRatio: overheadRatio([{ longrun: 40, baseline: 40 }], CPU_OVERHEAD_TARGET),
         },
+        peer: {
+          ratio: overheadRatio([{ longrun: 130, baseline: 125 }]),
+          cpuRatio: overheadRatio([{ longrun: 44, baseline: 40 }], PEER_CPU_TARGET),
+        },
+      },
+      judging: {
+        options: { runs: 4, concurrency: 2, targetTokens: 56_000, repetitions: 1 },
+        turns: 80,
+        historyBytes: 4e6,
+        repetitions: [{ judgingCpuMs: 600, bareReplayCpuMs: 400, parts: { fetch: 100, replay: 420 }, serverFetchCpuMs: 90 }],
+        replayRatio: judgingRatio([{ judgingCpuMs: 600, bareReplayCpuMs: 400, parts: {}, serverFetchCpuMs: 0 }]),
+        breakdown: judgingBreakdown([{ judgingCpuMs: 600, bareReplayCpuMs: 400, parts: { fetch: 100, replay: 420 }, serverFetchCpuMs: 0 }]),
+      },
+      steady: {
+        options: { windowSeconds: 60, warmUpSeconds: 10, concurrency: 4, targetTokens: 56_000, pairs: 1 },
+        samples: [
+          { side: 'longrun', pair: 0, turns: 1200, seconds: 60, turnsPerSecond: 20, meter, bottleneck: limits },
+          { side: 'peer', pair: 0, turns: 1260, seconds: 60, turnsPerSecond: 21, meter, bottleneck: limits },
+        ],
+        ratio: overheadRatio([{ longrun: 1000 / 20, baseline: 1000 / 21 }]),
       },
       throughput: [
         {
@@ -321,12 +343,25 @@ describe('tables', () => {
       },
     };
     const text = reportTables(report).map(formatTable).join('\n');
-    expect(text).toContain('ratio 1.30 (median of pairs; 1.30-1.30), target <= 1.05: NOT met');
+    expect(text).toContain('against the bare baseline: ratio 1.30 (median of pairs; 1.30-1.30), target <= 1.05: NOT met');
+    expect(text).toContain(
+      "against the peer (the bare kernel, then the SDK's replay of its histories): 1.04 (median of pairs; 1.04-1.04), target <= 1.05: met",
+    );
+    expect(text).toContain('peer CPU ratio 1.10 (44.0 against 40.0 ms per turn), target <= 1.1: met');
+    expect(text).toMatch(/1\s+130\.0\s+120\.0\s+100\.0\s+125\.0\s+1\.30\s+1\.04\s+50/);
     expect(text).toContain('CPU ratio 1.00 (this process and the server, per turn: 40.0 against 40.0 ms), target <= 1.15: met');
     expect(text).toContain('of which the harness (longrun against the bare kernel): 1.08 (median of pairs; 1.08-1.08), CPU 1.00');
     expect(text).toContain(
       "and the kernel's own workflow (the bare kernel against the baseline): 1.20 (median of pairs; 1.20-1.20), CPU 1.00",
     );
+    expect(text).toContain(
+      "judging against the SDK's bare replay of the same histories: 1.50 (median of the repetitions; 1.50-1.50), target <= 1.15: NOT met",
+    );
+    expect(text).toMatch(/replay\s+420\.0\s+105%/);
+    expect(text).toMatch(/rest\s+80\.0\s+20%/);
+    expect(text).toContain("the server's CPU serving the judging's fetch, beside it: 90.0-90.0 ms");
+    expect(text).toMatch(/peer\s+1\s+1260\s+60\.0\s+21\.00/);
+    expect(text).toContain('wall per turn: 1.05 (median of pairs; 1.05-1.05), target <= 1.05: met');
     expect(text).toMatch(/max \(730k\) window\s+4\s+513\s+5\.5\s+2\.59/);
     expect(text).toContain('260 turns, 139 MB of history, past the 128 MiB budget');
     expect(text).toContain('450 MB (target: under 600 MB; v1 worker (pid 11) 300 MB, activities worker (pid 12) 150 MB)');

@@ -28,6 +28,8 @@ export interface OverheadRatio {
 /** Issue 17's targets: wall time per turn at most 5% over the bare baseline, CPU at most 15% over. */
 export const OVERHEAD_TARGET = 1.05;
 export const CPU_OVERHEAD_TARGET = 1.15;
+/** Issue 42's targets against the peer that replays too: wall as above, CPU at most 10% over. */
+export const PEER_CPU_TARGET = 1.1;
 
 /**
  * Paired ratios, not a ratio of means: each pair ran under the same load of a shared machine,

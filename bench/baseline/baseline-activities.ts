@@ -30,8 +30,8 @@ const NO_USAGE = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
  * in process), and no compaction (the overhead's runs never reach the trigger). With them the
  * kernel's workflow runs bare: its decisions and its Temporal traffic, no harness.
  */
-export function createBareKernelActivities(runs: ReadonlyMap<string, PreparedRun>): KernelActivities {
-  const { call_model, run_tool } = createBaselineActivities(runs);
+export function createBareKernelActivities(runs: ReadonlyMap<string, PreparedRun>, onTurn?: () => void): KernelActivities {
+  const { call_model, run_tool } = createBaselineActivities(runs, onTurn);
   return {
     [ACTIVITY.callModel]: call_model,
     [ACTIVITY.runTool]: run_tool,
@@ -42,7 +42,8 @@ export function createBareKernelActivities(runs: ReadonlyMap<string, PreparedRun
   };
 }
 
-export function createBaselineActivities(runs: ReadonlyMap<string, PreparedRun>): BaselineActivities {
+/** `onTurn`: called at every model call (the steady section counts turns as they begin). */
+export function createBaselineActivities(runs: ReadonlyMap<string, PreparedRun>, onTurn?: () => void): BaselineActivities {
   const run = (runId: string): PreparedRun => {
     const found = runs.get(runId);
     if (!found) throw new Error(`baseline: no prepared run ${runId}`);
@@ -50,6 +51,7 @@ export function createBaselineActivities(runs: ReadonlyMap<string, PreparedRun>)
   };
   return {
     async call_model({ runId, turn }): Promise<CallModelResult> {
+      onTurn?.();
       const turns = run(runId).plan.turns;
       const planned = turns[Math.min(turn, turns.length) - 1];
       if (!planned) throw new Error(`baseline: ${runId} has no turn ${turn}`);

@@ -13,6 +13,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -56,6 +57,9 @@ type options struct {
 	uiPort         int
 	sqlitePragmas  repeated
 	printReadyLine bool
+	// One service of the cluster in this process (--service), the others' ports for static membership.
+	service      string
+	servicePorts repeated
 }
 
 func main() {
@@ -77,7 +81,7 @@ func run(args []string) error {
 		return runPostgresSchema(args[1:])
 	}
 	if len(args) < 2 || args[0] != "server" || args[1] != "start-dev" {
-		return errors.New("usage: temporal-server server start-dev [--ip IP] [--port N] [--http-port N] [--namespace NS] [--db-filename F | --postgres HOST:PORT] [--dynamic-config-value KEY=JSON]...\n       temporal-server postgres --bin-dir DIR")
+		return errors.New("usage: temporal-server server start-dev [--ip IP] [--port N] [--http-port N] [--namespace NS] [--db-filename F | --postgres HOST:PORT] [--dynamic-config-value KEY=JSON]... [--service NAME --service-port NAME=PORT...]\n       temporal-server postgres --bin-dir DIR")
 	}
 	opts, err := parseFlags(args[2:])
 	if err != nil {
@@ -104,6 +108,8 @@ func parseFlags(args []string) (*options, error) {
 	fs.BoolVar(&o.headless, "headless", false, "accepted for compatibility: this server has no UI")
 	fs.IntVar(&o.uiPort, "ui-port", 0, "accepted for compatibility and ignored")
 	fs.BoolVar(&o.printReadyLine, "print-ready", false, "print 'ready' to stdout once the frontend accepts connections")
+	fs.StringVar(&o.service, "service", "", "run only this service (frontend, history, matching or worker): one process of a multi-process cluster")
+	fs.Var(&o.servicePorts, "service-port", "NAME=PORT gRPC port of history, matching and worker (repeatable; with --service, all three)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -112,6 +118,19 @@ func parseFlags(args []string) (*options, error) {
 	}
 	if o.postgres != "" && o.dbFilename != "" {
 		return nil, errors.New("--postgres and --db-filename: choose one")
+	}
+	if o.service != "" {
+		if !slices.Contains(serviceNames, o.service) {
+			return nil, fmt.Errorf("--service %q: want one of %s", o.service, strings.Join(serviceNames, ", "))
+		}
+		if o.postgres == "" {
+			return nil, errors.New("--service: the services share a store, --postgres is required")
+		}
+		for _, name := range serviceNames[1:] {
+			if _, err := o.servicePort(name); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if net.ParseIP(o.ip) == nil && o.ip != "localhost" {
 		return nil, fmt.Errorf("--ip %q is not an IP address", o.ip)
@@ -141,9 +160,13 @@ func serve(o *options) error {
 	for name, svc := range conf.Services {
 		hosts[primitives.ServiceName(name)] = static.SingleLocalHost(net.JoinHostPort(o.ip, strconv.Itoa(svc.RPC.GRPCPort)))
 	}
+	services := temporal.DefaultServices
+	if o.service != "" {
+		services = []string{o.service}
+	}
 	server, err := temporal.NewServer(
 		temporal.WithConfig(conf),
-		temporal.ForServices(temporal.DefaultServices),
+		temporal.ForServices(services),
 		temporal.WithStaticHosts(hosts),
 		temporal.WithLogger(logger),
 		temporal.WithAuthorizer(authorization.NewNoopAuthorizer()),
@@ -251,13 +274,13 @@ func serverConfig(o *options) (*config.Config, error) {
 	}
 	conf.DCRedirectionPolicy.Policy = "noop"
 	conf.Services = map[string]config.Service{}
-	for _, name := range []string{"frontend", "history", "matching", "worker"} {
+	for _, name := range serviceNames {
 		svc := config.Service{}
 		svc.RPC.BindOnIP = o.ip
 		if name == "frontend" {
 			svc.RPC.GRPCPort = o.port
 			svc.RPC.HTTPPort = o.httpPort
-		} else if svc.RPC.GRPCPort, err = freePort(o.ip); err != nil {
+		} else if svc.RPC.GRPCPort, err = o.servicePort(name); err != nil {
 			return nil, err
 		}
 		conf.Services[name] = svc
@@ -268,6 +291,25 @@ func serverConfig(o *options) (*config.Config, error) {
 	conf.NamespaceDefaults.Archival.Visibility.State = "disabled"
 	conf.PublicClient.HostPort = frontend
 	return conf, nil
+}
+
+var serviceNames = []string{"frontend", "history", "matching", "worker"}
+
+// servicePort is a service's port from --service-port; without --service, a free one.
+func (o *options) servicePort(name string) (int, error) {
+	for _, kv := range o.servicePorts {
+		if key, value, _ := strings.Cut(kv, "="); key == name {
+			port, err := strconv.Atoi(value)
+			if err != nil || port <= 0 || port > 65535 {
+				return 0, fmt.Errorf("--service-port %q: want %s=PORT", kv, name)
+			}
+			return port, nil
+		}
+	}
+	if o.service != "" {
+		return 0, fmt.Errorf("--service %s: --service-port %s=PORT is missing", o.service, name)
+	}
+	return freePort(o.ip)
 }
 
 func sqlConfig(o *options) (*config.SQL, error) {
@@ -317,8 +359,11 @@ func postgresStores(o *options) (map[string]config.DataStore, error) {
 			MaxIdleConns:    20,
 		}}
 	}
-	if err := createNamespaces(stores["temporal"].SQL, o.namespaces); err != nil {
-		return nil, err
+	// In a multi-process cluster the frontend, started first, registers them: one writer, no race.
+	if o.service == "" || o.service == "frontend" {
+		if err := createNamespaces(stores["temporal"].SQL, o.namespaces); err != nil {
+			return nil, err
+		}
 	}
 	return stores, nil
 }

@@ -6,7 +6,7 @@ import type { JudgingResult } from './judging.ts';
 import type { MonthResult } from './month.ts';
 import type { OverheadResult, OverheadSample } from './overhead.ts';
 import type { ReproResult } from './repro.ts';
-import type { ScaleResult } from './scale.ts';
+import { SCALE_TARGETS, type ScaleResult } from './scale.ts';
 import type { StartupSample } from './startup.ts';
 import type { Bottleneck, OverheadRatio } from './stats.ts';
 import type { SteadyResult } from './steady.ts';
@@ -190,6 +190,9 @@ export function throughputTable(samples: readonly ThroughputSample[]): Table {
   };
 }
 
+const peakAgainst = (bytes: number, target: number) =>
+  `${formatBytes(bytes)} (target: under ${formatBytes(target)}: ${bytes < target ? 'met' : 'NOT met'})`;
+
 export function scaleTable(result: ScaleResult): Table {
   const cycle = result.fullCycle;
   return {
@@ -210,9 +213,9 @@ export function scaleTable(result: ScaleResult): Table {
       ],
       [
         'peak RSS worker',
-        `${formatBytes(result.workerPeakRssBytes)} (target: under 600 MB; ${result.workerProcesses.map((p) => `${p.what} ${formatBytes(p.peakRssBytes)}`).join(', ')})`,
+        `${peakAgainst(result.workerPeakRssBytes, SCALE_TARGETS.workerPeakRssBytes)}; ${result.workerProcesses.map((p) => `${p.what} ${formatBytes(p.peakRssBytes)}`).join(', ')}`,
       ],
-      ['peak RSS longrun (mocks, judging, replay)', formatBytes(result.meter.selfPeakRssBytes)],
+      ['peak RSS longrun (mocks, judging, replay)', peakAgainst(result.longrunPeakRssBytes, SCALE_TARGETS.longrunPeakRssBytes)],
       [
         'CPU worker / longrun / server',
         [result.workerProcesses.reduce((n, p) => n + p.cpuMs, 0), result.meter.selfCpuMs, result.meter.serverCpuMs]

@@ -294,6 +294,7 @@ describe('tables', () => {
           { what: 'activities worker (pid 12)', peakRssBytes: 150e6, cpuMs: 10_000 },
         ],
         workerPeakRssBytes: 450e6,
+        longrunPeakRssBytes: 380e6,
         meter,
         bottleneck: limits,
       },
@@ -364,7 +365,8 @@ describe('tables', () => {
     expect(text).toContain('wall per turn: 1.05 (median of pairs; 1.05-1.05), target <= 1.05: met');
     expect(text).toMatch(/max \(730k\) window\s+4\s+513\s+5\.5\s+2\.59/);
     expect(text).toContain('260 turns, 139 MB of history, past the 128 MiB budget');
-    expect(text).toContain('450 MB (target: under 600 MB; v1 worker (pid 11) 300 MB, activities worker (pid 12) 150 MB)');
+    expect(text).toContain('450 MB (target: under 350 MB: NOT met); v1 worker (pid 11) 300 MB, activities worker (pid 12) 150 MB');
+    expect(text).toMatch(/peak RSS longrun \(mocks, judging, replay\)\s+380 MB \(target: under 400 MB: met\)/);
     expect(text).toContain('input tokens without compaction  3.840 B');
     expect(text).toContain('1 min 12 s');
     expect(text).toContain('A production month: 1067 runs, 4 at once, 6,000 context bytes per turn');

@@ -15,6 +15,9 @@ import { type ProcessPeak, ProcessPeaks } from './proc-stat.ts';
 import type { Bottleneck } from './stats.ts';
 import { RUN_SIZES } from './throughput.ts';
 
+/** The peaks a max-size run is held to (MB as formatBytes prints them: 10^6 bytes). */
+export const SCALE_TARGETS = { workerPeakRssBytes: 350e6, longrunPeakRssBytes: 400e6 } as const;
+
 export interface ScaleResult {
   targetTokens: number;
   passed: boolean;
@@ -29,7 +32,8 @@ export interface ScaleResult {
   workerProcesses: ProcessPeak[];
   /** The worker's peak: the sum of its processes' peaks (an upper bound on them together). */
   workerPeakRssBytes: number;
-  /** `meter.selfPeakRssBytes` is longrun's process: the mocks, the runner, the judging, the replay. */
+  /** longrun's own process (the mocks, the runner, the judging, the replay): `meter.selfPeakRssBytes`. */
+  longrunPeakRssBytes: number;
   meter: Meter;
   bottleneck: Bottleneck;
 }
@@ -69,6 +73,7 @@ export async function measureScale(): Promise<ScaleResult> {
           },
     workerProcesses,
     workerPeakRssBytes: workerProcesses.reduce((n, p) => n + p.peakRssBytes, 0),
+    longrunPeakRssBytes: meter.selfPeakRssBytes,
     meter,
     bottleneck: bottleneckOf(meter),
   };

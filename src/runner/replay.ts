@@ -9,6 +9,7 @@ import { BINARIES, type BinaryId, type BinaryName, CURRENT_BINARY, RELEASES } fr
 import { externalStorageOf, type OffloadTarget, workerOffload } from '../kernel/workers/offload.ts';
 import { workflowBundle } from '../kernel/workers/workflow-bundles.ts';
 import { JUDGED_AT_ONCE } from './judging-pool.ts';
+import { activityInputsLeftOut } from './replay-activity-inputs.ts';
 import type { ReplayOutcome } from './replay-verdict.ts';
 
 interface ReplayJob {
@@ -83,8 +84,11 @@ class Replayer {
     const options = {
       workflowBundle: bundle,
       debugMode: false,
-      // A history that refers to stored payloads replays only where they can be read.
-      ...(offload ? { dataConverter: { externalStorage: externalStorageOf(workerOffload(binary, offload)) } } : {}),
+      dataConverter: {
+        payloadCodecs: [activityInputsLeftOut],
+        // A history that refers to stored payloads replays only where they can be read.
+        ...(offload ? { externalStorage: externalStorageOf(workerOffload(binary, offload)) } : {}),
+      },
     };
     for await (const result of Worker.runReplayHistories(options, this.feed())) {
       const job = this.jobs[0];

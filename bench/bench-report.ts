@@ -159,18 +159,19 @@ export function steadyTable(result: SteadyResult): Table {
   const { ratio, options } = result;
   return {
     title: `Steady state: p50 runs (${formatNumber(options.targetTokens / 1000, 0)}k), ${options.concurrency} at once, judging on; turns begun in ${options.windowSeconds} s after ${options.warmUpSeconds} s`,
-    headers: ['side', 'pair', 'turns', 'seconds', 'turns/s', ...CPU_HEADERS],
+    headers: ['side', 'pair', 'turns', 'seconds', 'turns/s', 'cpu ms/turn', ...CPU_HEADERS],
     rows: result.samples.map((s) => [
       s.side,
       String(s.pair + 1),
       String(s.turns),
       formatNumber(s.seconds),
       formatNumber(s.turnsPerSecond, 2),
+      formatNumber(s.cpuMsPerTurn),
       ...cpuColumns(s.bottleneck),
     ]),
     notes: [
       `longrun against the peer (bare kernel, each run then replayed by the SDK), wall per turn: ${ratio.ratio.toFixed(2)} (${spread(ratio, 'pairs')}), ${met(ratio)}`,
-      'CPU columns: the whole side, start to the last run judged',
+      'CPU columns: the whole side, start to the last run judged (cpu ms/turn: this process and the server)',
     ],
   };
 }

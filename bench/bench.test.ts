@@ -255,8 +255,8 @@ describe('tables', () => {
       steady: {
         options: { windowSeconds: 60, warmUpSeconds: 10, concurrency: 4, targetTokens: 56_000, pairs: 1 },
         samples: [
-          { side: 'longrun', pair: 0, turns: 1200, seconds: 60, turnsPerSecond: 20, meter, bottleneck: limits },
-          { side: 'peer', pair: 0, turns: 1260, seconds: 60, turnsPerSecond: 21, meter, bottleneck: limits },
+          { side: 'longrun', pair: 0, turns: 1200, seconds: 60, turnsPerSecond: 20, cpuMsPerTurn: 50, meter, bottleneck: limits },
+          { side: 'peer', pair: 0, turns: 1260, seconds: 60, turnsPerSecond: 21, cpuMsPerTurn: 45, meter, bottleneck: limits },
         ],
         ratio: overheadRatio([{ longrun: 1000 / 20, baseline: 1000 / 21 }]),
       },
@@ -361,7 +361,7 @@ describe('tables', () => {
     expect(text).toMatch(/replay\s+420\.0\s+105%/);
     expect(text).toMatch(/rest\s+80\.0\s+20%/);
     expect(text).toContain("the server's CPU serving the judging's fetch, beside it: 90.0-90.0 ms");
-    expect(text).toMatch(/peer\s+1\s+1260\s+60\.0\s+21\.00/);
+    expect(text).toMatch(/peer\s+1\s+1260\s+60\.0\s+21\.00\s+45\.0/);
     expect(text).toContain('wall per turn: 1.05 (median of pairs; 1.05-1.05), target <= 1.05: met');
     expect(text).toMatch(/max \(730k\) window\s+4\s+513\s+5\.5\s+2\.59/);
     expect(text).toContain('260 turns, 139 MB of history, past the 128 MiB budget');

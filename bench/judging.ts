@@ -14,6 +14,7 @@ import { type JudgeContext, judgeRun, judgingFetchOptions } from '../src/runner/
 import type { LaunchedRun } from '../src/runner/launch.ts';
 import { checkContextOf, resolveLimits } from '../src/runner/limits.ts';
 import { holdReplayers, kernelReplayPlan, replayHistories } from '../src/runner/replay.ts';
+import { replayCopy } from '../src/runner/replay-copy.ts';
 import { runScenario } from '../src/runner/run-scenario.ts';
 import { type PeerReplayer, startPeerReplayer } from './baseline/peer-replay.ts';
 import { withBenchEnvironment } from './bench-environment.ts';
@@ -124,7 +125,11 @@ async function replayBare(peer: PeerReplayer, subject: JudgedSubject): Promise<v
   }
 }
 
-/** judgeRun's steps one by one, as it calls them, each timed alone. */
+/**
+ * judgeRun's steps one by one, as it calls them, each timed alone: the fetch (the gRPC pages
+ * decoded), the replay copy, the load (the checks' reading of each page: what the judging's
+ * fetch costs beyond those two), the run view, each group of checks, the replay.
+ */
 async function measureParts(
   context: JudgeContext,
   subjects: readonly JudgedSubject[],
@@ -143,8 +148,10 @@ async function measureParts(
     const server0 = serverCpu();
     const fetched = await cpuOf(() => fetchRunForJudging(context.client, workflowId, firstRunId, judgingFetchOptions(context, workflowId)));
     serverFetchCpuMs += serverCpu() - server0;
-    // The judging's fetch reads each page for the checks and keeps its replay copy: beyond the bare fetch, the load.
-    add('load', fetched.cpuMs - bareFetch.cpuMs);
+    // The judging's fetch reads each page for the checks and keeps its replay copy: beyond the bare fetch and the copy, the load.
+    const copy = await cpuOf(async () => bareFetch.value.map((f) => replayCopy(f.history.events ?? [], { activityInputs: false })));
+    add('replay copy', copy.cpuMs);
+    add('load', fetched.cpuMs - bareFetch.cpuMs - copy.cpuMs);
     const view = await cpuOf(async () => buildRunView(fetched.value.map((f) => f.loaded)));
     add('view', view.cpuMs);
     const resolved = resolveContext(context.checkContext, view.value.mapping, view.value.input.limits);

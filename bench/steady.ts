@@ -7,6 +7,7 @@
  * section's, not longrun's. Sides alternate longrun, peer, peer, longrun... on one server.
  */
 import { clearScreenshotCache, type RunPlan } from '../mocks/index.ts';
+import { stoppedByInterrupt } from '../src/contract/interrupted.ts';
 import type { Environment } from '../src/environment/index.ts';
 import { runInputOf } from '../src/runner/launch.ts';
 import { holdReplayers } from '../src/runner/replay.ts';
@@ -31,6 +32,8 @@ export interface SteadyOptions {
 export interface SteadySample extends WindowRate {
   side: 'longrun' | 'peer';
   pair: number;
+  /** Over the whole side: this process's and the server's CPU per turn, ms (the window's rate follows it when the cores are full). */
+  cpuMsPerTurn: number;
   /** Over the whole side, start to the last run judged. */
   meter: Meter;
   bottleneck: Bottleneck;
@@ -58,7 +61,9 @@ export async function measureSteady(options: SteadyOptions, log: (line: string) 
         for (const side of order) {
           clearScreenshotCache();
           const { value, meter } = await metered(serverPid, () => runSide(env, peer, side, pair, options));
-          const sample = { side, pair, ...value, meter, bottleneck: bottleneckOf(meter) };
+          const { totalTurns, ...rate } = value;
+          const cpuMsPerTurn = (meter.selfCpuMs + meter.serverCpuMs) / totalTurns;
+          const sample = { side, pair, ...rate, cpuMsPerTurn, meter, bottleneck: bottleneckOf(meter) };
           log(`steady ${side} pair ${pair + 1}: ${sample.turnsPerSecond.toFixed(2)} turns/s over ${sample.seconds.toFixed(1)} s`);
           measured.push(sample);
         }
@@ -84,7 +89,7 @@ async function runSide(
   side: SteadySample['side'],
   pair: number,
   options: SteadyOptions,
-): Promise<WindowRate> {
+): Promise<WindowRate & { totalTurns: number }> {
   const scenario = benchScenario({
     name: `bench-steady-${pair}`,
     seed: 7700 + pair,
@@ -99,6 +104,7 @@ async function runSide(
   let started = 0;
   let closesAt: NodeJS.Timeout | undefined;
   let counter: NodeJS.Timeout | undefined;
+  let totalTurns = 0;
   const count = (turns: number) => counts.push({ atMs: performance.now() - started, turns });
   // The side's clock starts with its worker, after the peer's plans are made; `turns` is read every second where given.
   const begin = (turns?: () => number) => {
@@ -115,8 +121,11 @@ async function runSide(
         onProgress: (progress) => count(progress.turns),
         progressEveryMs: COUNT_EVERY_MS,
       });
-      const failed = summary.runs.filter((r) => r.invariants.some((i) => i.status === 'fail'));
+      // The runs the window's end stopped are longrun's stop, not the kernel's: only the others must hold.
+      const ended = summary.runs.filter((r) => !stoppedByInterrupt(r.executions.at(-1)?.reason));
+      const failed = ended.filter((r) => r.invariants.some((i) => i.status === 'fail'));
       if (failed.length > 0) throw new Error(`steady: ${failed.length} runs broke an invariant on longrun (${failed[0]?.runId})`);
+      totalTurns = summary.totals.turns;
     } else {
       const plans = peerPlans(scenario, (fromMs + windowMs) / 1000);
       let turns = 0;
@@ -131,12 +140,13 @@ async function runSide(
         onStarted: () => begin(() => turns),
       });
       if (!stop.signal.aborted) throw new Error(`steady: the peer ran out of its ${plans.length} plans before the window closed`);
+      totalTurns = turns;
     }
   } finally {
     clearTimeout(closesAt);
     clearInterval(counter);
   }
-  return windowRate(counts, fromMs, windowMs);
+  return { ...windowRate(counts, fromMs, windowMs), totalTurns };
 }
 
 /** The plans runScenario's mocks make for the same scenario, enough for `seconds` at the bound's rate. */

@@ -4,10 +4,14 @@ import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import type { temporal } from '@temporalio/proto';
 import { expect } from 'vitest';
-import { buildRunView, type KernelMapping, loadHistory, profileRun, type RunBreak } from '../src/checks/index.ts';
+import { buildRunView, extractIdentifiers, type KernelMapping, loadHistory, profileRun, type RunBreak } from '../src/checks/index.ts';
+import { TOOL_NAMES } from '../src/contract/messages.ts';
 import { resolveScenario, runScenario } from '../src/index.ts';
 import type { Scenario } from '../src/scenario/index.ts';
 import { longrun } from './longrun-cli.ts';
+
+/** A recorded history with failures: tmprl1103's run on v0, a 429 and a 500 retried, its workflow worker killed (record.ts beside it). */
+export const FIXTURE = 'test/from-history-fixture/tmprl1103-faults-execution-1.json.gz';
 
 /** Runs the scenario; its one run's histories as JSON and where the run broke (read through `mapping`, a foreign kernel's). */
 export async function runOnce(
@@ -58,4 +62,50 @@ export async function recordForeign(dir: string, name: string, binary: string, m
   const sourceFile = join(dir, `${name}.json`);
   writeFileSync(sourceFile, source.json);
   return { ...source, file: sourceFile };
+}
+
+/** The strings of a decoded value, those of a JSON text inside it (tool call arguments) too. */
+function stringsIn(value: unknown, into: string[]): void {
+  if (typeof value === 'string') {
+    into.push(value);
+    if (value.startsWith('{')) {
+      try {
+        stringsIn(JSON.parse(value), into);
+      } catch {}
+    }
+  } else if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) stringsIn(inner, into);
+  }
+}
+
+/** Every string a payload of the history carries (its json/plain payloads, decoded and walked to their leaves). */
+export function payloadStrings(json: string): string[] {
+  const found: string[] = [];
+  const visit = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    const record = node as Record<string, unknown>;
+    const encoding = (record.metadata as Record<string, string> | undefined)?.encoding;
+    if (typeof record.data === 'string' && encoding && Buffer.from(encoding, 'base64').toString() === 'json/plain') {
+      stringsIn(JSON.parse(Buffer.from(record.data, 'base64').toString('utf8')), found);
+      return;
+    }
+    for (const inner of Object.values(record)) visit(inner);
+  };
+  visit(JSON.parse(json));
+  return found;
+}
+
+/** No string of the source's payloads in `text`: prompts, outputs, texts, ids, arguments (tool names aside: the shape names its tools). */
+export function expectNoSourceStrings(json: string, text: string): void {
+  const strings = payloadStrings(json);
+  expect(strings.length).toBeGreaterThan(100);
+  const needles = new Set<string>();
+  for (const s of strings) {
+    if ((TOOL_NAMES as readonly string[]).includes(s)) continue;
+    if (s.length >= 8) needles.add(s);
+    for (const line of s.split('\n')) if (line.trim().length >= 16) needles.add(line.trim());
+    for (const id of extractIdentifiers(s)) if (id.length >= 6) needles.add(id);
+  }
+  expect(needles.size).toBeGreaterThan(100);
+  expect([...needles].filter((needle) => text.includes(needle))).toEqual([]);
 }

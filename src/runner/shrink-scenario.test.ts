@@ -49,15 +49,15 @@ describe('shrinking a failing scenario', () => {
     expect([...failureOf(summary)]).toEqual(['v0 reproduces history-size', 'v0 fails history.no-termination']);
   });
 
-  it('offers each knob smaller: the binaries that do not fail dropped with their expectations, runs, turns, sizes, faults', () => {
+  it('offers each knob smaller: the binaries that do not fail dropped with their expectations, runs, faults, turns, sizes', () => {
     const knobs = candidatesOf(BASE, new Set(['v0']));
     expect([...knobs.keys()]).toEqual([
       'binaries',
       'runs.count',
       'runs.concurrency',
+      'faults.agent',
       'turns',
       'shape.overrides.bytesPerTurn',
-      'faults.agent',
     ]);
     // v1 is run no more: it is judged and replayed on no more.
     expect(knobs.get('binaries')?.[0]?.data).toMatchObject({
@@ -86,6 +86,13 @@ describe('shrinking a failing scenario', () => {
     const turns = candidatesOf(data, new Set(['v0'])).get('turns');
     expect(turns?.map((c) => c.change)).toEqual(['shape.turnsProfile 4 -> 2 turns', 'shape.turnsProfile 4 -> 3 turns']);
     expect(turns?.[0]?.data.shape).toEqual({ turnsProfile: data.shape.turnsProfile.slice(0, 2) });
+    // Expected to break at turn 5 (± 1): fewer than 3 turns could not.
+    const atTurn = { ...data, expect: [{ on: 'v0', reproduces: { incident: 'history-size', atTurn: 5, within: 1 } }] };
+    expect(
+      candidatesOf(atTurn, new Set(['v0']))
+        .get('turns')
+        ?.map((c) => c.change),
+    ).toEqual(['shape.turnsProfile 4 -> 3 turns']);
   });
 
   it('keeps what still reproduces the incident, and rejects a step that shows only the invariants a short run fails anyway', async () => {
@@ -117,6 +124,27 @@ describe('shrinking a failing scenario', () => {
     // It ends where an eighth off the turns or the sizes loses the incident.
     expect(turns * bytesPerTurn * 0.875).toBeLessThan(150 * 1024);
     expect(result.steps.length).toBe(runs.length - 1);
+  });
+
+  it('rejects a step that reproduces the incident but no longer meets an expectation the original met (its turn)', async () => {
+    // The incident from 150 KiB; at its turn only from 240 KiB (the original sends 320 KiB).
+    const atTurn = async (scenario: Scenario): Promise<Summary> => {
+      const summary = await fakeRun([])(scenario);
+      const { turns = 0, bytesPerTurn = 0 } = scenario.shape.overrides ?? {};
+      const met = turns * bytesPerTurn >= 240 * 1024;
+      return { ...summary, expectations: [{ description: 'on v0: history-size at turn 40 ± 1 reproduces', met, detail: '' }] };
+    };
+    const steps: string[] = [];
+    const result = await shrinkScenario(BASE, {
+      run: atTurn,
+      maxSteps: 100,
+      fileName: 'big.yaml',
+      onStep: (s) => steps.push(`${s.change}: ${s.verdict}${s.why ? ` (${s.why})` : ''}`),
+    });
+    expect(steps).toContain('shape.overrides.turns 40 -> 20: rejected (no longer met: on v0: history-size at turn 40 ± 1 reproduces ())');
+    const { turns, bytesPerTurn } = (result.smallest.data as { shape: { overrides: { turns: number; bytesPerTurn: number } } }).shape
+      .overrides;
+    expect(turns * bytesPerTurn).toBeGreaterThanOrEqual(240 * 1024);
   });
 
   it('tries a rejected change no more, from a scenario smaller elsewhere', async () => {

@@ -2,8 +2,9 @@
  * Shrinking a failing scenario, as a property-based tester shrinks a failing input: each knob
  * (binaries, runs, concurrency, turns, item sizes, faults, chaos steps) is made smaller in turn,
  * by half first and then by less, and a change is kept when the smaller scenario still fails
- * the same way. The server's limits are never touched: smaller items under the same limits
- * break them later or not at all, and such a step is rejected.
+ * the same way and every expectation the original met is still met (a recorded run's incident
+ * at its turn stays at that turn). The server's limits are never touched: smaller items under
+ * the same limits break them later or not at all, and such a step is rejected.
  */
 import { stringify } from 'yaml';
 import type { Summary } from '../result/index.ts';
@@ -134,13 +135,28 @@ export function candidatesOf(data: ScenarioData, failing: ReadonlySet<string>): 
       })),
     );
   }
+  // Faults and chaos steps before turns and sizes: the runs without them are the quicker ones.
+  for (const list of [['faults', 'agent'], ['faults', 'compaction'], ['faults', 'sandbox'], ['chaos']] as const) {
+    const rules = valueAt(data, list);
+    if (!Array.isArray(rules) || rules.length === 0) continue;
+    // Half of them dropped (the later half, then the earlier one), then each one alone.
+    const halves = rules.length > 1 ? [rules.slice(0, Math.floor(rules.length / 2)), rules.slice(Math.floor(rules.length / 2))] : [];
+    const ones = rules.map((_, i) => rules.filter((__, j) => j !== i));
+    knobs.set(
+      list.join('.'),
+      [...halves, ...ones].map((kept) => ({
+        change: `${list.join('.')} ${rules.length} -> ${kept.length} ${list[0] === 'chaos' ? 'steps' : 'rules'}`,
+        data: withValue(data, list, kept),
+      })),
+    );
+  }
   const profile = valueAt(data, ['shape', 'turnsProfile']);
   const turns = valueAt(data, ['shape', 'overrides', 'turns']);
   if (Array.isArray(profile)) {
     // A recorded run's turns: the first ones kept, the run then answers once more and ends.
     knobs.set(
       'turns',
-      smallerCounts(profile.length, 1).map((n) => ({
+      smallerCounts(profile.length, fewestTurns(data)).map((n) => ({
         change: `shape.turnsProfile ${profile.length} -> ${n} turns`,
         data: withValue(data, ['shape', 'turnsProfile'], profile.slice(0, n)),
       })),
@@ -162,21 +178,20 @@ export function candidatesOf(data: ScenarioData, failing: ReadonlySet<string>): 
       smallerSizes(size).map((n) => ({ change: `${path.join('.')} ${size} -> ${n}`, data: withValue(data, path, n) })),
     );
   }
-  for (const list of [['faults', 'agent'], ['faults', 'compaction'], ['faults', 'sandbox'], ['chaos']] as const) {
-    const rules = valueAt(data, list);
-    if (!Array.isArray(rules) || rules.length === 0) continue;
-    // Half of them dropped (the later half, then the earlier one), then each one alone.
-    const halves = rules.length > 1 ? [rules.slice(0, Math.floor(rules.length / 2)), rules.slice(Math.floor(rules.length / 2))] : [];
-    const ones = rules.map((_, i) => rules.filter((__, j) => j !== i));
-    knobs.set(
-      list.join('.'),
-      [...halves, ...ones].map((kept) => ({
-        change: `${list.join('.')} ${rules.length} -> ${kept.length} ${list[0] === 'chaos' ? 'steps' : 'rules'}`,
-        data: withValue(data, list, kept),
-      })),
-    );
-  }
   return knobs;
+}
+
+/**
+ * The fewest recorded turns that can still break at the turn an expectation names: n turns, then
+ * one more request (the run answers once more), so n + 1 >= atTurn - within.
+ */
+function fewestTurns(data: ScenarioData): number {
+  const turns = (Array.isArray(data.expect) ? data.expect : []).map((e) => {
+    const reproduces = record(record(e)?.reproduces);
+    const atTurn = reproduces?.atTurn;
+    return typeof atTurn === 'number' ? atTurn - (typeof reproduces?.within === 'number' ? reproduces.within : 0) - 1 : 1;
+  });
+  return Math.max(1, ...turns);
 }
 
 export interface ShrinkStep {
@@ -234,6 +249,9 @@ export async function shrinkScenario(data: ScenarioData, options: ShrinkOptions)
   const incidents = new Set([...failure].filter((f) => f.includes(' reproduces ')));
   const wanted = incidents.size > 0 ? incidents : failure;
   const failingBinaries = new Set([...wanted].map((f) => f.split(' ')[0] as string));
+  // What the original's expectations said and held must still hold: a recorded run's
+  // `reproduces` at a turn is kept at that turn, not only somewhere.
+  const held = new Set((first.summary.expectations ?? []).filter((e) => e.met).map((e) => e.description));
   let smallest = { data, wallMs: first.wallMs, failure };
   const steps: ShrinkStep[] = [];
   const note = (step: ShrinkStep) => {
@@ -283,13 +301,18 @@ export async function shrinkScenario(data: ScenarioData, options: ShrinkOptions)
         const { summary, wallMs } = ran;
         if (summary.partial) break;
         const shown = new Set([...failureOf(summary)].filter((f) => failure.has(f)));
-        if ([...shown].some((f) => wanted.has(f))) {
+        const lost = (summary.expectations ?? []).find((e) => held.has(e.description) && !e.met);
+        if ([...shown].some((f) => wanted.has(f)) && !lost) {
           note({ step: steps.length + 1, change: candidate.change, verdict: 'kept', wallMs });
           smallest = { data: candidate.data, wallMs, failure: shown };
           improved = true;
           break;
         }
-        const why = shown.size > 0 ? `only ${[...shown].join('; ')}` : 'the failure is gone';
+        const why = lost
+          ? `no longer met: ${lost.description} (${lost.detail})`
+          : shown.size > 0
+            ? `only ${[...shown].join('; ')}`
+            : 'the failure is gone';
         rejected.add(candidate.change);
         note({ step: steps.length + 1, change: candidate.change, verdict: 'rejected', wallMs, why });
       }

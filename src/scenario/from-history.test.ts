@@ -43,7 +43,7 @@ describe('scenarioFromHistory', () => {
     expect(scenario.shape.scale).toBe(0.125);
     expect(scenario.shape.turnsProfile).toHaveLength(5);
     expect(scenario.shape.turnsProfile?.[0]?.calls).toEqual([{ tool: 'shell', bytes: expect.any(Number), escaped: expect.any(Number) }]);
-    expect(scenario.expect).toEqual([{ on: 'v0', reproduces: 'tmprl1103' }]);
+    expect(scenario.expect).toEqual([{ on: 'v0', reproduces: { incident: 'tmprl1103', atTurn: 6, within: 1 } }]);
     expect(made.text).toContain(`# (sha256 ${SHA})`);
     expect(made.text).toContain('at turn 6');
     // --scale 1: the unscaled variant, for a nightly run.

@@ -7,6 +7,7 @@
  */
 
 import { stringify } from 'yaml';
+import type { FaultRule, FaultSpec } from '../../mocks/index.ts';
 import { planContextBytes, planRun, type RunPlan } from '../../mocks/synthetic/plan-run.ts';
 import type { RunShapeInput, TurnsProfile } from '../../mocks/synthetic/run-shape.ts';
 import { MIN_SCREENSHOT_BYTES } from '../../mocks/synthetic/screenshot.ts';
@@ -23,6 +24,8 @@ import {
 import type { KernelLimits } from '../contract/kernel-api.ts';
 import { TOOL_NAMES, type ToolName } from '../contract/messages.ts';
 import { BINARY_IDS } from '../kernel/index.ts';
+import { runFailures, type WorkerPart } from './from-history-failures.ts';
+import { defaultTimeScale, PACING_BUDGET_MS, pacingRules, turnGaps } from './from-history-pacing.ts';
 import type { ForeignTarget } from './target-from-scenario.ts';
 
 /** The scaled limits the built-in incidents reproduce at in seconds (scenarios/tmprl1103.yaml, history-size.yaml). */
@@ -43,6 +46,8 @@ export interface FromHistoryOptions {
   scale?: number;
   /** The server's limits as the source run had them, where known (flags); the rest inferred. */
   server?: Partial<ServerLimits>;
+  /** Multiplies the gaps between turns; default: what brings them to PACING_BUDGET_MS in all, at most. */
+  timeScale?: number;
 }
 
 export interface FromHistory {
@@ -51,6 +56,7 @@ export interface FromHistory {
   profile: RunProfile;
   binary: string;
   scale: number;
+  timeScale: number;
   /** The server's limits the source is read against (before scaling). */
   server: ServerLimits;
 }
@@ -112,10 +118,40 @@ function planCall(call: ProfiledCall): PlanCall {
   return { tool, bytes: Math.max(1, call.textBytes), ...(call.jsonBytes === undefined ? {} : { escaped: call.jsonBytes }) };
 }
 
-function flow(call: PlanCall): string {
-  return `{ ${Object.entries(call)
-    .map(([key, value]) => `${key}: ${value}`)
-    .join(', ')} }`;
+/** A value in YAML's flow style: `{ kind: http-429, retryAfterSeconds: 0 }`, `[4, 7]`. */
+function flow(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(flow).join(', ')}]`;
+  if (typeof value === 'object' && value !== null) {
+    return `{ ${Object.entries(value)
+      .map(([key, inner]) => `${key}: ${flow(inner)}`)
+      .join(', ')} }`;
+  }
+  return String(value);
+}
+
+/** The model's failed attempts of each turn as agent fault rules: one per run of the same fault, naming its attempts. */
+function modelFaultRules(model: ReadonlyMap<number, FaultSpec[]>, maxTurn: number): FaultRule[] {
+  const rules: FaultRule[] = [];
+  for (const [turn, faults] of [...model].sort(([a], [b]) => a - b)) {
+    if (turn > maxTurn) continue;
+    faults.forEach((fault, i) => {
+      const last = rules.at(-1);
+      if (i > 0 && last && flow(last.fault) === flow(fault)) last.when?.attempts?.push(i + 1);
+      else rules.push({ fault, when: { turns: [turn], attempts: [i + 1] } });
+    });
+  }
+  return rules;
+}
+
+/** A worker that died at a turn, as a kill there: the part that died (a foreign worker is one process, killed whole). */
+function killSteps(deaths: ReadonlyMap<number, Set<WorkerPart>>, foreign: boolean, maxTurn: number): Record<string, unknown>[] {
+  return [...deaths]
+    .filter(([turn]) => turn <= maxTurn)
+    .sort(([a], [b]) => a - b)
+    .map(([atTurn, parts]) => {
+      const part = foreign || !parts.has('activities') ? undefined : parts.has('workflows') ? 'both' : 'activities';
+      return { action: 'kill-worker', atTurn, ...(part ? { part } : {}) };
+    });
 }
 
 /**
@@ -229,7 +265,19 @@ export function scenarioFromHistory(run: RunView, options: FromHistoryOptions): 
       const measure = LIMIT_MEASURE[key as keyof KernelLimits];
       return `${key}: ${measure ? scaled(value as number, measure) : value}`;
     });
-  const expectation = broke ? `reproduces: ${broke.incident}` : 'ends: completed';
+  const expectation = broke ? `reproduces: ${flow({ incident: broke.incident, atTurn: broke.turn, within: 1 })}` : 'ends: completed';
+  const maxTurns = Math.max(profile.maxTurns, turns.length + 1);
+  const failures = runFailures(run);
+  const gaps = turnGaps(run);
+  // A turn a worker died in is not paced: its stall is the kill's, which the replay spends again.
+  for (const turn of failures.deaths.keys()) gaps.delete(turn);
+  const timeScale = options.timeScale ?? defaultTimeScale(gaps);
+  const pacing = pacingRules(gaps, timeScale);
+  const modelFaults = modelFaultRules(failures.model, maxTurns);
+  const kills = killSteps(failures.deaths, options.foreign !== undefined, maxTurns);
+  const sourceMs = [...gaps.values()].reduce((a, b) => a + b, 0);
+  // The first rule that applies wins: a failed attempt's before its turn's pacing.
+  const agentRules = [...modelFaults, ...pacing.rules];
   const ended = broke ? `${INCIDENT_TEXT[broke.incident]} at turn ${broke.turn}` : 'no limit broken';
   const forecastLine = forecastOf(run, server);
 
@@ -247,6 +295,10 @@ export function scenarioFromHistory(run: RunView, options: FromHistoryOptions): 
           `# (a turn's framing does not scale): blob ${kib(server.blobLimitBytes)} -> ${kib(blob)}, history size`,
           `# ${kib(server.historySizeLimitBytes)} -> ${kib(historySize)}; \`--scale 1\` writes the unscaled variant.`,
         ].join('\n'),
+    `# Pacing: each turn's model answer is held back by the time the source took from that turn's model call`,
+    `# to the next's, times ${+timeScale.toPrecision(3)} (\`--time-scale\`; by default the gaps come to ${PACING_BUDGET_MS / 1000} s at most): ${seconds(pacing.totalMs)} in all`,
+    `# for the source's ${seconds(sourceMs)}${failures.deaths.size > 0 ? " (a turn a worker died in is left to the kill's own stall)" : ''}.`,
+    ...failureLines(modelFaults, kills, failures.notCarried),
     ...(broke ? [`# Expected: ${broke.incident} again, at turn ${broke.turn} (within one).`] : []),
     '',
     `name: ${name}`,
@@ -260,21 +312,44 @@ export function scenarioFromHistory(run: RunView, options: FromHistoryOptions): 
     'runs:',
     '  count: 1',
     '  concurrency: 1',
-    `  maxTurns: ${Math.max(profile.maxTurns, turns.length + 1)}`,
-    '  timeout: 2m',
+    `  maxTurns: ${maxTurns}`,
+    `  timeout: ${120 + Math.ceil(pacing.totalMs / 1000)}s`,
     '',
     'shape:',
     ...(scale === 1 ? [] : [`  scale: ${scale}`]),
     `  systemPromptBytes: [[0, ${promptBytes}], [1, ${promptBytes}]]`,
     '  turnsProfile:',
     ...turnsProfile.map((t) => `    - { text: ${t.text}, calls: [${t.calls.map(flow).join(', ')}] }`),
+    ...(agentRules.length > 0 ? ['', 'faults:', '  agent:', ...agentRules.map((rule) => `    - ${flow(rule)}`)] : []),
+    ...(kills.length > 0 ? ['', 'chaos:', ...kills.map((step) => `  - ${flow(step)}`)] : []),
     '',
     'expect:',
     `  - on: ${binary}`,
     `    ${expectation}`,
     '',
   ];
-  return { text: lines.join('\n'), profile, binary, scale, server };
+  return { text: lines.join('\n'), profile, binary, scale, timeScale, server };
+}
+
+function seconds(ms: number): string {
+  return ms >= 60_000 ? `${+(ms / 60_000).toFixed(1)} min` : `${+(ms / 1000).toFixed(1)} s`;
+}
+
+/** What the scenario's faults and chaos carry of the source's failures, and what they leave out. */
+function failureLines(
+  modelFaults: readonly FaultRule[],
+  kills: readonly Record<string, unknown>[],
+  notCarried: readonly string[],
+): string[] {
+  const attempts = modelFaults.reduce((n, rule) => n + (rule.when?.attempts?.length ?? 0), 0);
+  const carried = [
+    ...(attempts > 0 ? [`${attempts} failed model attempts as agent faults at their turns (by the status each message names)`] : []),
+    ...(kills.length > 0 ? [`a worker that died as a kill-worker at turn ${kills.map((k) => k.atTurn).join(', ')}`] : []),
+  ];
+  return [
+    `# Failures: ${carried.length > 0 ? carried.join('; ') : 'none the history shows'}.`,
+    ...(notCarried.length > 0 ? [`# Not carried over: ${notCarried.join('; ')}.`] : []),
+  ];
 }
 
 /** Where the forecast puts the limit that broke (or the first it reaches): "blob limit hit at turn 21". */

@@ -175,7 +175,13 @@ export type EventAttributes =
       /** The schedule-to-close timeout in ms; 0 is none. */
       scheduleToCloseMs: number;
     }
-  | { kind: 'activity-started'; scheduledEventId: number; attempt?: number }
+  | {
+      kind: 'activity-started';
+      scheduledEventId: number;
+      attempt?: number;
+      /** The failure of the attempt before (the server writes the last attempt's start only, with it). */
+      lastFailure?: FailureSummary;
+    }
   | { kind: 'activity-cancel-requested'; scheduledEventId: number }
   | {
       kind: 'activity-closed';

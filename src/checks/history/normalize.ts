@@ -344,7 +344,13 @@ export class HistoryNormalizer {
     }
     if (type === 'ActivityTaskScheduled') return this.activityScheduled(id, a);
     if (type === 'ActivityTaskStarted') {
-      return { kind: 'activity-started', scheduledEventId: ref('scheduledEventId'), attempt: toInt(a.attempt) };
+      const lastFailure = summarizeFailure(a.lastFailure);
+      return {
+        kind: 'activity-started',
+        scheduledEventId: ref('scheduledEventId'),
+        attempt: toInt(a.attempt),
+        ...(lastFailure ? { lastFailure } : {}),
+      };
     }
     if (type === 'ActivityTaskCancelRequested') {
       return { kind: 'activity-cancel-requested', scheduledEventId: ref('scheduledEventId') };

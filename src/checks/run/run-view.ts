@@ -30,6 +30,8 @@ export interface Activity {
   closed?: HistoryEvent;
   /** The attempt its ActivityTaskStarted names (the server writes the last attempt's only). */
   attempt?: number;
+  /** The failure of the attempt before the last, when it was retried. */
+  lastFailure?: FailureSummary;
   outcome?: ActivityOutcome;
   result?: ActivityResult;
   failure?: FailureSummary;
@@ -207,6 +209,7 @@ function buildExecution(history: LoadedHistory, number: number, input: RunInputS
     } else if (attrs.kind === 'activity-started') {
       const activity = byScheduledId.get(attrs.scheduledEventId);
       if (activity && attrs.attempt !== undefined) activity.attempt = attrs.attempt;
+      if (activity && attrs.lastFailure) activity.lastFailure = attrs.lastFailure;
     } else if (attrs.kind === 'activity-closed') {
       const activity = byScheduledId.get(attrs.scheduledEventId);
       if (activity) {

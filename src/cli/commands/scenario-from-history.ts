@@ -9,6 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { buildRunView } from '../../checks/index.ts';
 import { BINARY_IDS } from '../../kernel/index.ts';
 import { scenarioFromHistory } from '../../scenario/from-history.ts';
+import { PACING_BUDGET_MS } from '../../scenario/from-history-pacing.ts';
 import { resolveScenario } from '../../scenario/index.ts';
 import { type ForeignTarget, foreignTargetOf } from '../../scenario/target-from-scenario.ts';
 import { atomicWriteFile } from '../../shared/atomic-write.ts';
@@ -31,7 +32,8 @@ function foreignTarget(name: string, out: string | undefined): ForeignTarget {
 
 export const fromHistoryCommand = defineCommand({
   usage: 'scenario from-history <history.json>... [--mapping M] [--out F]',
-  summary: "write a scenario that replays a run's shape (turns, tools, sizes) on the same binary, its limit breaking at the same turn",
+  summary:
+    "write a scenario that replays a run's shape (turns, tools, sizes, pacing, failures) on the same binary, its limit breaking at the same turn",
   flags: {
     mapping: MAPPING_FLAG,
     out: valueFlag({ value: 'F', help: 'write the scenario to F (default: print it)' }),
@@ -51,6 +53,15 @@ export const fromHistoryCommand = defineCommand({
         return Number.isFinite(n) && n > 0 && n <= 1 ? n : undefined;
       },
       want: 'a number in (0, 1]',
+    }),
+    'time-scale': valueFlag({
+      value: 'X',
+      help: `multiply the gaps between the source's turns by X (each turn's model answer is held back by its gap times X; default: what brings them to ${PACING_BUDGET_MS / 1000} s in all, 1 when they take less; 0: no pacing)`,
+      parse: (raw) => {
+        const n = Number(raw);
+        return raw.trim() !== '' && Number.isFinite(n) && n >= 0 ? n : undefined;
+      },
+      want: 'a number of 0 or more',
     }),
     'blob-limit': bytesFlag(
       "the source server's limit.blobSize.error (default: the run's own blobLimitBytes, else the power of two above its largest payload when it broke on it, else 2 MiB)",
@@ -84,12 +95,13 @@ export const fromHistoryCommand = defineCommand({
         ...(values.binary ? { binary: values.binary } : {}),
         ...(values.target ? { foreign: foreignTarget(values.target, values.out) } : {}),
         ...(values.scale === undefined ? {} : { scale: values.scale }),
+        ...(values['time-scale'] === undefined ? {} : { timeScale: values['time-scale'] }),
       });
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
     const broke = made.profile.break;
-    const said = `${made.binary}, ${made.profile.turns.length} turns, ${broke ? `${broke.incident} at turn ${broke.turn}` : 'no limit broke'}, scale ${made.scale}`;
+    const said = `${made.binary}, ${made.profile.turns.length} turns, ${broke ? `${broke.incident} at turn ${broke.turn}` : 'no limit broke'}, scale ${made.scale}, time scale ${+made.timeScale.toPrecision(3)}`;
     if (values.out) {
       await atomicWriteFile(values.out, made.text);
       console.error(`wrote ${values.out} (${said}): \`longrun run ${values.out}\``);

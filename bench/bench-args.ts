@@ -6,7 +6,7 @@ export type Section = (typeof SECTIONS)[number] | 'month';
 
 export interface BenchOptions {
   sections: Section[];
-  /** Overhead: longrun/baseline pairs; judging: its repetitions. */
+  /** Overhead: its pairs of sides; judging: half its repetitions. */
   repetitions: number;
   /** Throughput: each configuration stops launching and stops its runs after this long (0: runs complete). */
   windowSeconds: number;
@@ -36,7 +36,7 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
   (default)            ceiling, overhead, judging, steady, throughput, scale, repro and startup (longrun --help):
                        about half an hour
   --only LIST          sections to run, comma-separated: ${SECTIONS.join(', ')}
-  --repetitions N      overhead: longrun/baseline pairs; judging: repetitions; startup: starts per command (default 5)
+  --repetitions N      overhead: pairs of sides; judging: twice N repetitions; startup: starts per command (default 5)
   --window SECONDS     throughput: stop each configuration after this long (default 60; 0 = run to the end)
   --month              the production month instead: ${PRODUCTION_MONTH_RUNS} runs at full size (13-15 minutes
                        on 2 cores of a quiet machine; the target is under 15)

@@ -23,7 +23,7 @@ import { formatTable } from './table.ts';
 import { measureThroughput } from './throughput.ts';
 
 const OVERHEAD_RUNS = { runs: 2, concurrency: 1, targetTokens: 56_000 } as const;
-/** Judging: p50 runs, judged again and again after they ran. */
+/** Judging: p50 runs, judged again and again after they ran (twice `--repetitions` times: a repetition is a few seconds, its CPU noisy). */
 const JUDGING_RUNS = { runs: 4, concurrency: 2, targetTokens: 56_000 } as const;
 /** Steady state: p50 runs, 4 at once, a minute counted after 10 s, longrun/peer twice (ABBA). */
 const STEADY = { windowSeconds: 60, warmUpSeconds: 10, concurrency: 4, targetTokens: 56_000, pairs: 2 } as const;
@@ -64,7 +64,7 @@ async function main(argv: string[]): Promise<number> {
     log(`${section}...`);
     if (section === 'ceiling') report.ceiling = await measureCeiling(log, interrupt.signal);
     if (section === 'overhead') report.overhead = await measureOverhead({ repetitions: options.repetitions, ...OVERHEAD_RUNS });
-    if (section === 'judging') report.judging = await measureJudging({ repetitions: options.repetitions, ...JUDGING_RUNS });
+    if (section === 'judging') report.judging = await measureJudging({ repetitions: 2 * options.repetitions, ...JUDGING_RUNS });
     if (section === 'steady') report.steady = await measureSteady(STEADY, log);
     if (section === 'throughput') report.throughput = await measureThroughput(options.windowSeconds, log);
     if (section === 'scale') report.scale = await measureScale();

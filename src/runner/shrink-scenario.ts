@@ -135,8 +135,8 @@ export function candidatesOf(data: ScenarioData, failing: ReadonlySet<string>): 
       })),
     );
   }
-  // Faults and chaos steps before turns and sizes: the runs without them are the quicker ones.
-  for (const list of [['faults', 'agent'], ['faults', 'compaction'], ['faults', 'sandbox'], ['chaos']] as const) {
+  // Chaos steps and faults before turns and sizes: the runs without them are the quicker ones.
+  for (const list of [['chaos'], ['faults', 'agent'], ['faults', 'compaction'], ['faults', 'sandbox']] as const) {
     const rules = valueAt(data, list);
     if (!Array.isArray(rules) || rules.length === 0) continue;
     // Half of them dropped (the later half, then the earlier one), then each one alone.

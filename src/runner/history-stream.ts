@@ -9,8 +9,16 @@
  * (`HistoryStreams`): the rest are fetched when judged, which the judging pool bounds.
  */
 import type { Client } from '@temporalio/client';
+import type { temporal } from '@temporalio/proto';
 import { sleep } from '../shared/sleep.ts';
-import { ExecutionReading, executionSize, type JudgedExecution, type JudgingFetchOptions, MAX_EXECUTIONS } from './history-chain.ts';
+import {
+  ExecutionReading,
+  executionSize,
+  type JudgedExecution,
+  type JudgingFetchOptions,
+  MAX_EXECUTIONS,
+  pageEvents,
+} from './history-chain.ts';
 import { JUDGED_AT_ONCE } from './judging-pool.ts';
 
 /**
@@ -18,7 +26,12 @@ import { JUDGED_AT_ONCE } from './judging-pool.ts';
  * to three at a time), so a pause lets a few turns' events gather into one call.
  */
 const CAUGHT_UP_PAUSE_MS = 200;
-/** Events asked for per poll: new events come a turn or two at a time, so this only bounds a catch-up. */
+/**
+ * Events asked for per poll at most: new events come a turn or two at a time, so this only bounds
+ * a catch-up. A page is held whole while it is read, so a catch-up on a history of large events
+ * asks for fewer (`pageEvents`, from the size the server last counted): 256 of a max-size run's
+ * events are ~25 MB of history on average, and up to 2 MiB each.
+ */
 const POLL_EVENTS = 256;
 /** How long the reading may take to reach the end of a run that has ended before it is given up. */
 const FINISH_WITHIN_MS = 10_000;
@@ -121,13 +134,15 @@ export class RunHistoryStream {
   /** Reads the execution to its last event; false when stopped first. */
   private async readExecution(runId: string, reading: ExecutionReading): Promise<boolean> {
     let nextPageToken: Uint8Array | null | undefined;
+    let pageSize = POLL_EVENTS;
     for (;;) {
       if (this.stop.signal.aborted) return false;
+      const maximumPageSize = pageSize;
       const page = await this.call(() =>
         this.client.workflowService.getWorkflowExecutionHistory({
           namespace: this.client.options.namespace,
           execution: { workflowId: this.workflowId, runId },
-          maximumPageSize: POLL_EVENTS,
+          maximumPageSize,
           waitNewEvent: true,
           ...(nextPageToken ? { nextPageToken } : {}),
         }),
@@ -135,10 +150,21 @@ export class RunHistoryStream {
       const events = page.history?.events ?? [];
       await this.options.readStored?.(events);
       reading.add(events);
+      pageSize = pollEvents(events, pageSize);
       nextPageToken = page.nextPageToken;
       // With waitNewEvent the token is empty only once the execution has closed and every event is read.
       if (!nextPageToken || nextPageToken.length === 0) return true;
       if (events.length < POLL_EVENTS && !this.ending) await sleep(CAUGHT_UP_PAUSE_MS, this.wake.signal);
     }
   }
+}
+
+/** The next poll's size: from the history's size the server counted at the page's last workflow task, else as before. */
+export function pollEvents(page: readonly temporal.api.history.v1.IHistoryEvent[], before: number): number {
+  for (let i = page.length - 1; i >= 0; i--) {
+    const event = page[i];
+    const bytes = Number(event?.workflowTaskStartedEventAttributes?.historySizeBytes ?? 0);
+    if (bytes > 0) return Math.min(POLL_EVENTS, pageEvents(bytes, Number(event?.eventId)));
+  }
+  return before;
 }

@@ -3,7 +3,7 @@
  * or at each turn by a seeded probability. Strikes happen one at a time. Each step's outcome
  * becomes part of the verdict: a chaos scenario whose chaos never struck proved nothing.
  */
-import { type ObjectStore, type PostgresCluster, queryPostgres } from '../environment/index.ts';
+import { type ObjectStore, type PostgresCluster, queryPostgres, type ServiceCluster } from '../environment/index.ts';
 import type { ExpectationRecord } from '../result/index.ts';
 import { sleep } from '../shared/sleep.ts';
 import type { ChaosPlan, NetworkLink, PlannedStep } from './chaos-plan.ts';
@@ -16,6 +16,8 @@ import type { WorkerPool } from './worker-pool.ts';
 export interface ChaosTargets {
   pool: WorkerPool;
   server?: RestartableServer;
+  /** The server's services as processes of their own (server.topology services). */
+  services?: ServiceCluster;
   /** The PostgreSQL cluster under the server (server.persistence postgres). */
   database?: PostgresCluster;
   network?: { toxiproxy: Toxiproxy; proxies: Record<NetworkLink, string | undefined> };
@@ -170,6 +172,17 @@ export class ChaosController {
         await sleep(downMs);
         await database.start();
         return `PostgreSQL down for ${downMs} ms (a fast shutdown), accepting connections again ${Date.now() - started} ms after the stop`;
+      }
+      case 'restart-service': {
+        const services = this.targets.services;
+        if (!services || !step.service) throw new Error('no services of their own to restart (server.topology services)');
+        const downMs = stepDurationMs(step.downFor, DEFAULT_DOWN_MS);
+        const started = Date.now();
+        const killed = services.pid(step.service);
+        await services.kill(step.service);
+        await sleep(downMs);
+        await services.start(step.service);
+        return `${step.service} service (pid ${killed}) SIGKILLed, down for ${downMs} ms, ready again (pid ${services.pid(step.service)}) ${Date.now() - started} ms after the kill`;
       }
       case 'network':
         return this.networkFault(planned);

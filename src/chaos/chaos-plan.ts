@@ -138,9 +138,11 @@ function labelOf(step: ChaosStep, wholeWorker: boolean): string {
       ? `network ${step.fault} on ${step.link} for ${step.for}`
       : step.action === 'upgrade-worker'
         ? `upgrade-worker${step.binary ? ` ${step.binary}` : ''} to ${step.to}${step.versioning ? ` (Worker Versioning, ${step.versioning})` : ''}`
-        : step.action === 'kill-worker'
-          ? `kill-worker${step.binary ? ` ${step.binary}` : ''} (${step.part ?? (wholeWorker ? 'both' : 'workflows')}${step.to ? `, restart as ${step.to}` : ''})`
-          : step.action;
+        : step.action === 'restart-service'
+          ? `restart-service ${step.service}`
+          : step.action === 'kill-worker'
+            ? `kill-worker${step.binary ? ` ${step.binary}` : ''} (${step.part ?? (wholeWorker ? 'both' : 'workflows')}${step.to ? `, restart as ${step.to}` : ''})`
+            : step.action;
   const when =
     step.after !== undefined
       ? `after ${step.after}`

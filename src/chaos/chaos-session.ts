@@ -8,7 +8,7 @@
  * it started outlives it.
  */
 import { type MockServer, startMockServer } from '../../mocks/index.ts';
-import { type Environment, startEnvironment, startPostgres } from '../environment/index.ts';
+import { type Environment, SERVICES, startEnvironment, startPostgres } from '../environment/index.ts';
 import type { BinaryName } from '../kernel/index.ts';
 import { workflowCacheSize } from '../kernel/workers/kernel-workers.ts';
 import type { OffloadStore } from '../kernel/workers/offload.ts';
@@ -103,6 +103,10 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
       throw new Error(`scenario ${scenario.name}: restart-database restarts the PostgreSQL cluster of server.persistence: postgres`);
     }
     if (environment.postgres) onEvent({ type: 'process', pid: environment.postgres.supervisorPid, what: 'postgres' });
+    for (const service of environment.services ? SERVICES : []) {
+      const pid = environment.services?.pid(service);
+      if (pid !== undefined) onEvent({ type: 'process', pid, what: `temporal ${service} service` });
+    }
 
     const mocks = await startMockServer(mockOptionsOf(scenario));
     closers.push(() => mocks.close());
@@ -169,6 +173,7 @@ export async function startChaosSession(scenario: Scenario, plan: ChaosPlan, opt
       {
         pool: workers,
         ...(server ? { server } : {}),
+        ...(environment.services ? { services: environment.services } : {}),
         ...(network ? { network } : {}),
         ...(environment.postgres ? { database: environment.postgres } : {}),
         ...(deployments ? { deployments } : {}),

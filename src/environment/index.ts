@@ -20,6 +20,7 @@ export {
 export { ObjectStoreError, resolveS3ServerBinary } from './object-store/s3-server-binary.ts';
 export { findPostgresBinDir, type PostgresCluster, PostgresError, queryPostgres, startPostgres } from './postgres-cluster.ts';
 export { installRuntime } from './runtime.ts';
+export { SERVICES, type ServiceCluster, type ServiceName, ServiceStartError } from './service-cluster.ts';
 export {
   resolveTemporalBinary,
   type TemporalBinary,
@@ -33,6 +34,7 @@ export {
   freeLoopbackPort,
   type Persistence,
   startEnvironment,
+  type Topology,
 } from './test-environment.ts';
 export { resolveToxiproxyBinary, ToxiproxyBinaryError } from './toxiproxy-binary.ts';
 export { workerConnectionOptions } from './worker-connection.ts';

@@ -2,7 +2,8 @@
  * One function that gives longrun a real Temporal server: the embedded one (the binary built
  * from tools/temporal-server, started through @temporalio/testing with production-like dynamic
  * config, on SQLite in memory, a SQLite file or a throwaway PostgreSQL cluster) or an existing
- * cluster from TEMPORAL_ADDRESS. Teardown stops what it started.
+ * cluster from TEMPORAL_ADDRESS. On PostgreSQL it runs as one process or as production does,
+ * one per service (service-cluster.ts). Teardown stops what it started.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -17,10 +18,12 @@ import { type DynamicConfig, dynamicConfigArgs, PRODUCTION_DYNAMIC_CONFIG } from
 import { type ClusterSettings, clusterSettingsFromEnv, describeCluster } from './existing-cluster.ts';
 import { type PostgresCluster, startPostgres } from './postgres-cluster.ts';
 import { installRuntime } from './runtime.ts';
+import { type ServiceCluster, startServiceCluster } from './service-cluster.ts';
 import { resolveTemporalBinary } from './temporal-binary.ts';
 import { workerConnectionOptions } from './worker-connection.ts';
 
 export type Persistence = 'sqlite-memory' | 'sqlite-file' | 'postgres';
+export type Topology = 'single' | 'services';
 
 export interface EnvironmentOptions {
   /** Overrides of the production-like dynamic config (embedded server only). */
@@ -37,6 +40,11 @@ export interface EnvironmentOptions {
    * PostgreSQL cluster of longrun's own (postgres-cluster.ts), the persistence production runs on.
    */
   persistence?: Persistence;
+  /**
+   * `single` (default): every service in one process. `services`: frontend, history, matching
+   * and worker as four processes on loopback (service-cluster.ts), on PostgreSQL.
+   */
+  topology?: Topology;
   /** A running cluster to use instead of starting one (a restart of the server keeps its data). */
   postgres?: PostgresCluster;
   /** host:port the server reaches `postgres` through (a Toxiproxy proxy in front of it); default its own address. */
@@ -68,6 +76,8 @@ export interface Environment {
   dynamicConfig?: DynamicConfig;
   /** The PostgreSQL cluster under the embedded server (persistence `postgres`). */
   postgres?: PostgresCluster;
+  /** The services' processes (topology `services`). */
+  services?: ServiceCluster;
   /** For logs and reports: never contains keys or certificates. */
   description: string;
   teardown(): Promise<void>;
@@ -92,6 +102,13 @@ export async function startEnvironment(options: EnvironmentOptions = {}): Promis
   const cluster = options.cluster ?? clusterSettingsFromEnv();
   if (cluster) return connectToCluster(cluster);
   const persistence = options.persistence ?? (options.database === 'file' ? 'sqlite-file' : 'sqlite-memory');
+  if (options.topology === 'services') {
+    if (persistence !== 'postgres' || options.dbFilename) {
+      throw new EnvironmentError(`server.topology services: the services share one store, so server.persistence must be postgres`);
+    }
+    const postgres = options.postgres ?? (await startPostgres(options.signal));
+    return startServices({ ...options, postgres }, options.postgres ? () => {} : () => postgres.teardown());
+  }
   if (options.dbFilename || options.postgres || persistence === 'sqlite-memory') return startEmbedded(options);
   if (persistence === 'postgres') {
     const postgres = await startPostgres(options.signal);
@@ -111,6 +128,54 @@ async function startOn(options: EnvironmentOptions, remove: () => unknown): Prom
     ...env,
     async teardown() {
       await env.teardown();
+      await remove();
+    },
+  };
+}
+
+/** The four services on `options.postgres`; `remove` takes PostgreSQL away after them (or after a failed start). */
+async function startServices(options: EnvironmentOptions & { postgres: PostgresCluster }, remove: () => unknown): Promise<Environment> {
+  const binary = await resolveTemporalBinary();
+  const dynamicConfig = { ...PRODUCTION_DYNAMIC_CONFIG, ...options.dynamicConfig };
+  const httpPort = options.httpPort ?? (await freeLoopbackPort());
+  let services: ServiceCluster;
+  try {
+    services = await startServiceCluster({
+      binary: binary.path,
+      postgres: options.postgresVia ?? options.postgres.address,
+      port: options.port ?? (await freeLoopbackPort()),
+      httpPort,
+      servicePorts: { history: await freeLoopbackPort(), matching: await freeLoopbackPort(), worker: await freeLoopbackPort() },
+      dynamicConfigArgs: dynamicConfigArgs(dynamicConfig),
+      // Warnings and errors: what a service that does not start, or falls over, leaves in its log.
+      logLevel: options.logLevel ?? process.env.LONGRUN_SERVER_LOG_LEVEL ?? 'warn',
+    });
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  installRuntime(); // as in connectToCluster
+  const connecting = TestWorkflowEnvironment.createFromExistingServer({ address: services.address, namespace: 'default' });
+  const connected = await connecting
+    .then((testEnv) => withClient(testEnv, 'default').then((connection) => ({ testEnv, ...connection })))
+    .catch(async (error: unknown) => {
+      await services.teardown();
+      await remove();
+      throw error;
+    });
+  return {
+    kind: 'embedded',
+    address: services.address,
+    httpUrl: `http://127.0.0.1:${httpPort}`,
+    namespace: 'default',
+    dynamicConfig,
+    postgres: options.postgres,
+    services,
+    description: `embedded Temporal server as four processes (frontend, history, matching, worker; ${binary.source}: ${binary.path}) at ${services.address} on PostgreSQL at ${options.postgres.address}`,
+    ...connected,
+    async teardown() {
+      await connected.teardown();
+      await services.teardown();
       await remove();
     },
   };

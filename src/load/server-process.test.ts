@@ -14,6 +14,13 @@ describe('isDevServerOnPort', () => {
     expect(isDevServerOnPort(['temporal', 'server', 'start-dev', '--port=7233'], 7233)).toBe(true);
   });
 
+  it('knows the frontend of a cluster run as one process per service, not the other services', () => {
+    const service = (name: string) => [...args.slice(0, -1), '--service', name, '--service-port', 'history=40002'];
+    expect(isDevServerOnPort(service('frontend'), 45811)).toBe(true);
+    expect(isDevServerOnPort(service('history'), 45811)).toBe(false);
+    expect(isDevServerOnPort(service('worker'), 45811)).toBe(false);
+  });
+
   it('ignores anything that is not `server start-dev`', () => {
     expect(isDevServerOnPort(['temporal', 'workflow', 'start-dev', '--port', '45811'], 45811)).toBe(false);
     expect(isDevServerOnPort(['node', 'tool.js', '--port', '45811'], 45811)).toBe(false);

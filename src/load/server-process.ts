@@ -29,10 +29,16 @@ function argv(pid: number): string[] {
   }
 }
 
-/** True when the arguments start a dev server (`server start-dev`) on this gRPC port. */
+/**
+ * True when the arguments start a dev server (`server start-dev`) on this gRPC port. Of a
+ * cluster run as one process per service (`--service`), all on the frontend's port, only the
+ * frontend counts: the process clients talk to.
+ */
 export function isDevServerOnPort(args: readonly string[], port: number): boolean {
   const at = args.indexOf('start-dev');
   if (at < 1 || args[at - 1] !== 'server') return false;
+  const service = args.indexOf('--service');
+  if (service >= 0 && args[service + 1] !== 'frontend') return false;
   return args.some((arg, i) => (arg === '--port' && args[i + 1] === String(port)) || arg === `--port=${port}`);
 }
 

@@ -94,8 +94,9 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     throwIfInterrupted(options.signal, 'starting the server and the workers');
   }
   const { env, mocks, workers } = harness;
-  // A server chaos restarts is down on purpose; any other that exits is gone for good.
-  const serverWatch = chaos?.restartsServer ? undefined : watchServer(env);
+  // A server chaos restarts is down on purpose; any other that exits is gone for good. A service
+  // of server.topology services that falls over unasked is not watched: its runs do not end.
+  const serverWatch = chaos?.restartsServer || env.services ? undefined : watchServer(env);
   const limits = resolveLimits(scenario, env.dynamicConfig);
   const tally = new RunTally();
   const judging = new JudgingPool(JUDGED_AT_ONCE);

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chaosStepProblems } from './chaos-step-rules.ts';
+import { chaosStepProblems, chaosTopologyProblems } from './chaos-step-rules.ts';
 import { loadScenarioFile } from './index.ts';
 
 describe('chaosStepProblems', () => {
@@ -83,5 +83,53 @@ describe('chaosStepProblems', () => {
       ].join('\n'),
     );
     expect(() => loadScenarioFile(file)).toThrow(`${file}:4:5: chaos[0].latencyMs: a latency fault needs latencyMs`);
+  });
+});
+
+describe('chaos steps and the server topology', () => {
+  const base = ['name: topology', 'seed: 1', 'expect:', '  - { on: v1, hold: all }'];
+  const load = (lines: string[]) => {
+    const file = join(tmpdir(), `longrun-topology-${process.pid}.yaml`);
+    writeFileSync(file, [...base, ...lines, ''].join('\n'));
+    return () => loadScenarioFile(file);
+  };
+
+  it('take restart-service on server.topology services only, and restart-server on a single process only', () => {
+    const restartService = { action: 'restart-service', service: 'history', atTurn: 3 };
+    expect(chaosTopologyProblems([restartService], 'services')).toEqual([]);
+    expect(chaosTopologyProblems([{ action: 'restart-server', atTurn: 3 }], 'single')).toEqual([]);
+    expect(chaosTopologyProblems([{ action: 'kill-worker' }, restartService], 'single')).toEqual([
+      {
+        path: ['chaos', 1, 'action'],
+        message: 'restart-service kills one service of server.topology: services (this scenario runs a single process)',
+      },
+    ]);
+    expect(chaosTopologyProblems([{ action: 'restart-server', atTurn: 3 }], 'services')).toEqual([
+      {
+        path: ['chaos', 0, 'action'],
+        message: 'restart-server restarts the single-process server; with server.topology: services, use restart-service',
+      },
+    ]);
+    expect(chaosStepProblems({ action: 'restart-service', atTurn: 3 })).toEqual([
+      { path: ['service'], message: 'restart-service needs service' },
+    ]);
+  });
+
+  it('reach the scenario file as one line naming the field', () => {
+    expect(load(['chaos:', '  - { action: restart-service, service: history, atTurn: 3 }'])).toThrow(
+      /:6:\d+: chaos\[0\]\.action: restart-service kills one service of server\.topology: services/,
+    );
+    expect(load(['server:', '  topology: services'])).toThrow(
+      /server\.topology: services share one store: set server\.persistence to postgres/,
+    );
+    const good = load([
+      'server:',
+      '  persistence: postgres',
+      '  topology: services',
+      'chaos:',
+      '  - { action: restart-service, service: matching, atTurn: 3 }',
+    ])();
+    expect(good.server.topology).toBe('services');
+    expect(load([])().server.topology).toBe('single');
   });
 });

@@ -12,6 +12,7 @@ export const CHAOS_ACTIONS = [
   'force-replay',
   'restart-database',
   'delete-stored',
+  'restart-service',
 ] as const;
 export type ChaosAction = (typeof CHAOS_ACTIONS)[number];
 
@@ -21,6 +22,9 @@ export type ChaosAction = (typeof CHAOS_ACTIONS)[number];
  * workers' HTTP to the S3 store of External Storage (a binary that offloads).
  */
 export const NETWORK_LINKS = ['worker-temporal', 'activities-model', 'temporal-postgres', 'workers-store'] as const;
+/** The services of the embedded server run as processes of their own (`server.topology: services`); restart-service's `service`. */
+export const SERVER_SERVICES = ['frontend', 'history', 'matching', 'worker'] as const;
+
 export const NETWORK_FAULTS = ['latency', 'bandwidth', 'timeout', 'reset_peer', 'down'] as const;
 export type NetworkFault = (typeof NETWORK_FAULTS)[number];
 
@@ -42,6 +46,7 @@ const ACTION_FIELDS: Record<ChaosAction, { required: readonly string[]; optional
   'force-replay': { required: [], optional: [] },
   'restart-database': { required: [], optional: ['downFor'] },
   'delete-stored': { required: [], optional: ['objects'] },
+  'restart-service': { required: ['service'], optional: ['downFor'] },
 };
 
 const FAULT_ATTRIBUTES: Record<NetworkFault, { required: readonly string[]; optional: readonly string[] }> = {
@@ -102,4 +107,22 @@ export function chaosStepProblems(step: { action: ChaosAction } & Record<string,
     }
   }
   return problems;
+}
+
+/**
+ * Chaos steps that do not fit the server's topology: restart-service needs the services as
+ * processes of their own, restart-server the single process; read from what may be only partly valid.
+ */
+export function chaosTopologyProblems(chaos: unknown, topology: unknown): { path: (string | number)[]; message: string }[] {
+  if (!Array.isArray(chaos)) return [];
+  return chaos.flatMap((step: { action?: unknown }, index) => {
+    const path = ['chaos', index, 'action'];
+    if (step?.action === 'restart-service' && topology !== 'services') {
+      return [{ path, message: 'restart-service kills one service of server.topology: services (this scenario runs a single process)' }];
+    }
+    if (step?.action === 'restart-server' && topology === 'services') {
+      return [{ path, message: 'restart-server restarts the single-process server; with server.topology: services, use restart-service' }];
+    }
+    return [];
+  });
 }

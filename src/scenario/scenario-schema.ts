@@ -15,7 +15,15 @@ import { INCIDENTS, type Incident } from '../checks/incidents.ts';
 import { INVARIANT_IDS } from '../checks/verdict.ts';
 import { BINARY_IDS, type BinaryName, binaryIdSchema, binaryNameSchema } from '../kernel/index.ts';
 import { chaosBinaryProblems } from './chaos-binary-rules.ts';
-import { CHAOS_ACTIONS, chaosStepProblems, NETWORK_FAULTS, NETWORK_LINKS, VERSIONING_BEHAVIORS } from './chaos-step-rules.ts';
+import {
+  CHAOS_ACTIONS,
+  chaosStepProblems,
+  chaosTopologyProblems,
+  NETWORK_FAULTS,
+  NETWORK_LINKS,
+  SERVER_SERVICES,
+  VERSIONING_BEHAVIORS,
+} from './chaos-step-rules.ts';
 import { closestName } from './closest-name.ts';
 import { compareSchema } from './compare-schema.ts';
 import { externalTargetSchema, foreignBinaryNameSchema } from './external-target.ts';
@@ -212,7 +220,7 @@ const chaosStepSchema = z
     action: z
       .enum(CHAOS_ACTIONS)
       .describe(
-        'kill-worker (SIGKILL, restart), upgrade-worker (rolling, to a binary), restart-server, network (Toxiproxy), force-replay, restart-database (PostgreSQL), delete-stored (objects of External Storage)',
+        'kill-worker (SIGKILL, restart), upgrade-worker (rolling, to a binary), restart-server, network (Toxiproxy), force-replay, restart-database (PostgreSQL), delete-stored (objects of External Storage), restart-service (SIGKILL one service of server.topology services, restart)',
       ),
     after: durationSchema.optional().describe('strike once, this long after the first run starts'),
     atTurn: z.number().int().positive().optional().describe('strike once, when any run starts this turn'),
@@ -237,7 +245,11 @@ const chaosStepSchema = z
       ),
     downFor: durationSchema
       .optional()
-      .describe('restart-server, restart-database: how long the server or database stays down (default 1s)'),
+      .describe('restart-server, restart-database, restart-service: how long the server, database or service stays down (default 1s)'),
+    service: z
+      .enum(SERVER_SERVICES)
+      .optional()
+      .describe('restart-service: the service to kill and restart: history, matching, frontend or worker'),
     link: z
       .enum(NETWORK_LINKS)
       .optional()
@@ -295,8 +307,19 @@ export const scenarioSchema = z
           .describe(
             'overrides database: sqlite-memory, sqlite-file, or postgres: a throwaway PostgreSQL cluster longrun starts and removes (the persistence production runs on; needs postgresql-15)',
           ),
+        topology: z
+          .enum(['single', 'services'])
+          .default('single')
+          .describe(
+            'single (default): every service in one process; services: frontend, history, matching and worker as four processes on loopback, as production runs them (needs persistence postgres)',
+          ),
       })
-      .default({ dynamicConfig: {}, database: 'memory' }),
+      .superRefine((server, ctx) => {
+        if (server.topology === 'services' && server.persistence !== 'postgres') {
+          ctx.addIssue({ code: 'custom', path: ['topology'], message: 'services share one store: set server.persistence to postgres' });
+        }
+      })
+      .default({ dynamicConfig: {}, database: 'memory', topology: 'single' }),
     /** The kernel's thresholds for these runs (RunInput.limits), scaled down to reproduce in seconds. */
     limits: limitsSchema.default({}),
     runs: runsSchema,
@@ -328,6 +351,7 @@ export const scenarioSchema = z
         }
       });
       for (const problem of chaosBinaryProblems(scenario.chaos, external)) ctx.addIssue({ code: 'custom', ...problem });
+      for (const problem of chaosTopologyProblems(scenario.chaos, scenario.server?.topology)) ctx.addIssue({ code: 'custom', ...problem });
     },
     { when: ({ value }) => typeof value === 'object' && value !== null },
   );

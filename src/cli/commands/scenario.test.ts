@@ -27,6 +27,9 @@ describe('scenario parses its subcommands', () => {
     expect(SCENARIO_SUBCOMMANDS['from-history'].parse(['a.json', '--blob-limit', '2097152']).values['blob-limit']).toBe(2097152);
     expect(() => SCENARIO_SUBCOMMANDS['from-history'].parse(['a.json', '--scale', '2'])).toThrow(/--scale/);
     expect(() => SCENARIO_SUBCOMMANDS['from-history'].parse([])).toThrow('missing history files');
+    expect(SCENARIO_SUBCOMMANDS['from-history'].parse(['a.json', '--time-scale', '0.01']).values['time-scale']).toBe(0.01);
+    expect(SCENARIO_SUBCOMMANDS['from-history'].parse(['a.json', '--time-scale', '0']).values['time-scale']).toBe(0);
+    expect(() => SCENARIO_SUBCOMMANDS['from-history'].parse(['a.json', '--time-scale', '-1'])).toThrow(/--time-scale/);
   });
 
   it('from-history writes the scenario of a run, and asks for the binary when its task queue names none', async () => {
@@ -46,7 +49,10 @@ describe('scenario parses its subcommands', () => {
       expect(await scenarioCommand.run(['from-history', file, '--binary', 'v1', '--out', out])).toBe(0);
       stderr.mockRestore();
       const scenario = loadScenarioFile(out);
-      expect(scenario).toMatchObject({ target: { binaries: ['v1'] }, expect: [{ on: 'v1', reproduces: 'tmprl1103' }] });
+      expect(scenario).toMatchObject({
+        target: { binaries: ['v1'] },
+        expect: [{ on: 'v1', reproduces: { incident: 'tmprl1103', atTurn: 4, within: 1 } }],
+      });
       expect(scenario.shape.turnsProfile).toHaveLength(3);
     } finally {
       rmSync(dir, { recursive: true, force: true });

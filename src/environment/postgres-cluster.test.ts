@@ -1,7 +1,7 @@
 /**
  * The throwaway PostgreSQL cluster: up with Temporal's schema, stopped and started on the same
  * port and data, and gone (processes and folder) after a teardown, after a failed start of the
- * server on it and after a SIGKILL of the process that started it. Needs PostgreSQL (Debian's postgresql-15); about 40 s on two cores.
+ * server on it and after a SIGKILL of the process that started it (the server as one process, and as four). Needs PostgreSQL (Debian's postgresql-15); about 40 s on two cores.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -130,25 +130,29 @@ describe('the throwaway PostgreSQL cluster', () => {
     expect(readdirSync(temp)).toEqual([]);
   });
 
-  it('goes down with the process that started it when that process is SIGKILLed', async () => {
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, CHILD], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const started = await new Promise<{ server: number; supervisor: number; postgres: number[]; dir: string }>((resolve, reject) => {
-      let buffered = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        buffered += chunk.toString();
-        if (buffered.includes('\n')) resolve(JSON.parse(buffered.slice(0, buffered.indexOf('\n'))));
+  it.each(['single', 'services'])(
+    'goes down with the process that started it when that process is SIGKILLed (topology %s)',
+    async (topology) => {
+      const child = spawn(process.execPath, ['--import', TSX_LOADER, CHILD, topology], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      const started = await new Promise<{ server: number[]; supervisor: number; postgres: number[]; dir: string }>((resolve, reject) => {
+        let buffered = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          buffered += chunk.toString();
+          if (buffered.includes('\n')) resolve(JSON.parse(buffered.slice(0, buffered.indexOf('\n'))));
+        });
+        child.once('exit', () => reject(new Error(`the child exited before it started PostgreSQL: ${stderr}`)));
       });
-      child.once('exit', () => reject(new Error(`the child exited before it started PostgreSQL: ${stderr}`)));
-    });
-    const watched = watch([started.server, started.supervisor, ...started.postgres]);
-    // The server, the supervisor, the postmaster and its workers (a backend may come and go).
-    expect(started.postgres.length).toBeGreaterThan(1);
-    expect(stillAlive(watched)).toEqual(expect.arrayContaining([started.server, started.supervisor, started.postgres[0]]));
-    child.kill('SIGKILL');
-    expect(await gone(watched, started.dir)).toEqual({ alive: [], dirLeft: false });
-  });
+      const watched = watch([...started.server, started.supervisor, ...started.postgres]);
+      // The server, the supervisor, the postmaster and its workers (a backend may come and go).
+      expect(started.postgres.length).toBeGreaterThan(1);
+      expect(started.server).toHaveLength(topology === 'services' ? 4 : 1);
+      expect(stillAlive(watched)).toEqual(expect.arrayContaining([...started.server, started.supervisor, started.postgres[0]]));
+      child.kill('SIGKILL');
+      expect(await gone(watched, started.dir)).toEqual({ alive: [], dirLeft: false });
+    },
+  );
 });
 
 describe('a machine without PostgreSQL', () => {

@@ -31,7 +31,7 @@ function expectOneLineExit2({ code, stderr }: { code: number | null; stderr: str
   expect(code, stderr).toBe(2);
   const said = stderr.split('\n').filter((line) => line.startsWith('longrun'));
   expect(said.at(-1), stderr).toMatch(
-    /^longrun run: (the Temporal server \(pid \d+, .*\) exited while longrun needed it|Namespace default was not found)/,
+    /^longrun run: (the Temporal server \((pid \d+, )?embedded .*\) exited while longrun needed it|Namespace default was not found)/,
   );
   expect(stderr).not.toMatch(/internal error/);
 }

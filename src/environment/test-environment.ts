@@ -6,7 +6,7 @@
  * one per service (service-cluster.ts). Teardown stops what it started.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -265,6 +265,17 @@ async function startEmbedded(options: EnvironmentOptions): Promise<Environment> 
     options.signal?.removeEventListener('abort', waiting);
   }
   const { testEnv, httpPort } = started;
+  const description = `embedded Temporal server (${binary.source}: ${binary.path}) at ${testEnv.address}${options.postgres ? ` on PostgreSQL at ${options.postgres.address}${options.postgresVia ? ` through ${options.postgresVia}` : ''}` : ''}`;
+  let connected: Awaited<ReturnType<typeof withClient>>;
+  try {
+    connected = await withClient(testEnv, 'default');
+  } catch (error) {
+    // A server that answered the SDK's start and died right after leaves only a connection timeout.
+    const listening = await acceptsConnections(testEnv.address);
+    await testEnv.teardown().catch(() => {});
+    if (listening) throw error;
+    throw new EnvironmentError(`the Temporal server (${description}) exited while longrun needed it: ${firstLine(error)}`);
+  }
   return {
     kind: 'embedded',
     testEnv,
@@ -273,8 +284,8 @@ async function startEmbedded(options: EnvironmentOptions): Promise<Environment> 
     namespace: 'default',
     dynamicConfig,
     ...(options.postgres ? { postgres: options.postgres } : {}),
-    description: `embedded Temporal server (${binary.source}: ${binary.path}) at ${testEnv.address}${options.postgres ? ` on PostgreSQL at ${options.postgres.address}${options.postgresVia ? ` through ${options.postgresVia}` : ''}` : ''}`,
-    ...(await withClient(testEnv, 'default')),
+    description,
+    ...connected,
   };
 }
 
@@ -320,6 +331,21 @@ async function startServer(
       await new Promise((resolve) => setTimeout(resolve, START_PAUSE_MS));
     }
   }
+}
+
+/** Whether something accepts a TCP connection at `host:port` within a second. */
+function acceptsConnections(address: string): Promise<boolean> {
+  const at = address.lastIndexOf(':');
+  return new Promise((resolve) => {
+    const socket = connect({ host: address.slice(0, at), port: Number(address.slice(at + 1)) });
+    const done = (accepted: boolean) => {
+      socket.destroy();
+      resolve(accepted);
+    };
+    socket.setTimeout(1_000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
 }
 
 function firstLine(error: unknown): string {

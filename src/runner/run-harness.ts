@@ -16,6 +16,8 @@ import type { ExpectationRecord } from '../result/index.ts';
 import { mockOptionsOf } from '../scenario/mock-options.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
 import { startScenarioStore } from './offload-store.ts';
+import { ServerGoneError } from './server-retry.ts';
+import { serverExit } from './server-watch.ts';
 
 export interface RunHarness {
   env: Environment;
@@ -76,6 +78,8 @@ async function startInProcessHarness(
     await offload?.store.stop();
     if (!environment) await env.teardown();
   };
+  // A server that dies while the workers connect fails them with a bare connection timeout: say why.
+  const exited = serverExit(env);
   let workers: KernelWorkers;
   try {
     offload = await startScenarioStore(scenario, binaries);
@@ -90,8 +94,9 @@ async function startInProcessHarness(
       },
     );
   } catch (error) {
+    const gone = exited(); // before the teardown stops the server
     await closeMocksAndEnv();
-    throw error;
+    throw gone === undefined ? error : new ServerGoneError(gone, { cause: error });
   }
   return {
     env,

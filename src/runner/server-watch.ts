@@ -16,16 +16,26 @@ export interface ServerWatch {
   stop(): void;
 }
 
-/** Watches the environment's server process (embedded; on a cluster, the one LONGRUN_SERVER_PROCESS names), if it can be found. */
+/**
+ * The environment's server process (embedded; on a cluster, the one LONGRUN_SERVER_PROCESS
+ * names), looked up now: what it returns says, whenever asked, why that process is gone, or
+ * undefined while it runs (or when none was found).
+ */
+export function serverExit(env: Pick<Environment, 'kind' | 'address' | 'description'>): () => string | undefined {
+  const pid = serverPidFinder(env)?.();
+  if (pid === undefined) return () => undefined;
+  return () => (isLive(pid) ? undefined : `the Temporal server (pid ${pid}, ${env.description}) exited while longrun needed it`);
+}
+
+/** Watches the environment's server process, if it can be found. */
 export function watchServer(env: Pick<Environment, 'kind' | 'address' | 'description'>): ServerWatch {
-  const find = serverPidFinder(env);
-  const pid = find?.();
+  const exited = serverExit(env);
   markServerGone(undefined);
-  if (pid === undefined) return { stop() {} };
   const timer = setInterval(() => {
-    if (isLive(pid)) return;
+    const reason = exited();
+    if (reason === undefined) return;
     clearInterval(timer);
-    markServerGone(`the Temporal server (pid ${pid}, ${env.description}) exited while longrun needed it`);
+    markServerGone(reason);
   }, WATCH_EVERY_MS);
   timer.unref();
   return {

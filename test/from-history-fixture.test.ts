@@ -53,6 +53,16 @@ describe('longrun scenario from-history on a recorded history with failures', ()
       expect(Math.abs(ms - (gaps.get(turn) as number)), `turn ${turn}`).toBeLessThanOrEqual((gaps.get(turn) as number) * 0.05 + 1);
     }
 
+    // The screenshots the source took (5,000 bytes of PNG at turns 6 and 12), at their sizes,
+    // though the later requests carry them elided.
+    const screenshots = (scenario.shape.turnsProfile ?? []).flatMap((turn, i) =>
+      turn.calls.filter((call) => call.tool === 'screenshot').map((call) => [i + 1, call.bytes]),
+    );
+    expect(screenshots).toEqual([
+      [6, 5001],
+      [12, 5001],
+    ]);
+
     expectNoSourceStrings(json, made.text);
     // A scenario that carried one of them (the system prompt's last line) is caught.
     const line = payloadStrings(json)

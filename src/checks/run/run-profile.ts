@@ -77,15 +77,16 @@ function contentJsonBytes(message: MessageSummary | undefined): number | undefin
 /** Every tool message the run's histories hold (tool results, and tool messages of the requests), by call id. */
 function toolMessages(executions: readonly Execution[]): Map<string, MessageSummary> {
   const byId = new Map<string, MessageSummary>();
-  for (const execution of executions) {
-    for (const activity of execution.activities) {
-      const messages =
-        activity.input.kind === 'call-model'
-          ? activity.input.request.messages
-          : activity.result?.kind === 'run-tool'
-            ? [activity.result.message]
-            : [];
-      for (const message of messages) if (message.toolCallId !== undefined) byId.set(message.toolCallId, message);
+  const activities = executions.flatMap((execution) => execution.activities);
+  // The tool's own result first: a later request may carry it elided (a placeholder for its image).
+  for (const activity of activities) {
+    const message = activity.result?.kind === 'run-tool' ? activity.result.message : undefined;
+    if (message?.toolCallId !== undefined) byId.set(message.toolCallId, message);
+  }
+  for (const activity of activities) {
+    if (activity.input.kind !== 'call-model') continue;
+    for (const message of activity.input.request.messages) {
+      if (message.toolCallId !== undefined && !byId.has(message.toolCallId)) byId.set(message.toolCallId, message);
     }
   }
   return byId;

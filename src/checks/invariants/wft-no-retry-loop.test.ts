@@ -57,7 +57,9 @@ describe('wft.no-retry-loop', () => {
     looped.history.workflowTaskFailed('WORKFLOW_WORKER_UNHANDLED_FAILURE', 'TypeError: x is undefined');
     const again = looped.history.workflowTask({ attempt: 5 });
     looped.turn().complete();
-    expect(resultOf(looped, 'wft.no-retry-loop').evidence[0]).toBe(`event ${again - 2}: WorkflowTaskScheduled attempt 5 (a retry loop; limit 3)`);
+    expect(resultOf(looped, 'wft.no-retry-loop').evidence[0]).toBe(
+      `event ${again - 2}: WorkflowTaskScheduled attempt 5 (a retry loop; limit 3)`,
+    );
 
     // A store that never came back leaves the task retrying: not waited out.
     const stuck = new AgentRunHistory().turn();

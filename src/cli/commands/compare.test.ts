@@ -27,7 +27,9 @@ describe('compare parses its flags', () => {
   it('lists every figure key with its default in its help', () => {
     expect(compareCommand.help).toMatch(/^ {2}p99 +turn latency, 99th percentile \(ms; default 20%\)$/m);
     expect(compareCommand.help).toMatch(/^ {2}violations +invariant violations, all runs \(violations; default 0\)$/m);
-    expect(compareCommand.help).toMatch(/^ {2}tokens-per-turn +input tokens per turn, agent and compaction model \(the token bill\) \(tokens; default 10%\)$/m);
+    expect(compareCommand.help).toMatch(
+      /^ {2}tokens-per-turn +input tokens per turn, agent and compaction model \(the token bill\) \(tokens; default 10%\)$/m,
+    );
     expect(compareCommand.help).toContain("over it the scenario's compare.maxRegression");
     expect(compareCommand.help).toContain('Exit codes: 0 no figure regressed past its limit; 3 one did');
   });

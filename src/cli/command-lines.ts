@@ -53,4 +53,8 @@ export const COMMAND_LINES = {
     usage: 'worker --task-queue Q --mock-url URL [--binary B]',
     summary: "run a kernel binary's worker on TEMPORAL_ADDRESS until stopped",
   },
+  'harness-worker': {
+    usage: 'harness-worker [--address HOST:PORT] [--namespace NS] [--task-queue Q]',
+    summary: 'judge the runs that `run` and `soak --judge-on Q` hand to a harness task queue, until stopped',
+  },
 } as const satisfies Record<string, { usage: string; summary: string }>;

@@ -25,4 +25,8 @@ export const COMMANDS: Record<string, CommandEntry> = {
   shrink: { ...COMMAND_LINES.shrink, load: async () => (await import('./commands/shrink.ts')).shrinkCommand },
   'mock-server': { ...COMMAND_LINES['mock-server'], load: async () => (await import('./commands/mock-server.ts')).mockServerCommand },
   worker: { ...COMMAND_LINES.worker, load: async () => (await import('./commands/worker.ts')).workerCommand },
+  'harness-worker': {
+    ...COMMAND_LINES['harness-worker'],
+    load: async () => (await import('./commands/harness-worker.ts')).harnessWorkerCommand,
+  },
 };

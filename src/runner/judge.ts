@@ -122,13 +122,16 @@ export async function judgeRun(
       ? earlyEndLine(built, run.runId, run.args, context.start)
       : undefined;
   const record = earlyEnd ? { ...built, earlyEnd } : built;
-  return {
-    record,
-    histories: async () => {
-      const whole = await whileServerDown(() => fetchRunHistories(context.client, workflowId, run.firstRunId), SERVER_DOWN_TOLERANCE_MS);
-      return whole.map((f) => f.history);
-    },
-  };
+  return { record, histories: () => wholeHistories(context.client, run) };
+}
+
+/** A run's histories fetched again from the server, whole (for saving a failing run's). */
+export async function wholeHistories(
+  client: Client,
+  run: Pick<LaunchedRun, 'workflowId' | 'firstRunId'>,
+): Promise<temporal.api.history.v1.IHistory[]> {
+  const whole = await whileServerDown(() => fetchRunHistories(client, run.workflowId, run.firstRunId), SERVER_DOWN_TOLERANCE_MS);
+  return whole.map((f) => f.history);
 }
 
 function errorLine(error: unknown): string {

@@ -6,6 +6,8 @@
 
 /** Runs judged at once, beside the runs in flight (one per core of a small CI machine). */
 export const JUDGED_AT_ONCE = 2;
+/** Runs handed to judges elsewhere at once (src/distributed/): their queue, not this process, bounds the work. */
+export const JUDGED_ELSEWHERE_AT_ONCE = 64;
 export class JudgingPool {
   readonly #parallel: number;
   #running = 0;

@@ -22,14 +22,15 @@ import type { Ramp } from '../scenario/index.ts';
 import { durationMs, type Scenario } from '../scenario/scenario-schema.ts';
 import { carriesUserRequest } from '../scenario/start-args.ts';
 import { throwIfInterrupted } from '../shared/interrupted.ts';
-import { type ConverseContext, converse } from './converse.ts';
+import { type ConversationOutcome, type ConverseContext, converse } from './converse.ts';
 import type { StartDeclaration } from './early-end.ts';
 import { evaluateChaosRuns } from './expectations.ts';
 import { externalSetup, startExternalHarness } from './external-harness.ts';
 import { foreignReplayPlan } from './foreign-replay.ts';
-import { HistoryStreams } from './history-stream.ts';
-import { judgeRun, judgingFetchOptions } from './judge.ts';
-import { JUDGED_AT_ONCE, JudgingPool } from './judging-pool.ts';
+import { HistoryStreams, type RunHistoryStream } from './history-stream.ts';
+import { type JudgedRun, judgeRun, judgingFetchOptions, wholeHistories } from './judge.ts';
+import { judgedElsewhereRefusal, type RunJudge } from './judged-elsewhere.ts';
+import { JUDGED_AT_ONCE, JUDGED_ELSEWHERE_AT_ONCE, JudgingPool } from './judging-pool.ts';
 import { type LaunchedRun, launchRun, startValuesOf } from './launch.ts';
 import { checkContextOf, resolveLimits } from './limits.ts';
 import { holdReplayers, kernelReplayPlan } from './replay.ts';
@@ -68,6 +69,12 @@ export interface RunScenarioOptions {
    * pids). Default false: in this process, which is faster.
    */
   workersApart?: boolean;
+  /**
+   * Judges each run elsewhere (src/distributed/: on a harness task queue) instead of in this
+   * process; the runs still start and are watched here. Refused for a scenario whose judging
+   * needs more than its histories (judged-elsewhere.ts).
+   */
+  judgeElsewhere?: RunJudge;
 }
 
 export async function runScenario(scenario: Scenario, options: RunScenarioOptions = {}): Promise<Summary> {
@@ -77,6 +84,9 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   const kernelBinaries = 'binaries' in scenario.target ? scenario.target.binaries : [];
   const targetBinaries: BinaryName[] = foreign ? foreign.launched : kernelBinaries;
   const chaos = scenario.chaos.length > 0 ? planChaos(scenario) : undefined;
+  const elsewhere = options.judgeElsewhere;
+  const refusal = elsewhere && judgedElsewhereRefusal(scenario, Boolean(chaos?.steps.length || options.workersApart));
+  if (refusal) throw new Error(refusal);
   // Aborted after a failure, so that the runs still in flight stop watching and nothing new starts.
   const failure = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, failure.signal]) : failure.signal;
@@ -99,7 +109,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   const serverWatch = chaos?.restartsServer || env.services ? undefined : watchServer(env);
   const limits = resolveLimits(scenario, env.dynamicConfig);
   const tally = new RunTally();
-  const judging = new JudgingPool(JUDGED_AT_ONCE);
+  const judging = new JudgingPool(elsewhere ? JUDGED_ELSEWHERE_AT_ONCE : JUDGED_AT_ONCE);
   let progressTimer: NodeJS.Timeout | undefined;
   let verdicts: ExpectationRecord[] = [];
   let load: LoadMetrics | undefined;
@@ -119,17 +129,38 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
       startedAt,
     };
     const watchOptions = { timeoutMs: durationMs(scenario.runs.timeout), signal, workerFailed: harness.failed };
-    const judgeContext = {
-      client: env.client,
-      checkContext: checkContextOf(scenario, limits),
-      replays: foreign
-        ? foreignReplayPlan(foreign.commands)
-        : kernelReplayPlan(chaos?.binaries.filter(isBinaryId) ?? kernelBinaries, harness.offload?.target),
-      servedBy: harness.servedBy,
-      ...(foreign ? { mapping: foreign.mapping } : {}),
-      refusals,
-      ...(external && foreign ? { start: startDeclaration(external, foreign.mapping, options.scenarioFile) } : {}),
-      ...(harness.offload ? { stores: new RunStores(harness.offload.target) } : {}),
+    const checkContext = checkContextOf(scenario, limits);
+    const inPlay = chaos?.binaries.filter(isBinaryId) ?? kernelBinaries;
+    // Judged elsewhere, this process starts no replayer and reads no history while runs go on.
+    const judgeContext = elsewhere
+      ? undefined
+      : {
+          client: env.client,
+          checkContext,
+          replays: foreign ? foreignReplayPlan(foreign.commands) : kernelReplayPlan(inPlay, harness.offload?.target),
+          servedBy: harness.servedBy,
+          ...(foreign ? { mapping: foreign.mapping } : {}),
+          refusals,
+          ...(external && foreign ? { start: startDeclaration(external, foreign.mapping, options.scenarioFile) } : {}),
+          ...(harness.offload ? { stores: new RunStores(harness.offload.target) } : {}),
+        };
+    const judgeOne = async (
+      run: LaunchedRun,
+      stoppedBecause: string | undefined,
+      stream: RunHistoryStream | undefined,
+      conversation: ConversationOutcome | undefined,
+    ): Promise<JudgedRun> => {
+      if (judgeContext) return judgeRun(judgeContext, run, stoppedBecause, stream, conversation);
+      const record = await (elsewhere as RunJudge)({
+        client: env.client,
+        scenario,
+        run,
+        ...(stoppedBecause ? { stoppedBecause } : {}),
+        checkContext,
+        inPlay,
+        requestsAccepted: refusals.verdict(run.runId, [run.binary, ...harness.servedBy(run.binary, [])]),
+      });
+      return { record, histories: () => wholeHistories(env.client, run) };
     };
     const conversationContext = (target: ExternalTarget, run: LaunchedRun): ConverseContext => ({
       client: env.client,
@@ -151,7 +182,8 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
       // A chat agent's messages go on while the watch waits for the run's end (the last one ends it).
       const talking = external?.conversation ? converse(conversationContext(external, run), run) : undefined;
       // Its histories are read while it runs (a few runs at once), so that its judging does not wait for them.
-      const stream = streams.open(env.client, run.workflowId, run.firstRunId, judgingFetchOptions(judgeContext, run.workflowId));
+      const stream =
+        judgeContext && streams.open(env.client, run.workflowId, run.firstRunId, judgingFetchOptions(judgeContext, run.workflowId));
       let handedOver = false;
       try {
         const stoppedBecause = await watchRun(env.client, run.workflowId, {
@@ -162,7 +194,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
         tally.runsEnded++;
         await judging.submit(async () => {
           try {
-            const { record, histories } = await judgeRun(judgeContext, run, stoppedBecause, stream, conversation);
+            const { record, histories } = await judgeOne(run, stoppedBecause, stream, conversation);
             tally.add(run.runId, record, stoppedBecause);
             sampler.addRun(record);
             await options.onHistories?.(record, histories);

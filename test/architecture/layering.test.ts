@@ -44,6 +44,17 @@ describe('the layering of docs/architecture.md', () => {
     ).toBe(true);
   });
 
+  it('fails on a Node module the judging workflow reaches, and on it importing its own activity', () => {
+    const tree = withSource('src/distributed/judging-workflow.ts', (source) => `import { readFileSync } from 'node:fs';\n${source}`);
+    expect(checkLayering(tree, rules)).toEqual(['workflow code imports node:fs: src/distributed/judging-workflow.ts']);
+    const reaching = withSource('src/distributed/judging-workflow.ts', (source) => `import './judging-activity.ts';\n${source}`);
+    expect(checkLayering(reaching, rules)).toContainEqual(
+      expect.stringMatching(
+        /^workflow code imports @temporalio\/activity: src\/distributed\/judging-workflow\.ts -> src\/distributed\/judging-activity\.ts$/,
+      ),
+    );
+  });
+
   it('fails on production code importing test support, and on a module no row owns', () => {
     const tree = withSource('src/report/text.ts', (source) => `import { standardFixture } from '../result/testing/index.ts';\n${source}`);
     tree.set('src/newcomer/thing.ts', 'export const thing = 1;\n');

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import type { temporal } from '@temporalio/proto';
 import { INCIDENTS } from '../../checks/index.ts';
+import { queueJudge } from '../../distributed/queue-judge.ts';
 import { DEFAULT_UI_PORT } from '../../environment/index.ts';
 import { isFailingRun, renderProgress, renderText, reportDirFor, writeReport } from '../../report/index.ts';
 import type { RunRecord, Summary } from '../../result/index.ts';
@@ -41,6 +42,10 @@ const REPORT_FLAGS = {
     parse: wholeNumber(1, 65_535),
     want: 'a port from 1 to 65535',
   }),
+  'judge-on': valueFlag({
+    value: 'Q',
+    help: 'judge the runs on harness task queue Q of the cluster at TEMPORAL_ADDRESS, served by `longrun harness-worker`s, instead of in this process',
+  }),
 };
 
 type ReportFlags = {
@@ -49,6 +54,7 @@ type ReportFlags = {
   ui: boolean;
   'ui-port'?: number | undefined;
   'metrics-port'?: number | undefined;
+  'judge-on'?: string | undefined;
 };
 
 function positiveDuration(raw: string): number | undefined {
@@ -73,6 +79,9 @@ const SOAK_FLAGS = {
 
 async function runAndReport(nameOrPath: string, flags: ReportFlags, duration?: number): Promise<number> {
   if (flags['ui-port'] !== undefined && !flags.ui) throw new UsageError('--ui-port: only with --ui');
+  // The harness workers judge on the runs' cluster: an embedded server of this process is none they can reach.
+  if (flags['judge-on'] !== undefined && !process.env.TEMPORAL_ADDRESS)
+    throw new UsageError('--judge-on: set TEMPORAL_ADDRESS, the cluster the runs run on and the harness workers serve');
   const { scenario, file } = resolveScenario(nameOrPath);
   const metrics = flags['metrics-port'] !== undefined ? await servePrometheus(scenario.name, flags['metrics-port']) : undefined;
   const kept = flags.ui ? await environmentForUi(scenario) : undefined;
@@ -99,6 +108,7 @@ async function runAndReport(nameOrPath: string, flags: ReportFlags, duration?: n
       },
       onHistories: (record, histories) => saveFailingHistories(dir, record, histories),
       ...(kept ? { environment: kept } : {}),
+      ...(flags['judge-on'] !== undefined ? { judgeElsewhere: queueJudge(flags['judge-on']) } : {}),
     });
   } catch (error) {
     stop.release();

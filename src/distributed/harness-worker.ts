@@ -1,0 +1,47 @@
+/**
+ * A harness worker: serves a harness task queue with the judging workflow and activity, on the
+ * cluster the runs ran on. Any number of them, in any number of processes, share one queue.
+ */
+import { Worker } from '@temporalio/worker';
+import type { Environment } from '../environment/index.ts';
+import { activityDataConverter, bundleOf } from '../kernel/workers/workflow-bundles.ts';
+import { JUDGED_AT_ONCE } from '../runner/judging-pool.ts';
+import { holdReplayers } from '../runner/replay.ts';
+import { siblingModule } from '../shared/package-paths.ts';
+import { judgingActivities } from './judging-activity.ts';
+
+/** The harness task queue `longrun harness-worker` and `--judge-on` use when none is named. */
+export const DEFAULT_HARNESS_QUEUE = 'longrun-harness';
+
+export interface HarnessWorker {
+  /** Serves the queue until `shutdown`; its replay workers end with it. */
+  run(): Promise<void>;
+  shutdown(): void;
+}
+
+/** A worker on `taskQueue` of `env`'s namespace, judging as many runs at once as one longrun process does. */
+export async function startHarnessWorker(
+  env: Pick<Environment, 'client' | 'workerConnection' | 'namespace'>,
+  taskQueue: string,
+): Promise<HarnessWorker> {
+  const worker = await Worker.create({
+    connection: env.workerConnection,
+    namespace: env.namespace,
+    taskQueue,
+    workflowBundle: await bundleOf(siblingModule(import.meta.url, './judging-workflow.ts')),
+    activities: judgingActivities(env.client),
+    dataConverter: activityDataConverter(),
+    maxConcurrentActivityTaskExecutions: JUDGED_AT_ONCE,
+  });
+  return {
+    async run() {
+      const release = holdReplayers();
+      try {
+        await worker.run();
+      } finally {
+        await release();
+      }
+    },
+    shutdown: () => worker.shutdown(),
+  };
+}

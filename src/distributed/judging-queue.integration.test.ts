@@ -1,0 +1,107 @@
+/**
+ * Judging on a harness task queue against the embedded server: the verdicts of the one-process
+ * run, on the same seed, with one and then two `longrun harness-worker` processes; and a harness
+ * worker SIGKILLed mid-judging, whose judging another finishes, every run judged exactly once.
+ */
+import { temporal } from '@temporalio/proto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Environment, startEnvironment } from '../environment/index.ts';
+import type { Summary } from '../result/index.ts';
+import type { RunJudge } from '../runner/judged-elsewhere.ts';
+import { runScenario } from '../runner/run-scenario.ts';
+import { resolveScenario, type Scenario } from '../scenario/index.ts';
+import { judgingWorkflowId, queueJudge } from './queue-judge.ts';
+import { type HarnessWorkerProcess, spawnHarnessWorker, stopHarnessWorkers, verdictsOf } from './testing/harness-workers.ts';
+
+// v0's runs replay on v1 and v2 and fail on the ungated control: the verdicts hold a nondeterminism to agree on.
+const base = resolveScenario('cross-version-replay').scenario;
+const scenario: Scenario = { ...base, runs: { ...base.runs, count: 1 } };
+
+describe('judging on a harness task queue', () => {
+  let env: Environment;
+  let oneProcess: Summary;
+  const workers: HarnessWorkerProcess[] = [];
+  const spawnWorker = (queue: string) => {
+    const worker = spawnHarnessWorker(env.address, queue);
+    workers.push(worker);
+    return worker;
+  };
+
+  beforeAll(async () => {
+    env = await startEnvironment({ ...scenario.server });
+    oneProcess = await runScenario(scenario, { environment: env });
+  }, 120_000);
+  afterAll(async () => {
+    await stopHarnessWorkers(workers);
+    await env?.teardown();
+  });
+
+  it('gives the one-process verdicts with one harness worker, then two', async () => {
+    expect(oneProcess.runs).toHaveLength(4);
+    expect(oneProcess.runs.some((run) => run.replays?.some((replay) => replay.result === 'nondeterministic'))).toBe(true);
+    for (const count of [1, 2]) {
+      const queue = `judge-${count}`;
+      const serving = Array.from({ length: count }, () => spawnWorker(queue));
+      await Promise.all(serving.map((worker) => worker.ready));
+      const summary = await runScenario(scenario, { environment: env, judgeElsewhere: queueJudge(queue) });
+      expect(verdictsOf(summary), `${count} harness worker(s)`).toEqual(verdictsOf(oneProcess));
+      await stopHarnessWorkers(serving);
+    }
+  }, 120_000);
+
+  it('loses nothing to a harness worker SIGKILLed mid-judging: another finishes, each run judged once', async () => {
+    const queue = 'judge-killed';
+    const first = spawnWorker(queue);
+    await first.ready;
+    const inner = queueJudge(queue);
+    let killed = false;
+    const ids: string[] = [];
+    const judge: RunJudge = async (request) => {
+      const workflowId = judgingWorkflowId(request.scenario, request.run.workflowId);
+      ids.push(workflowId);
+      const record = inner(request);
+      if (!killed) {
+        killed = true;
+        await activityStarted(env, workflowId);
+        first.child.kill('SIGKILL');
+        spawnWorker(queue);
+      }
+      return record;
+    };
+    const summary = await runScenario(scenario, { environment: env, judgeElsewhere: judge });
+    expect(await first.exited).toBeNull();
+    expect(verdictsOf(summary)).toEqual(verdictsOf(oneProcess));
+    expect(new Set(summary.runs.map((run) => run.workflowId)).size).toBe(summary.runs.length);
+    // Each run had one judging, which completed its activity once; the killed one's on a second attempt.
+    expect(new Set(ids).size).toBe(summary.runs.length);
+    const attempts = await Promise.all(ids.map((id) => judgingAttempts(env, id)));
+    for (const judging of attempts) expect(judging.completed).toBe(1);
+    expect(attempts[0]?.started).toEqual([2]);
+  }, 120_000);
+});
+
+const STARTED = temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED;
+
+/** Waits until the judging's activity runs on a worker (its pending activity started). */
+async function activityStarted(env: Environment, workflowId: string): Promise<void> {
+  for (;;) {
+    const description = await env.client.workflow
+      .getHandle(workflowId)
+      .describe()
+      .catch(() => undefined);
+    if (description?.raw.pendingActivities?.some((activity) => activity.state === STARTED)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The judging workflow's activity: the attempts it was started on (its history records the last), and how often it completed. */
+async function judgingAttempts(env: Environment, workflowId: string): Promise<{ started: number[]; completed: number }> {
+  const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+  const events = history.events ?? [];
+  return {
+    started: events.flatMap((event) =>
+      event.activityTaskStartedEventAttributes ? [event.activityTaskStartedEventAttributes.attempt ?? 0] : [],
+    ),
+    completed: events.filter((event) => event.activityTaskCompletedEventAttributes).length,
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * `longrun harness-worker` processes for the tests and the benchmark: spawned as a user would
+ * run them, ready once they say they serve the queue.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { Summary } from '../../result/index.ts';
+import { packagePath } from '../../shared/package-paths.ts';
+
+export interface HarnessWorkerProcess {
+  child: ChildProcess;
+  /** Resolves once it serves the queue; rejects when it exits first. */
+  ready: Promise<void>;
+  exited: Promise<number | null>;
+  output(): string;
+}
+
+export function spawnHarnessWorker(address: string, taskQueue: string): HarnessWorkerProcess {
+  const child = spawn(
+    process.execPath,
+    [packagePath('bin', 'longrun.js'), 'harness-worker', '--address', address, '--task-queue', taskQueue],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const ready = new Promise<void>((resolve, reject) => {
+    const seen = (data: Buffer) => {
+      output += data;
+      if (output.includes('judging on task queue')) resolve();
+    };
+    child.stdout?.on('data', seen);
+    child.stderr?.on('data', seen);
+    void exited.then((code) => reject(new Error(`harness-worker exited ${code} before serving: ${output}`)));
+  });
+  ready.catch(() => {});
+  return { child, ready, exited, output: () => output };
+}
+
+/** Stops them the way a user does (SIGTERM) and waits for them to go. */
+export async function stopHarnessWorkers(workers: readonly HarnessWorkerProcess[]): Promise<void> {
+  for (const worker of workers) if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGTERM');
+  await Promise.all(workers.map((worker) => worker.exited));
+}
+
+/**
+ * What a summary says of its runs and expectations, without what differs from one sitting to the
+ * next: ids, times, sizes, and where a run continued as new (the server's suggestion counts
+ * events, and a loaded machine's retried workflow tasks add some).
+ */
+export function verdictsOf(summary: Summary) {
+  return {
+    passed: summary.passed,
+    partial: summary.partial,
+    expectations: summary.expectations.map(({ description, met }) => ({ description, met })),
+    unexplained: (summary.unexplained ?? []).map(({ runId, binary }) => ({ runId, binary })),
+    runs: [...summary.runs]
+      .sort((a, b) => `${a.runId} ${a.binary}`.localeCompare(`${b.runId} ${b.binary}`))
+      .map((run) => ({
+        runId: run.runId,
+        binary: run.binary,
+        outcome: run.outcome,
+        turns: run.turns.length,
+        incidents: run.incidents,
+        invariants: run.invariants.map(({ id, status }) => ({ id, status })),
+        replays: run.replays,
+      })),
+  };
+}

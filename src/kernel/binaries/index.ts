@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import { siblingModule } from '../../shared/package-paths.ts';
+import { CONTROL_PATCHES } from './control-patches.ts';
+import type { SourceEdit } from './source-patch.ts';
 
 export const BINARY_IDS = [
   'v0',
@@ -66,7 +68,7 @@ export const RELEASES = ['v0', 'v1', 'v2'] as const satisfies readonly BinaryId[
 export interface Binary {
   id: BinaryId;
   description: string;
-  /** Absolute path of the binary's entry file, for Worker.create or bundleWorkflowCode. */
+  /** Absolute path of the binary's entry file, for bundleWorkflowCode (a patched control's: its base's, in the unpatched kernel). */
   workflowsPath: string;
   /** A deliberately broken control that some invariant must catch. */
   broken: boolean;
@@ -76,6 +78,11 @@ export interface Binary {
    * release whose loop and guard it keeps.
    */
   base?: BinaryId;
+  /**
+   * A control that is a change of the kernel's source (control-patches.ts): its workflow is
+   * `base`'s entry in a copy of the kernel with these edits applied.
+   */
+  patch?: readonly SourceEdit[];
   /** A control broken in its activities, not its workflow: what its workers' activities are configured with. */
   activityControls?: ActivityControls;
   /**
@@ -258,16 +265,16 @@ const DESCRIPTIONS: Record<BinaryId, Omit<Binary, 'id' | 'workflowsPath'>> = {
   },
 };
 
-export const BINARIES = Object.fromEntries(
-  BINARY_IDS.map((id) => [
-    id,
-    {
-      id,
-      ...DESCRIPTIONS[id],
-      workflowsPath: siblingModule(import.meta.url, `./${id}.ts`),
-    },
-  ]),
-) as Record<BinaryId, Binary>;
+const PATCHES: Partial<Record<BinaryId, readonly SourceEdit[]>> = CONTROL_PATCHES;
+
+function binary(id: BinaryId): Binary {
+  const patch = PATCHES[id];
+  if (!patch) return { id, ...DESCRIPTIONS[id], workflowsPath: siblingModule(import.meta.url, `./${id}.ts`) };
+  const base = DESCRIPTIONS[id].base ?? CURRENT_BINARY;
+  return { id, ...DESCRIPTIONS[id], patch, workflowsPath: siblingModule(import.meta.url, `./${base}.ts`) };
+}
+
+export const BINARIES = Object.fromEntries(BINARY_IDS.map((id) => [id, binary(id)])) as Record<BinaryId, Binary>;
 
 export function isBinaryId(value: string): value is BinaryId {
   return (BINARY_IDS as readonly string[]).includes(value);

@@ -6,9 +6,11 @@
 import { createRequire } from 'node:module';
 import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import { siblingModule } from '../../shared/package-paths.ts';
-import { BINARIES, type BinaryId } from '../index.ts';
+import type { SourceEdit } from '../binaries/source-patch.ts';
+import { BINARIES, type BinaryId, CURRENT_BINARY } from '../index.ts';
 import { readCachedBundle, writeCachedBundle } from './bundle-cache.ts';
 import { mutantActivatedEntry } from './mutant-activation.ts';
+import { patchKernel, writePatchedCopy } from './patched-kernel.ts';
 
 /** The payload converter of the bundles and the activities (payload-converter.ts: the SDK's bytes through the native UTF-8 codec). */
 const PAYLOAD_CONVERTER = siblingModule(import.meta.url, './payload-converter.ts');
@@ -34,35 +36,59 @@ const bundles = new Map<string, Promise<WorkflowBundle>>();
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} };
 
 export function workflowBundle(binary: BinaryId): Promise<WorkflowBundle> {
-  return bundleOf(BINARIES[binary].workflowsPath);
+  const { workflowsPath, patch, base } = BINARIES[binary];
+  if (!patch) return bundleOf(workflowsPath);
+  return once(`control ${binary}`, () => buildPatchedBundle(binary, base ?? CURRENT_BINARY, patch));
 }
 
 /** The bundle of any workflows file (the benchmark's baseline and ceiling workflows too), built once. */
 export function bundleOf(workflowsPath: string): Promise<WorkflowBundle> {
-  let bundle = bundles.get(workflowsPath);
+  return once(workflowsPath, () => buildBundle(workflowsPath, workflowsPath));
+}
+
+function once(key: string, build: () => Promise<WorkflowBundle>): Promise<WorkflowBundle> {
+  let bundle = bundles.get(key);
   if (!bundle) {
-    bundle = buildBundle(workflowsPath);
-    bundles.set(workflowsPath, bundle);
+    bundle = build();
+    bundles.set(key, bundle);
   }
   return bundle;
 }
 
-async function buildBundle(workflowsPath: string): Promise<WorkflowBundle> {
+/**
+ * A broken control's bundle: its base release's entry in a copy of the kernel with the control's
+ * edits applied. Cached under the patched sources' hash: the copy is gone once bundled, and
+ * an edit to the kernel or to the control's patch gives another hash.
+ */
+async function buildPatchedBundle(binary: BinaryId, base: BinaryId, patch: readonly SourceEdit[]): Promise<WorkflowBundle> {
+  const kernel = patchKernel(binary, patch);
+  const copy = writePatchedCopy(kernel);
+  return buildBundle(copy.entry(base), `${BINARIES[base].workflowsPath} patched as ${binary} (${kernel.hash})`, copy.dispose);
+}
+
+/**
+ * Bundles `workflowsPath`, or serves it from the cache under `cacheName` (what, beside the files
+ * the bundle lists, names its sources); `disposeSource` removes a patched copy once bundled.
+ */
+async function buildBundle(workflowsPath: string, cacheName: string, disposeSource = () => {}): Promise<WorkflowBundle> {
   const entry = mutantActivatedEntry(workflowsPath);
+  // Cached with no mutant switched on (a mutant's wrapper holds a placeholder): each process activates its own.
+  // The converter is part of what a bundle was built with: a bundle from before it is not served.
+  const cacheKey = `${cacheName}${entry.workflowsPath === workflowsPath ? '' : ' for a mutant'} with ${PAYLOAD_CONVERTER}`;
+  let code: string;
   try {
-    // Cached with no mutant switched on (a mutant's wrapper holds a placeholder): each process activates its own.
-    // The converter is part of what a bundle was built with: a bundle from before it is not served.
-    const cacheKey = `${entry.workflowsPath} with ${PAYLOAD_CONVERTER}`;
     const cached = readCachedBundle(cacheKey);
     if (cached) return { code: entry.activate(cached) };
-    const { code } = await bundleWorkflowCode({
+    ({ code } = await bundleWorkflowCode({
       workflowsPath: entry.workflowsPath,
       payloadConverterPath: PAYLOAD_CONVERTER,
       logger: silent,
-    });
-    await writeCachedBundle(cacheKey, code).catch(() => {});
-    return { code: entry.activate(code) };
+    }));
   } finally {
     entry.dispose();
+    disposeSource();
   }
+  // Once the temporary files are gone, so that the bundle lists only the files that stay: a patched kernel is in its cache name.
+  await writeCachedBundle(cacheKey, code).catch(() => {});
+  return { code: entry.activate(code) };
 }

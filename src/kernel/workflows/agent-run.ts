@@ -153,7 +153,6 @@ class AgentRun {
   /** The gate: asked only where the gated and the ungated paths would differ. */
   private gateOpen(): boolean {
     if (this.options.gate === 'never') return false;
-    if (this.options.gate === 'always') return true;
     return patched(COMPACTION_PATCH_ID);
   }
 
@@ -273,14 +272,6 @@ class AgentRun {
       this.counters.compactionFailures++;
       const data: CompactionFailedData = { turn, reason: failureReason(error) };
       this.journal.append('context.compaction_failed', turn, { ...data });
-      if (this.options.compactionFailureEndsRun) {
-        await this.journal.drain();
-        throw ApplicationFailure.create({
-          type: FAILURE_TYPE.compactionFailed,
-          nonRetryable: true,
-          message: data.reason,
-        });
-      }
       return false;
     }
   }
@@ -343,7 +334,7 @@ class AgentRun {
       messages: this.messages.length,
       counters: { ...this.counters },
     });
-    const journal = this.options.drainsBeforeContinueAsNew ? await this.journal.drain() : this.journal.head;
+    const journal = await this.journal.drain();
     await continueAsNewOnCurrentVersion({
       ...this.input,
       resume: {

@@ -8,12 +8,9 @@ import { type RebuildOptions, SPEC_REBUILD } from '../context/rebuild.ts';
 export interface KernelOptions {
   /**
    * How the `context-compaction` gate answers: `patched` (the current binary: open for new
-   * runs, closed while replaying a history written without it), `never` (v0), `always` (the
-   * ungated control).
+   * runs, closed while replaying a history written without it), `never` (v0).
    */
-  gate: 'patched' | 'never' | 'always';
-  /** Wait for pending journal appends before ContinueAsNew (false: can-while-pending). */
-  drainsBeforeContinueAsNew: boolean;
+  gate: 'patched' | 'never';
   rebuild: RebuildOptions;
   /** false: guard-ignores-screenshots. */
   guardCountsScreenshots: boolean;
@@ -24,8 +21,6 @@ export interface KernelOptions {
   guardTarget: 'blob-limit' | 'envelope-margin';
   /** Consecutive boundaries over the trigger before compaction starts: 1, or 2 in trigger-late. */
   triggerBoundaries: number;
-  /** A failed compaction ends the run (true only in compaction-fatal). */
-  compactionFailureEndsRun: boolean;
   /** The compaction activity's attempts: at most 3, or without bound (compaction-retries-forever). */
   compactionAttempts: 'bounded' | 'unbounded';
   /** What the ContinueAsNew budget counts: this execution's request bytes, or the whole run's (can-budget-per-run). */
@@ -71,12 +66,10 @@ export interface KernelOptions {
 
 export const CURRENT_KERNEL: KernelOptions = {
   gate: 'patched',
-  drainsBeforeContinueAsNew: true,
   rebuild: SPEC_REBUILD,
   guardCountsScreenshots: true,
   guardTarget: 'blob-limit',
   triggerBoundaries: 1,
-  compactionFailureEndsRun: false,
   compactionAttempts: 'bounded',
   continueAsNewBudget: 'execution',
   cardLimitFactor: 1,

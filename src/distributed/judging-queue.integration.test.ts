@@ -3,14 +3,15 @@
  * run, on the same seed, with one and then two `longrun harness-worker` processes; and a harness
  * worker SIGKILLed mid-judging, whose judging another finishes, every run judged exactly once.
  */
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Environment, startEnvironment } from '../environment/index.ts';
 import type { Summary } from '../result/index.ts';
-import type { RunJudge } from '../runner/judged-elsewhere.ts';
+import type { JudgingRequest, RunJudge } from '../runner/judged-elsewhere.ts';
 import { runScenario } from '../runner/run-scenario.ts';
 import { resolveScenario, type Scenario } from '../scenario/index.ts';
-import { judgingWorkflowId, queueJudge } from './queue-judge.ts';
+import { JUDGING_WORKFLOW_TYPE, judgingWorkflowId, queueJudge } from './queue-judge.ts';
 import { type HarnessWorkerProcess, spawnHarnessWorker, stopHarnessWorkers, verdictsOf } from './testing/harness-workers.ts';
 
 // v0's runs replay on v1 and v2 and fail on the ungated control: the verdicts hold a nondeterminism to agree on.
@@ -36,18 +37,18 @@ describe('judging on a harness task queue', () => {
     await env?.teardown();
   });
 
-  it('gives the one-process verdicts with one harness worker, then two', async () => {
-    expect(oneProcess.runs).toHaveLength(4);
-    expect(oneProcess.runs.some((run) => run.replays?.some((replay) => replay.result === 'nondeterministic'))).toBe(true);
-    for (const count of [1, 2]) {
+  for (const count of [1, 2]) {
+    it(`gives the one-process verdicts with ${count} harness worker(s)`, async () => {
+      expect(oneProcess.runs).toHaveLength(4);
+      expect(oneProcess.runs.some((run) => run.replays?.some((replay) => replay.result === 'nondeterministic'))).toBe(true);
       const queue = `judge-${count}`;
       const serving = Array.from({ length: count }, () => spawnWorker(queue));
       await Promise.all(serving.map((worker) => worker.ready));
       const summary = await runScenario(scenario, { environment: env, judgeElsewhere: queueJudge(queue) });
-      expect(verdictsOf(summary), `${count} harness worker(s)`).toEqual(verdictsOf(oneProcess));
+      expect(verdictsOf(summary)).toEqual(verdictsOf(oneProcess));
       await stopHarnessWorkers(serving);
-    }
-  }, 120_000);
+    }, 90_000);
+  }
 
   it('loses nothing to a harness worker SIGKILLed mid-judging: another finishes, each run judged once', async () => {
     const queue = 'judge-killed';
@@ -56,12 +57,14 @@ describe('judging on a harness task queue', () => {
     const inner = queueJudge(queue);
     let killed = false;
     const ids: string[] = [];
+    let firstRequest: JudgingRequest | undefined;
     const judge: RunJudge = async (request) => {
       const workflowId = judgingWorkflowId(request.scenario, request.run.workflowId);
       ids.push(workflowId);
       const record = inner(request);
       if (!killed) {
         killed = true;
+        firstRequest = request;
         await activityStarted(env, workflowId);
         first.child.kill('SIGKILL');
         spawnWorker(queue);
@@ -77,6 +80,17 @@ describe('judging on a harness task queue', () => {
     const attempts = await Promise.all(ids.map((id) => judgingAttempts(env, id)));
     for (const judging of attempts) expect(judging.completed).toBe(1);
     expect(attempts[0]?.started).toEqual([2]);
+    // The id is never reused: a second judging of a run is refused.
+    const again = env.client.workflow.start(JUDGING_WORKFLOW_TYPE, {
+      taskQueue: queue,
+      workflowId: ids[0] as string,
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+    await expect(again).rejects.toBeInstanceOf(WorkflowExecutionAlreadyStartedError);
+    // A run handed over again gets the record of its one judging.
+    const record = await inner(firstRequest as JudgingRequest);
+    expect(summary.runs.find((run) => run.workflowId === record.workflowId)).toEqual(record);
+    expect((await judgingAttempts(env, ids[0] as string)).completed).toBe(1);
   }, 120_000);
 });
 

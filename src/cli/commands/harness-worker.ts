@@ -15,6 +15,8 @@ const DEFAULT_ADDRESS = '127.0.0.1:7233';
 const FLAGS = {
   address: valueFlag({
     value: 'HOST:PORT',
+    parse: (raw) => (/^[^\s:/]+:\d{1,5}$/.test(raw) || /^\[[0-9a-fA-F:]+\]:\d{1,5}$/.test(raw) ? raw : undefined),
+    want: 'host:port',
     help: `the cluster the runs run on (default TEMPORAL_ADDRESS, else ${DEFAULT_ADDRESS}); TLS and API key from TEMPORAL_TLS_* and TEMPORAL_API_KEY`,
   }),
   namespace: valueFlag({ value: 'NS', help: "the runs' namespace (default TEMPORAL_NAMESPACE, else default)" }),

@@ -1,0 +1,34 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { harnessWorkerCommand } from './harness-worker.ts';
+import { runCommand } from './run.ts';
+
+describe('harness-worker parses its flags', () => {
+  it('serves longrun-harness by default, on the address and namespace the environment names', () => {
+    expect(harnessWorkerCommand.parse([])).toEqual({
+      values: { address: undefined, namespace: undefined, 'task-queue': 'longrun-harness' },
+      positionals: [],
+    });
+    expect(harnessWorkerCommand.parse(['--address', '[::1]:7233', '--namespace', 'ns', '--task-queue', 'q']).values).toEqual({
+      address: '[::1]:7233',
+      namespace: 'ns',
+      'task-queue': 'q',
+    });
+  });
+
+  it('refuses an address that is not host:port before it connects', () => {
+    expect(() => harnessWorkerCommand.parse(['--address', 'http://temporal:7233'])).toThrow(
+      '--address http://temporal:7233: want host:port',
+    );
+  });
+});
+
+describe('run --judge-on', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('needs the cluster the harness workers serve: without TEMPORAL_ADDRESS, one line before anything starts', async () => {
+    vi.stubEnv('TEMPORAL_ADDRESS', '');
+    await expect(runCommand.run(['smoke', '--judge-on', 'q'])).rejects.toThrow(
+      '--judge-on: set TEMPORAL_ADDRESS, the cluster the runs run on and the harness workers serve',
+    );
+  });
+});

@@ -110,7 +110,7 @@ function shownOnceInOrder(shown: string, start: string, end: string): boolean {
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** Every lone surrogate as U+FFFD, as TextEncoder and Go's JSON decoder write it. */
-function wellFormed(text: string): string {
+export function wellFormed(text: string): string {
   return text.replace(LONE_SURROGATE, '\ufffd');
 }
 

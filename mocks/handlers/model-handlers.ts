@@ -15,6 +15,7 @@ import type { MockRecorder, MockTarget } from '../recorder/mock-recorder.ts';
 import { messageEndTurns } from '../synthetic/conversation.ts';
 import type { AssistantMessage, PlannedTurn, RunPlan } from '../synthetic/plan-run.ts';
 import { hash32 } from '../synthetic/random.ts';
+import { CardLedger } from './card-ledger.ts';
 import { usageFor } from './chat-answer.ts';
 import { extractIdentifiers, type Identifier, writeCard } from './compaction-card.ts';
 import { screenshotBytesProblem } from './digest-screenshots.ts';
@@ -65,6 +66,7 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
   const compactionModels = options.compactionModels ?? [];
   const cardMaxBytes = options.cardMaxBytes ?? CARD_MAX_BYTES;
   const toolMap = checkToolMap(options.toolMap ?? {});
+  const cards = new CardLedger();
 
   const formats = WIRE_FORMATS.flatMap((format) =>
     format.paths.map((path) =>
@@ -104,6 +106,7 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
           });
           if ('refusal' in played) return refuse(played.refusal, owner);
           planned = played.message;
+          cards.agentAsked(runId as string, binary, turn, req.digest);
         }
         const compaction = `the compaction request${turn === null ? '' : ` of turn ${turn}`}${runId === null ? '' : ` of ${runId}`}`;
         if (req.purpose === 'compaction' && compactionModels.length > 0 && !compactionModels.includes(req.model)) {
@@ -116,7 +119,8 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
         const shown = req.purpose === 'compaction' ? screenshotBytesProblem(text) : null;
         if (shown) return refuse(`body: ${compaction}: ${shown}`, owner);
         if (req.purpose === 'compaction' && runId !== null) {
-          const problem = digestWindowProblem(req.digest, plannedTexts(options.plans(runId), turn ?? Number.POSITIVE_INFINITY));
+          const windowed = digestWindowProblem(req.digest, plannedTexts(options.plans(runId), turn ?? Number.POSITIVE_INFINITY));
+          const problem = windowed ?? cards.compactionProblem(runId, binary, req.digest);
           if (problem) return refuse(`body.messages: the digest of turn ${turn} of ${runId}: ${problem}`, owner);
         }
         const picked = picker.pick(req.purpose, { runId, turn, requestBytes: req.bytes });
@@ -132,8 +136,13 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
                 summary: () => card(req.digest, null, cardMaxBytes),
               })
             : undefined;
+        const compactionAnswer = (): AssistantMessage => {
+          const content = card(req.digest, picked, cardMaxBytes);
+          if (runId !== null) cards.written(runId, binary, content);
+          return { role: 'assistant', content };
+        };
         const reply = (): ProviderReply => {
-          const message = planned ?? { role: 'assistant' as const, content: card(req.digest, picked, cardMaxBytes) };
+          const message = planned ?? compactionAnswer();
           return {
             model: req.model,
             message,

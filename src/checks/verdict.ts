@@ -15,6 +15,7 @@ export const HISTORY_INVARIANT_IDS = [
   'compaction.failure-continues',
   'compaction.card',
   'compaction.digest-coverage',
+  'elision.minimal',
   'rebuild.contract',
   'journal.chain',
   'run.liveness',

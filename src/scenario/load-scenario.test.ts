@@ -129,7 +129,7 @@ describe('parseScenario', () => {
   it('resolves an expectation to the branch its keys name', () => {
     const text = 'name: foo\nseed: 1\nexpect:\n  - on: v0\n    violates: [payload.celing]\n';
     expect(errorOf(text).message).toBe(
-      `${FILE}:5:16: expect[0].violates[0]: expected one of payload.ceiling, payload.references-resolve, wft.no-retry-loop, history.no-termination, history.continue-as-new, can.clean-boundary, can.carry-over, compaction.trigger, compaction.failure-continues, compaction.card, compaction.digest-coverage, rebuild.contract, journal.chain, run.liveness, versioning.pinned-build, replay.cross-version, requests.accepted, got "payload.celing"; did you mean payload.ceiling?`,
+      `${FILE}:5:16: expect[0].violates[0]: expected one of payload.ceiling, payload.references-resolve, wft.no-retry-loop, history.no-termination, history.continue-as-new, can.clean-boundary, can.carry-over, compaction.trigger, compaction.failure-continues, compaction.card, compaction.digest-coverage, elision.minimal, rebuild.contract, journal.chain, run.liveness, versioning.pinned-build, replay.cross-version, requests.accepted, got "payload.celing"; did you mean payload.ceiling?`,
     );
     expect(errorOf('name: foo\nseed: 1\nexpect:\n  - on: v0\n').message).toBe(
       `${FILE}:4:5: expect[0]: needs one of hold, reproduces, violates, ends, replay`,

@@ -11,7 +11,7 @@ function upToTrigger(run: AgentRunHistory): AgentRunHistory {
 
 describe('compaction.trigger', () => {
   it('passes when compaction starts at the first boundary over the trigger', () => {
-    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).play(25).complete();
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).play(26).complete();
     const result = resultOf(run, 'compaction.trigger');
     expect(result.status).toBe('pass');
     expect(result.evidence.at(-1)).toMatch(/^\d+ accepted compactions; largest request [\d,]+ bytes \(trigger 20,000\)$/);

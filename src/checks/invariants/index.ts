@@ -5,6 +5,7 @@ import { compactionCard } from './compaction-card.ts';
 import { compactionDigestCoverage } from './compaction-digest-coverage.ts';
 import { compactionFailureContinues } from './compaction-failure-continues.ts';
 import { compactionTrigger } from './compaction-trigger.ts';
+import { elisionMinimal } from './elision-minimal.ts';
 import { historyContinueAsNew } from './history-continue-as-new.ts';
 import { historyNoTermination } from './history-no-termination.ts';
 import { journalChain } from './journal-chain.ts';
@@ -28,6 +29,7 @@ export const HISTORY_INVARIANTS: readonly HistoryInvariant[] = [
   compactionFailureContinues,
   compactionCard,
   compactionDigestCoverage,
+  elisionMinimal,
   rebuildContract,
   journalChain,
   runLiveness,

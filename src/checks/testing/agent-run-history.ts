@@ -18,7 +18,7 @@ import {
   type RunCounters,
   type RunInput,
 } from '../../contract/kernel-api.ts';
-import { CARD_SECTIONS, COMPACTION_PATCH_ID } from '../../contract/limits.ts';
+import { CARD_SECTIONS, COMPACTION_PATCH_ID, TAIL_MAX_GROUPS } from '../../contract/limits.ts';
 import type { ChatRequest, ContentPart, Message, ToolCall } from '../../contract/messages.ts';
 import { loadHistory } from '../history/load.ts';
 import { messageText, sha256 } from '../history/messages.ts';
@@ -70,7 +70,7 @@ export interface TurnOptions {
 export interface CompactOptions {
   /** The card the compaction model returns (default: a valid card for the dialog). */
   card?: string;
-  /** Whole turn groups kept verbatim (default 2). */
+  /** Whole turn groups kept verbatim (default: as many as fit the tail max, 2 to 8, as the kernel keeps them). */
   tailGroups?: number;
   /**
    * What happens: accepted (default), the activity fails (HttpUnavailable) or times out, the kernel
@@ -150,6 +150,15 @@ export function lastGroups(dialog: readonly Message[], count: number): Message[]
     if (dialog[start]?.role === 'assistant') found++;
   }
   return dialog.slice(start);
+}
+
+/** The kernel's tail: the last 2 groups whatever their size, then more while the tail stays within the cap, 8 at most. */
+function fittingGroups(dialog: readonly Message[], tailMaxBytes: number): number {
+  const groups = dialog.filter((message) => message.role === 'assistant').length;
+  let count = Math.min(2, groups);
+  while (count < Math.min(groups, TAIL_MAX_GROUPS) && Buffer.byteLength(JSON.stringify(lastGroups(dialog, count + 1))) <= tailMaxBytes)
+    count++;
+  return count;
 }
 
 /** Temporal's run id of execution `n` of a run: a UUID derived from both, so every run differs. */
@@ -336,7 +345,7 @@ export class AgentRunHistory {
       before[0] as Message,
       before[1] as Message,
       { role: 'system', content: `${CARD_FRAME}\n\n${card}` },
-      ...lastGroups(before, options.tailGroups ?? 2),
+      ...lastGroups(before, options.tailGroups ?? fittingGroups(before, this.limits.tailMaxBytes)),
     ];
     this.dialog = options.rebuild ? options.rebuild(rebuilt, before) : rebuilt;
     this.counters.compactions++;

@@ -56,6 +56,7 @@ function invariantResults(run: FixtureRunOptions, compactions: readonly Compacti
     'compaction.failure-continues': compactions.some((c) => !c.ok),
     'compaction.card': compactions.some((c) => c.ok),
     'compaction.digest-coverage': compactions.length > 0,
+    'elision.minimal': false,
     'rebuild.contract': compactions.some((c) => c.ok),
     'journal.chain': true,
     'run.liveness': true,

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import type { Message } from '../../contract/messages.ts';
+import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
+
+/** The request with each tool output of one of these sizes replaced by its placeholder, as a guard leaves it. */
+const eliding =
+  (...sizes: number[]) =>
+  (dialog: Message[]): Message[] =>
+    dialog.map((message) =>
+      message.role === 'tool' && typeof message.content === 'string' && sizes.includes(message.content.length)
+        ? { ...message, content: `[elided: tool output, ${message.content.length.toLocaleString('en-US')} bytes]` }
+        : message,
+    );
+
+/** Three turns with tool outputs of these sizes, then a turn whose request elides `elided`. */
+function elidedRun(outputs: number[], elided: number[]) {
+  const run = new AgentRunHistory({ limits: SMALL_LIMITS });
+  for (const size of outputs) run.turn({ tools: [size] });
+  return resultOf(run.turn({ messages: eliding(...elided) }).complete(), 'elision.minimal');
+}
+
+function overTrigger(): AgentRunHistory {
+  const run = new AgentRunHistory({ limits: SMALL_LIMITS });
+  while (Buffer.byteLength(JSON.stringify(run.request())) <= run.limits.compactionTriggerBytes) run.turn();
+  return run;
+}
+
+describe('elision.minimal', () => {
+  // SMALL_LIMITS' blob limit is 64,000 bytes: the big-item threshold is 4,000.
+  it('holds an elision that takes the largest items first', () => {
+    const result = elidedRun([2_000, 600, 3_000], [3_000]);
+    expect(result.status).toBe('pass');
+    expect(result.evidence[0]).toBe('1 elisions judged, 1 items elided');
+    expect(elidedRun([2_000, 600, 3_000], [3_000, 2_000]).status).toBe('pass');
+  });
+
+  it('fails an elision that takes smaller items while a larger one stays whole', () => {
+    const result = elidedRun([2_000, 600, 3_000], [600, 2_000]);
+    expect(result.status).toBe('fail');
+    expect(result.evidence[0]).toMatch(
+      /^event \d+ \(turn 4\), the request: elided a tool output of 600 bytes \(message \d+, part 0\) and kept a tool output of 3,000 bytes \(message \d+, part 0\) whole: elision takes the largest items first/,
+    );
+  });
+
+  it('lets items over the big-item threshold go in any order (oldest first, as v0 takes them), never after smaller ones', () => {
+    expect(elidedRun([4_500, 600, 5_000], [4_500]).status).toBe('pass');
+    expect(elidedRun([4_500, 600, 5_000], [600]).status).toBe('fail');
+  });
+
+  it('charges a request only with what it elided itself: a placeholder the previous request sent stays', () => {
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).turn({ tools: [3_000] }).turn({ tools: [600] });
+    run.turn({ messages: eliding(3_000) }).turn({ messages: eliding(3_000) });
+    expect(resultOf(run.complete(), 'elision.minimal').evidence[0]).toBe('1 elisions judged, 1 items elided');
+  });
+
+  it('holds a rebuilt tail of as many whole groups as fit, and fails one that keeps fewer', () => {
+    const maximal = resultOf(overTrigger().compact().turn().complete(), 'elision.minimal');
+    expect(maximal.status).toBe('pass');
+    expect(maximal.evidence).toContain('1 rebuilt tails judged');
+    const fewer = resultOf(overTrigger().compact({ tailGroups: 2 }).turn().complete(), 'elision.minimal');
+    expect(fewer.status).toBe('fail');
+    expect(fewer.evidence[0]).toMatch(
+      /^event \d+ \(turn \d+\), the rebuild's tail: the tail keeps 2 turn groups where 3 fit \([\d,]+ bytes <= tail max 12,000\): it keeps as many whole groups as fit, up to 8$/,
+    );
+  });
+
+  it('judges a tail of 8 groups, or of every group there was, whatever the cap', () => {
+    const run = new AgentRunHistory({ limits: { ...SMALL_LIMITS, tailMaxBytes: 1_000_000 } });
+    while (Buffer.byteLength(JSON.stringify(run.request())) <= run.limits.compactionTriggerBytes) run.turn();
+    expect(resultOf(run.compact({ tailGroups: 8 }).turn().complete(), 'elision.minimal').status).toBe('pass');
+  });
+});

@@ -11,15 +11,8 @@ import { planContextBytes, planRun, type RunPlan, resolveShape, runMessages, too
 import { LONGRUN_SETTINGS } from '../contract/kernel-api.ts';
 import { BYTES_PER_TOKEN } from '../contract/limits.ts';
 import type { Message } from '../contract/messages.ts';
-import {
-  bigItemThresholdBytes,
-  buildAgentRequest,
-  guardTargetBytes,
-  jsonBytes,
-  rebuildMessages,
-  resolveLimits,
-  SPEC_REBUILD,
-} from '../kernel/index.ts';
+import { bigItemThresholdBytes, buildAgentRequest, guardTargetBytes, jsonBytes, rebuildMessages, resolveLimits } from '../kernel/index.ts';
+import { importPatched } from '../kernel/testing/patched-module.ts';
 import { loadScenarioFile } from './load-scenario.ts';
 import { listScenarios, resolveScenario, SCENARIOS_DIR, scenarioFiles, scenarioName } from './registry.ts';
 import type { Scenario } from './scenario-schema.ts';
@@ -270,18 +263,19 @@ describe('the bounds scenarios put their limits on exact bytes of the plan', () 
     expect(largestToolOutput(plan)).toBeLessThan(bigItemThresholdBytes(limits));
   });
 
-  it('bounds-long-texts: two groups pass the tail max on their texts alone, at the first compaction and as long as the run lasts', () => {
+  it('bounds-long-texts: two groups pass the tail max on their texts alone, at the first compaction and as long as the run lasts', async () => {
     const { scenario } = resolveScenario('bounds-long-texts');
     const limits = resolveLimits(scenario.limits);
     const { plan, requests, tailBytes, historyBefore } = exactRun(scenario);
     expect(firstTurnOver(requests, limits.compactionTriggerBytes)).toBe(11);
-    const rebuilt = (turn: number, tailElidable: typeof SPEC_REBUILD.tailElidable) =>
-      rebuildMessages(historyBefore(turn), 'card', limits, { ...SPEC_REBUILD, tailElidable });
+    // tail-keeps-texts's rebuild elides screenshots and tool outputs only.
+    const keepsTexts = (await importPatched<typeof import('../kernel/context/rebuild.ts')>('tail-keeps-texts', 'context/rebuild.ts'))
+      .rebuildMessages;
     // Every two groups: over the cap, still over it with their tool outputs elided, within it with their texts elided too.
     for (let turn = 11; turn <= plan.turns.length; turn++) {
       expect(tailBytes(turn, 2)).toBeGreaterThan(limits.tailMaxBytes);
-      expect(rebuilt(turn, ['screenshot', 'tool_output']).tailBytes).toBeGreaterThan(limits.tailMaxBytes);
-      const spec = rebuilt(turn, SPEC_REBUILD.tailElidable);
+      expect(keepsTexts(historyBefore(turn), 'card', limits).tailBytes).toBeGreaterThan(limits.tailMaxBytes);
+      const spec = rebuildMessages(historyBefore(turn), 'card', limits);
       expect(spec.kept).toBe(2);
       expect(spec.tailBytes).toBeLessThanOrEqual(limits.tailMaxBytes);
       expect(spec.elided.map((item) => item.kind)).toContain('assistant_text');

@@ -19,10 +19,11 @@ export type KernelSources = ReadonlyMap<string, string>;
 
 /**
  * In the compiled package the kernel is JavaScript: `agent-run.ts` is `agent-run.js`, and a
- * relative import names `.js` (tsc's rewriteRelativeImportExtensions).
+ * relative import names `.js` in double quotes (tsc's rewriteRelativeImportExtensions writes
+ * the specifier anew).
  */
 export function compiledEdit(edit: SourceEdit): SourceEdit {
-  const js = (text: string) => text.replace(/(['"]\.{1,2}\/[^'"]*)\.ts(['"])/g, '$1.js$2');
+  const js = (text: string) => text.replace(/['"](\.{1,2}\/[^'"]*)\.ts['"]/g, '"$1.js"');
   return { file: edit.file.replace(/\.ts$/, '.js'), find: js(edit.find), replace: js(edit.replace) };
 }
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countSizesIn, formatCount, jsonBytes, utf8Bytes, utf8Head, utf8Tail } from './bytes.ts';
+import { importPatched } from '../testing/patched-module.ts';
+import { formatCount, jsonBytes, utf8Bytes, utf8Head, utf8Tail } from './bytes.ts';
 
 describe('utf8Bytes', () => {
   it('counts what Buffer encodes, for any string including lone surrogates', () => {
@@ -20,20 +21,15 @@ describe('utf8Bytes', () => {
   });
 });
 
-describe('the utf16-sizes switch', () => {
-  it('counts UTF-16 code units, which undercount non-ASCII text and only it', () => {
+describe("the utf16-sizes control's patch", () => {
+  it('counts UTF-16 code units, which undercount non-ASCII text and only it', async () => {
     const text = 'Заказ ord_7Gk2 оплачен 💳 注文 e\u0301 \ud83d';
+    const patched = await importPatched<typeof import('./bytes.ts')>('utf16-sizes', 'context/bytes.ts');
     expect(utf8Bytes(text)).toBe(Buffer.byteLength(text));
-    countSizesIn('utf16-units');
-    try {
-      expect(utf8Bytes(text)).toBe(text.length);
-      expect(utf8Bytes(text)).toBeLessThan(Buffer.byteLength(text));
-      expect(utf8Bytes('plain ASCII')).toBe(Buffer.byteLength('plain ASCII'));
-      expect(jsonBytes({ content: text })).toBe(JSON.stringify({ content: text }).length);
-    } finally {
-      countSizesIn('utf8-bytes');
-    }
-    expect(utf8Bytes(text)).toBe(Buffer.byteLength(text));
+    expect(patched.utf8Bytes(text)).toBe(text.length);
+    expect(patched.utf8Bytes(text)).toBeLessThan(Buffer.byteLength(text));
+    expect(patched.utf8Bytes('plain ASCII')).toBe(Buffer.byteLength('plain ASCII'));
+    expect(patched.jsonBytes({ content: text })).toBe(JSON.stringify({ content: text }).length);
   });
 });
 

@@ -9,24 +9,13 @@ const encoder = new TextEncoder();
 /** Where utf8Bytes encodes to count: grown to the largest string measured, never shrunk. */
 let scratch = new Uint8Array(0);
 
-/** What the kernel's sizes count: UTF-8 bytes, or UTF-16 code units in the utf16-sizes control. */
+/** What a size counts: UTF-8 bytes, or UTF-16 code units where an activity control counts them (card-in-units, digest-in-units). */
 export type SizeUnit = 'utf8-bytes' | 'utf16-units';
-
-let sizeUnit: SizeUnit = 'utf8-bytes';
-
-/**
- * Set by createAgentRun from its KernelOptions. Each binary is a workflow bundle of its own, so
- * the setting is the binary's; the activities' copy of this module keeps UTF-8 bytes.
- */
-export function countSizesIn(unit: SizeUnit): void {
-  sizeUnit = unit;
-}
 
 /** UTF-8 length of a string, as TextEncoder would encode it (lone surrogates as U+FFFD). */
 export function utf8Bytes(text: string): number {
   // Requests are JSON, mostly ASCII (base64 screenshots): one native scan, and the length is the count.
-  // utf16-sizes takes the fast path for every string: string.length, the slip of counting units.
-  if (sizeUnit === 'utf16-units' || !NON_ASCII.test(text)) return text.length;
+  if (!NON_ASCII.test(text)) return text.length;
   // The native encoder, 3x faster than a loop over the units: a unit takes at most 3 bytes (a
   // pair 4 for its two), and a lone surrogate becomes U+FFFD, 3 bytes, as TextEncoder writes it.
   if (scratch.length < text.length * 3) scratch = new Uint8Array(text.length * 3);

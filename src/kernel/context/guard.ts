@@ -22,8 +22,8 @@ import {
 export interface GuardPolicy {
   /** Pass 2 (largest first, any size) when pass 1 is not enough: the current binary. */
   exhaustive: boolean;
-  /** false only in the broken control whose guard neither counts nor elides screenshots. */
-  countsScreenshots: boolean;
+  /** false: a guard that neither counts nor elides screenshots (the Go kernel's fixtures try one); true unless it says. */
+  countsScreenshots?: boolean;
   /** Assistant texts too: only for the compaction's input when the request itself cannot be brought under. */
   elidesAssistantText?: boolean;
 }
@@ -48,7 +48,8 @@ export interface GuardResult {
 
 export function guardMessages(input: GuardInput, policy: GuardPolicy): GuardResult {
   const bytesBefore = input.overheadBytes + jsonBytes(input.messages);
-  const blindBytes = policy.countsScreenshots ? 0 : screenshotJsonBytes(input.messages);
+  const countsScreenshots = policy.countsScreenshots ?? true;
+  const blindBytes = countsScreenshots ? 0 : screenshotJsonBytes(input.messages);
   const measured = bytesBefore - blindBytes;
   if (measured <= input.targetBytes) {
     return {
@@ -60,7 +61,7 @@ export function guardMessages(input: GuardInput, policy: GuardPolicy): GuardResu
     };
   }
   const kinds = new Set<ElidableKind>(['tool_output']);
-  if (policy.countsScreenshots) kinds.add('screenshot');
+  if (countsScreenshots) kinds.add('screenshot');
   if (policy.elidesAssistantText) kinds.add('assistant_text');
   const items = listElidableItems(input.messages, kinds);
   const big = items.filter((item) => item.bytes > input.bigItemBytes);

@@ -28,12 +28,7 @@ export {
   guardTargetBytes,
   resolveLimits,
 } from './limits.ts';
-export {
-  type RebuildOptions,
-  type Rebuilt,
-  rebuildMessages,
-  SPEC_REBUILD,
-} from './rebuild.ts';
+export { type Rebuilt, rebuildMessages } from './rebuild.ts';
 export {
   type AgentRequestInput,
   buildAgentRequest,

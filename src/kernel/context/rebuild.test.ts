@@ -2,12 +2,19 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TAIL_MAX_BYTES } from '../../contract/limits.ts';
 import type { ContentPart, Message } from '../../contract/messages.ts';
+import type { BinaryId } from '../index.ts';
+import { importPatched } from '../testing/patched-module.ts';
 import { jsonBytes } from './bytes.ts';
 import { CARD_FRAME } from './card.ts';
 import { isPlaceholder } from './elision.ts';
-import { rebuildMessages, SPEC_REBUILD } from './rebuild.ts';
+import { rebuildMessages } from './rebuild.ts';
 import { history } from './test-arbitraries.ts';
 import { splitTurnGroups } from './turn-groups.ts';
+
+/** A broken control's rebuildMessages, from its patched kernel. */
+async function patchedRebuild(control: BinaryId): Promise<typeof rebuildMessages> {
+  return (await importPatched<typeof import('./rebuild.ts')>(control, 'context/rebuild.ts')).rebuildMessages;
+}
 
 const CARD = '## Task\nt\n## Decisions\nd\n## Files and artifacts\nf\n## Verified\nv\n## Open questions\no\n## Next step\nn';
 
@@ -126,7 +133,7 @@ describe('rebuildMessages', () => {
     expect(rebuilt.messages.map((message) => message.content)).toEqual(['sys', 'req', `${CARD_FRAME}\n\n${CARD}`, 'a1', 'a2']);
   });
 
-  it('in the split-group control, leaves tool results without their assistant message', () => {
+  it('in the split-group control, leaves tool results without their assistant message', async () => {
     const messages: Message[] = [
       { role: 'system', content: 'sys' },
       { role: 'user', content: 'req' },
@@ -140,11 +147,11 @@ describe('rebuildMessages', () => {
       ]),
     ];
     expect(contiguityProblem(rebuildMessages(messages, CARD, { tailMaxBytes: 100_000 }).messages.slice(3))).toBeNull();
-    const broken = rebuildMessages(messages, CARD, { tailMaxBytes: 100_000 }, { ...SPEC_REBUILD, splitsGroups: true });
+    const broken = (await patchedRebuild('split-group'))(messages, CARD, { tailMaxBytes: 100_000 });
     expect(contiguityProblem(broken.messages.slice(3))).toMatch(/follows no assistant call/);
   });
 
-  describe("the broken controls' switches", () => {
+  describe("the broken controls' patches", () => {
     const groupOf = (i: number, bytes: number): Message[] => [
       { role: 'assistant', content: null, tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'shell', arguments: '{}' } }] },
       { role: 'tool', tool_call_id: `c${i}`, content: 'x'.repeat(bytes) },
@@ -155,31 +162,31 @@ describe('rebuildMessages', () => {
       ...sizes.flatMap((bytes, i) => groupOf(i, bytes)),
     ];
 
-    it('tailMaxGroups 9 keeps a ninth group that fits; the spec stops at 8', () => {
+    it('tail-nine-groups keeps a ninth group that fits; the spec stops at 8', async () => {
       const messages = dialog(Array(12).fill(100));
       expect(rebuildMessages(messages, CARD, { tailMaxBytes: 100_000 }).kept).toBe(8);
-      expect(rebuildMessages(messages, CARD, { tailMaxBytes: 100_000 }, { ...SPEC_REBUILD, tailMaxGroups: 9 }).kept).toBe(9);
+      expect((await patchedRebuild('tail-nine-groups'))(messages, CARD, { tailMaxBytes: 100_000 }).kept).toBe(9);
     });
 
-    it('tailMinGroups 1 keeps one group when the last two pass the cap; the spec keeps two and elides', () => {
+    it('tail-one-group keeps one group when the last two pass the cap; the spec keeps two and elides', async () => {
       const messages = dialog([100, 5_000, 5_000]);
       const spec = rebuildMessages(messages, CARD, { tailMaxBytes: 6_000 });
       expect([spec.kept, spec.elided.length]).toEqual([2, 1]);
-      const broken = rebuildMessages(messages, CARD, { tailMaxBytes: 6_000 }, { ...SPEC_REBUILD, tailMinGroups: 1 });
+      const broken = (await patchedRebuild('tail-one-group'))(messages, CARD, { tailMaxBytes: 6_000 });
       expect([broken.kept, broken.elided.length]).toEqual([1, 0]);
     });
 
-    it('tailArrayBytes 0 takes a group that passes the cap by one byte, then elides inside it', () => {
+    it('tail-cap-off-by-one takes a group that passes the cap by one byte, then elides inside it', async () => {
       const messages = dialog([100, 100, 100, 100]);
       const threeGroups = jsonBytes(messages.slice(-6));
       const spec = rebuildMessages(messages, CARD, { tailMaxBytes: threeGroups - 1 });
       expect([spec.kept, spec.elided.length]).toEqual([2, 0]);
-      const broken = rebuildMessages(messages, CARD, { tailMaxBytes: threeGroups - 1 }, { ...SPEC_REBUILD, tailArrayBytes: 0 });
+      const broken = (await patchedRebuild('tail-cap-off-by-one'))(messages, CARD, { tailMaxBytes: threeGroups - 1 });
       expect(broken.kept).toBe(3);
       expect(broken.elided.length).toBeGreaterThan(0);
     });
 
-    it('tailElidable without assistant texts leaves a tail over the cap that the spec brings under it', () => {
+    it('tail-keeps-texts leaves a tail over the cap that the spec brings under it', async () => {
       const talkative = (i: number): Message[] => [
         {
           role: 'assistant',
@@ -193,12 +200,7 @@ describe('rebuildMessages', () => {
       expect(spec.kept).toBe(2);
       expect(spec.tailBytes).toBeLessThanOrEqual(3_000);
       expect(spec.elided.map((item) => item.kind)).toContain('assistant_text');
-      const broken = rebuildMessages(
-        messages,
-        CARD,
-        { tailMaxBytes: 3_000 },
-        { ...SPEC_REBUILD, tailElidable: ['screenshot', 'tool_output'] },
-      );
+      const broken = (await patchedRebuild('tail-keeps-texts'))(messages, CARD, { tailMaxBytes: 3_000 });
       expect(broken.tailBytes).toBeGreaterThan(3_000);
     });
   });

@@ -18,27 +18,8 @@ import { cardMessage } from './card.ts';
 import { type ElidableItem, type ElidableKind, elideItems, largestFirst, listElidableItems, pickUntilFits } from './elision.ts';
 import { splitTurnGroups } from './turn-groups.ts';
 
-export interface RebuildOptions {
-  /** true only in the broken control that drops the first message of the tail, splitting its group. */
-  splitsGroups: boolean;
-  /** Fewest groups kept whatever their size: TAIL_MIN_GROUPS, 1 in the tail-one-group control. */
-  tailMinGroups: number;
-  /** Most groups kept: TAIL_MAX_GROUPS, 9 in the tail-nine-groups control. */
-  tailMaxGroups: number;
-  /** Bytes the tail's JSON array adds to its messages and commas: 1 (`[` + `]` - 1), 0 in tail-cap-off-by-one. */
-  tailArrayBytes: number;
-  /** What may be elided inside a tail over the cap: screenshots, tool outputs and assistant texts; no texts in tail-keeps-texts. */
-  tailElidable: readonly ElidableKind[];
-}
-
-/** The rebuild of the spec; each broken control turns one of these. */
-export const SPEC_REBUILD: RebuildOptions = {
-  splitsGroups: false,
-  tailMinGroups: TAIL_MIN_GROUPS,
-  tailMaxGroups: TAIL_MAX_GROUPS,
-  tailArrayBytes: 1,
-  tailElidable: ['screenshot', 'tool_output', 'assistant_text'],
-};
+/** What may be elided inside a tail over the cap. */
+const TAIL_ELIDABLE: ReadonlySet<ElidableKind> = new Set(['screenshot', 'tool_output', 'assistant_text']);
 
 export interface Rebuilt {
   messages: Message[];
@@ -52,23 +33,17 @@ export interface Rebuilt {
   elided: ElidableItem[];
 }
 
-export function rebuildMessages(
-  history: readonly Message[],
-  card: string,
-  limits: Pick<KernelLimits, 'tailMaxBytes'>,
-  options: RebuildOptions = SPEC_REBUILD,
-): Rebuilt {
+export function rebuildMessages(history: readonly Message[], card: string, limits: Pick<KernelLimits, 'tailMaxBytes'>): Rebuilt {
   const { systemPrompt, userRequest, groups } = splitTurnGroups(history);
-  const kept = tailGroupCount(groups, limits.tailMaxBytes, options);
+  const kept = tailGroupCount(groups, limits.tailMaxBytes);
   let tail = groups.slice(groups.length - kept).flat();
   let tailBytes = jsonBytes(tail);
   let elided: ElidableItem[] = [];
   if (tailBytes > limits.tailMaxBytes) {
-    elided = pickUntilFits(largestFirst(listElidableItems(tail, new Set(options.tailElidable))), tailBytes, limits.tailMaxBytes).picked;
+    elided = pickUntilFits(largestFirst(listElidableItems(tail, TAIL_ELIDABLE)), tailBytes, limits.tailMaxBytes).picked;
     tail = elideItems(tail, elided);
     tailBytes = jsonBytes(tail);
   }
-  if (options.splitsGroups) tail = tail.slice(1);
   return {
     messages: [systemPrompt, userRequest, cardMessage(card), ...tail],
     kept,
@@ -79,15 +54,15 @@ export function rebuildMessages(
 }
 
 /** Whole groups from the end: the minimum whatever their size, then while the cap holds. */
-function tailGroupCount(groups: readonly Message[][], tailMaxBytes: number, options: RebuildOptions): number {
-  const most = Math.min(groups.length, options.tailMaxGroups);
+function tailGroupCount(groups: readonly Message[][], tailMaxBytes: number): number {
+  const most = Math.min(groups.length, TAIL_MAX_GROUPS);
   // A JSON array of n messages is 2 + sum(message) + (n - 1) commas = 1 + sum(message + 1).
-  let bytes = options.tailArrayBytes;
+  let bytes = 1;
   let count = 0;
   while (count < most) {
     const group = groups[groups.length - 1 - count] ?? [];
     const groupBytes = group.reduce((sum, message) => sum + jsonBytes(message) + 1, 0);
-    if (count >= options.tailMinGroups && bytes + groupBytes > tailMaxBytes) break;
+    if (count >= TAIL_MIN_GROUPS && bytes + groupBytes > tailMaxBytes) break;
     bytes += groupBytes;
     count++;
   }

@@ -8,11 +8,10 @@ import { resolveLimits } from './limits.ts';
 const HASH = /^[0-9a-f]{64}$/;
 
 /**
- * Returns the run's resolved limits; throws an Error naming the first bad field. `limits`:
- * `partial` (the contract: any of them, the rest the defaults), or `whole` (the limits-whole
- * control, which refuses a run that scales only some of them).
+ * Returns the run's resolved limits (the contract: the run may name any of them, the rest are
+ * the defaults); throws an Error naming the first bad field.
  */
-export function checkRunInput(input: RunInput, limits: 'partial' | 'whole' = 'partial'): KernelLimits {
+export function checkRunInput(input: RunInput): KernelLimits {
   if (input === null || typeof input !== 'object') throw new Error('input must be a RunInput object');
   requireText(input.runId, 'runId', false);
   requireText(input.systemPrompt, 'systemPrompt', true);
@@ -24,9 +23,6 @@ export function checkRunInput(input: RunInput, limits: 'partial' | 'whole' = 'pa
   }
   requireCount(input.maxTurns, 'maxTurns', 1);
   const resolved = resolveLimits(input.limits);
-  if (limits === 'whole' && input.limits !== undefined && Object.keys(input.limits).length < Object.keys(resolved).length) {
-    throw new Error('limits must name every limit');
-  }
   if (input.resume !== undefined) checkResume(input.resume);
   return resolved;
 }

@@ -81,8 +81,8 @@ describe("the broken controls' patches", () => {
     const edit = { file: 'workflows/agent-run.ts', find: "from '../context/limits.ts';", replace: "from '../context/limits.ts'; // x.ts" };
     expect(compiledEdit(edit)).toEqual({
       file: 'workflows/agent-run.js',
-      find: "from '../context/limits.js';",
-      replace: "from '../context/limits.js'; // x.ts",
+      find: 'from "../context/limits.js";',
+      replace: 'from "../context/limits.js"; // x.ts',
     });
   });
 });

@@ -54,6 +54,8 @@ export function patchKernel(control: string, edits: readonly SourceEdit[], sourc
 export interface PatchedCopy {
   /** The copy's entry of `binary` (`binaries/<binary>.ts`). */
   entry(binary: string): string;
+  /** The copy of a file of the kernel (`context/rebuild.ts`), under the name this process runs it by. */
+  file(path: string): string;
   dispose(): void;
 }
 
@@ -80,6 +82,7 @@ export function writePatchedCopy(kernel: PatchedKernel): PatchedCopy {
   }
   return {
     entry: (binary) => join(kernelCopy, 'binaries', `${binary}${COMPILED ? '.js' : '.ts'}`),
+    file: (path) => join(kernelCopy, COMPILED ? path.replace(/\.ts$/, '.js') : path),
     dispose: () => rmSync(root, { recursive: true, force: true }),
   };
 }

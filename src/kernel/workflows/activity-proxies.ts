@@ -17,21 +17,14 @@ export const callModel = proxyActivities<KernelActivities>({
   },
 })[ACTIVITY.callModel];
 
-const COMPACT_CONTEXT_RETRY = {
-  initialInterval: '250ms',
-  backoffCoefficient: 2,
-  maximumInterval: '1s',
-} as const;
-
 export const compactContext = proxyActivities<KernelActivities>({
   startToCloseTimeout: '30s',
-  retry: { ...COMPACT_CONTEXT_RETRY, maximumAttempts: 3 },
-})[ACTIVITY.compactContext];
-
-/** The compaction-retries-forever control's: no attempt bound, Temporal's default (retry for ever). */
-export const compactContextUnbounded = proxyActivities<KernelActivities>({
-  startToCloseTimeout: '30s',
-  retry: COMPACT_CONTEXT_RETRY,
+  retry: {
+    initialInterval: '250ms',
+    backoffCoefficient: 2,
+    maximumInterval: '1s',
+    maximumAttempts: 3,
+  },
 })[ACTIVITY.compactContext];
 
 export const runTool = proxyActivities<KernelActivities>({

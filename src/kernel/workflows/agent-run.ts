@@ -19,28 +19,27 @@ import type {
 import { GENESIS_HASH } from '../../contract/kernel-api.ts';
 import { COMPACTION_PATCH_ID, HISTORY_PRESSURE_PATCH_ID } from '../../contract/limits.ts';
 import type { ChatRequest, CompactionItem, Message, ToolCall } from '../../contract/messages.ts';
-import { countSizesIn, jsonBytes } from '../context/bytes.ts';
+import { jsonBytes } from '../context/bytes.ts';
 import { type GuardPolicy, type GuardResult, guardMessages } from '../context/guard.ts';
 import { historyCallsForContinueAsNew } from '../context/history-pressure.ts';
-import { bigItemThresholdBytes, envelopeMarginBytes, guardTargetBytes } from '../context/limits.ts';
+import { bigItemThresholdBytes, guardTargetBytes } from '../context/limits.ts';
 import { afterProviderCompaction, providerCompaction } from '../context/provider-compaction.ts';
 import { rebuildMessages } from '../context/rebuild.ts';
 import { buildAgentRequest, overheadBytes } from '../context/request.ts';
 import { checkRunInput } from '../context/run-input.ts';
-import { callModel, compactContext, compactContextUnbounded, journalAppend, runTool } from './activity-proxies.ts';
+import { callModel, compactContext, journalAppend, runTool } from './activity-proxies.ts';
 import { JournalWriter } from './journal-writer.ts';
 import type { KernelOptions } from './kernel-options.ts';
 
 export type AgentRunWorkflow = (input: RunInput) => Promise<RunResult>;
 
 export function createAgentRun(options: KernelOptions): AgentRunWorkflow {
-  countSizesIn(options.sizeUnit);
-  return async (input) => new AgentRun(input, options, checkedLimits(input, options.runInputLimits)).run();
+  return async (input) => new AgentRun(input, options, checkedLimits(input)).run();
 }
 
-function checkedLimits(input: RunInput, limits: KernelOptions['runInputLimits']): KernelLimits {
+function checkedLimits(input: RunInput): KernelLimits {
   try {
-    return checkRunInput(input, limits);
+    return checkRunInput(input);
   } catch (error) {
     throw ApplicationFailure.create({
       type: FAILURE_TYPE.invalidRunInput,
@@ -72,8 +71,6 @@ class AgentRun {
   private readonly journal: JournalWriter;
   /** Request bytes sent in this execution: what the ContinueAsNew budget counts. */
   private executionRequestBytes = 0;
-  /** Consecutive turn boundaries whose request was over the trigger. */
-  private boundariesOverTrigger = 0;
 
   constructor(
     private readonly input: RunInput,
@@ -169,19 +166,14 @@ class AgentRun {
     return guarded;
   }
 
+  /** The request is larger than the trigger (the spec: larger, not reached). */
   private compactionDue(requestBytes: number): boolean {
-    const trigger = this.limits.compactionTriggerBytes;
-    if (this.options.compactsAtTrigger ? requestBytes < trigger : requestBytes <= trigger) {
-      this.boundariesOverTrigger = 0;
-      return false;
-    }
-    this.boundariesOverTrigger++;
-    return this.boundariesOverTrigger >= this.options.triggerBoundaries && this.gateOpen();
+    return requestBytes > this.limits.compactionTriggerBytes && this.gateOpen();
   }
 
   /** The conversation the answer follows: as it was, or what the provider's compaction item left of it. */
   private conversationAfter(compaction: CompactionItem | undefined): Message[] {
-    if (!compaction || this.options.contextManagement !== 'provider' || !this.options.dropsBeforeCompactionItem) return this.messages;
+    if (!compaction || this.options.contextManagement !== 'provider') return this.messages;
     return afterProviderCompaction(this.messages, compaction);
   }
 
@@ -217,11 +209,10 @@ class AgentRun {
       targetBytes: this.guardTarget(),
       bigItemBytes: bigItemThresholdBytes(this.limits),
     };
-    const countsScreenshots = this.options.guardCountsScreenshots;
-    let result = guardMessages(input, { exhaustive: false, countsScreenshots, ...policy });
+    let result = guardMessages(input, { exhaustive: false, ...policy });
     let blocked: GuardResult | null = null;
     if (!result.fits && this.gateOpen()) {
-      result = guardMessages(input, { exhaustive: true, countsScreenshots, ...policy });
+      result = guardMessages(input, { exhaustive: true, ...policy });
       if (!result.fits) blocked = result;
     }
     if (result.elided.length > 0) this.journal.append('payload.elided', turn, elidedData(turn, payload, result));
@@ -244,9 +235,8 @@ class AgentRun {
   /** Replaces the messages with the rebuild around a fresh card; false when compaction failed. */
   private async compact(turn: number, bytesBefore: number): Promise<boolean> {
     try {
-      const compactor = this.options.compactionAttempts === 'bounded' ? compactContext : compactContextUnbounded;
-      const { card } = await compactor(this.compactionInput(turn));
-      const rebuilt = rebuildMessages(this.messages, card, this.limits, this.options.rebuild);
+      const { card } = await compactContext(this.compactionInput(turn));
+      const rebuilt = rebuildMessages(this.messages, card, this.limits);
       this.messages = rebuilt.messages;
       this.counters.compactions++;
       const bytesAfter = jsonBytes(
@@ -263,7 +253,7 @@ class AgentRun {
         bytes_after: bytesAfter,
         card,
         kept: rebuilt.kept,
-        dropped: this.options.droppedCountsKept ? rebuilt.dropped + rebuilt.kept : rebuilt.dropped,
+        dropped: rebuilt.dropped,
       };
       this.journal.append('context.compacted', turn, { ...data });
       return true;
@@ -286,10 +276,10 @@ class AgentRun {
       runId: this.input.runId,
       turn,
       messages: [],
-      settings: this.options.compactionInputHasSettings ? this.input.settings : (undefined as unknown as CompactContextInput['settings']),
-      cardMaxBytes: this.limits[this.options.cardLimit] * this.options.cardLimitFactor - (this.options.rejectsCardAtLimit ? 1 : 0),
+      settings: this.input.settings,
+      cardMaxBytes: this.limits.cardMaxBytes,
     };
-    const guarded = this.guard(turn, 'compaction', overheadBytes(input), { elidesAssistantText: this.options.compactionElidesTexts });
+    const guarded = this.guard(turn, 'compaction', overheadBytes(input), { elidesAssistantText: true });
     if (guarded.blocked) throw new Error(`the compaction input is ${guarded.blocked.bytesAfter} bytes, over the limit`);
     return { ...input, messages: guarded.messages };
   }
@@ -347,16 +337,12 @@ class AgentRun {
 
   /** This execution has sent more than its budget of request bytes (the spec: exceeded, not reached). */
   private budgetSpent(): boolean {
-    if (this.options.continuesAsNewOnce && this.input.resume) return false;
-    const sent = this.options.continueAsNewBudget === 'execution' ? this.executionRequestBytes : this.counters.totalRequestBytes;
-    const budget = this.limits.continueAsNewBytes;
-    const spent = this.options.continuesAsNewAtBudget ? sent >= budget : sent > budget;
-    return spent && this.gateOpen();
+    return this.executionRequestBytes > this.limits.continueAsNewBytes && this.gateOpen();
   }
 
   /**
-   * v2: the history's own length and size, as the server reports them. Its gate is asked first
-   * (history-ungated skips it), so that replaying a history written without it (v1's) never asks
+   * v2: the history's own length and size, as the server reports them. Its gate is asked first,
+   * so that replaying a history written without it (v1's) never asks
    * the compaction gate where v1 did not. At least one model call in this execution first: a carried dialog that is itself
    * over a bound must not continue as new for ever.
    */
@@ -366,14 +352,14 @@ class AgentRun {
       mode !== 'never' &&
       this.executionRequestBytes > 0 &&
       historyCallsForContinueAsNew(workflowInfo()) &&
-      (mode === 'always' || patched(HISTORY_PRESSURE_PATCH_ID)) &&
+      patched(HISTORY_PRESSURE_PATCH_ID) &&
       this.gateOpen()
     );
   }
 
-  /** The largest request the payload guard lets through (guard-target-margin takes the margin for it). */
+  /** The largest request the payload guard lets through. */
   private guardTarget(): number {
-    return this.options.guardTarget === 'envelope-margin' ? envelopeMarginBytes(this.limits) : guardTargetBytes(this.limits);
+    return guardTargetBytes(this.limits);
   }
 }
 

@@ -5,7 +5,7 @@
  * is taken up by another.
  */
 import { Context } from '@temporalio/activity';
-import type { Client } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import type { CheckContext, InvariantResult } from '../checks/index.ts';
 import type { BinaryId } from '../kernel/index.ts';
 import type { RunRecord } from '../result/index.ts';
@@ -15,6 +15,8 @@ import { kernelReplayPlan } from '../runner/replay.ts';
 
 /** What the judging workflow carries: a `JudgingRequest` without its client, as JSON. */
 export interface JudgingInput {
+  /** The runs' namespace, where their histories are read (the harness's may be another). */
+  namespace: string;
   scenario: { name: string; seed: number };
   run: { runId: string; workflowId: string; firstRunId: string; binary: BinaryId; startedAt: string };
   stoppedBecause?: string;
@@ -29,6 +31,7 @@ const HEARTBEAT_EVERY_MS = 1_000;
 export function judgingInputOf(request: JudgingRequest): JudgingInput {
   const { run } = request;
   return {
+    namespace: request.client.options.namespace,
     scenario: { name: request.scenario.name, seed: request.scenario.seed },
     run: {
       runId: run.runId,
@@ -44,8 +47,14 @@ export function judgingInputOf(request: JudgingRequest): JudgingInput {
   };
 }
 
-/** The activities of a harness worker whose `client` reads the runs' cluster. */
+/** The activities of a harness worker whose `client` reads the runs' cluster (in any of its namespaces). */
 export function judgingActivities(client: Client) {
+  const clients = new Map<string, Client>([[client.options.namespace, client]]);
+  const clientOf = (namespace: string): Client => {
+    const known = clients.get(namespace) ?? new Client({ connection: client.connection, namespace });
+    clients.set(namespace, known);
+    return known;
+  };
   return {
     async judgeClosedRun(request: unknown): Promise<RunRecord> {
       const input = request as JudgingInput;
@@ -53,7 +62,7 @@ export function judgingActivities(client: Client) {
       const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
       try {
         const judgeContext = {
-          client,
+          client: clientOf(input.namespace),
           checkContext: input.checkContext,
           replays: kernelReplayPlan(input.inPlay),
           servedBy: (binary: string) => [binary],

@@ -3,11 +3,12 @@
  * run, on the same seed, with one and then two `longrun harness-worker` processes; and a harness
  * worker SIGKILLed mid-judging, whose judging another finishes, every run judged exactly once.
  */
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time.js';
 import { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Environment, startEnvironment } from '../environment/index.ts';
-import type { Summary } from '../result/index.ts';
+import type { RunRecord, Summary } from '../result/index.ts';
 import type { JudgingRequest, RunJudge } from '../runner/judged-elsewhere.ts';
 import { runScenario } from '../runner/run-scenario.ts';
 import { resolveScenario, type Scenario } from '../scenario/index.ts';
@@ -49,6 +50,23 @@ describe('judging on a harness task queue', () => {
       await stopHarnessWorkers(serving);
     }, 90_000);
   }
+
+  it('judges from a namespace of its own, reading the runs in theirs', async () => {
+    const namespace = 'longrun-harness';
+    await env.client.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
+    await namespaceServed(env, namespace);
+    const serving = spawnHarnessWorker(env.address, 'judge-ns', namespace);
+    workers.push(serving);
+    await serving.ready;
+    const summary = await runScenario(scenario, { environment: env, judgeElsewhere: queueJudge('judge-ns', namespace) });
+    expect(verdictsOf(summary)).toEqual(verdictsOf(oneProcess));
+    const run = summary.runs[0] as RunRecord;
+    const judgings = new Client({ connection: env.client.connection, namespace }).workflow;
+    const id = judgingWorkflowId(scenario, run.workflowId);
+    expect((await judgings.getHandle(id).describe()).status.name).toBe('COMPLETED');
+    await expect(env.client.workflow.getHandle(id).describe()).rejects.toThrow();
+    await stopHarnessWorkers([serving]);
+  }, 90_000);
 
   it('loses nothing to a harness worker SIGKILLed mid-judging: another finishes, each run judged once', async () => {
     const queue = 'judge-killed';
@@ -95,6 +113,18 @@ describe('judging on a harness task queue', () => {
 });
 
 const STARTED = temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED;
+
+/** Waits until a namespace just registered takes calls (the server's namespace cache refreshes every few seconds). */
+async function namespaceServed(env: Environment, namespace: string): Promise<void> {
+  for (;;) {
+    const served = await env.client.workflowService.listWorkflowExecutions({ namespace }).then(
+      () => true,
+      () => false,
+    );
+    if (served) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
 
 /** Waits until the judging's activity runs on a worker (its pending activity started). */
 async function activityStarted(env: Environment, workflowId: string): Promise<void> {

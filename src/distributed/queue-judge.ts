@@ -3,7 +3,7 @@
  * to a judging workflow of its own, whose id the run fixes, so that a run is judged once however
  * often its hand-over is tried (the id is never reused), and its record is waited for.
  */
-import { WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
+import { Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import type { RunRecord } from '../result/index.ts';
 import type { JudgingRequest, RunJudge } from '../runner/judged-elsewhere.ts';
 import { judgingInputOf } from './judging-activity.ts';
@@ -16,10 +16,16 @@ export function judgingWorkflowId(scenario: { seed: number }, runWorkflowId: str
   return `longrun-judge-seed${scenario.seed}-${runWorkflowId}`;
 }
 
-/** Judges every run on `taskQueue`, served by `longrun harness-worker`s on the runs' cluster. */
-export function queueJudge(taskQueue: string): RunJudge {
+/**
+ * Judges every run on `taskQueue`, served by `longrun harness-worker`s on the runs' cluster: in
+ * `namespace` (a namespace of the harness's own), else in the runs' namespace.
+ */
+export function queueJudge(taskQueue: string, namespace?: string): RunJudge {
+  let harness: Client | undefined;
   return async (request: JudgingRequest): Promise<RunRecord> => {
-    const { client } = request;
+    // The runs' connection, in the harness's namespace.
+    harness ??= namespace ? new Client({ connection: request.client.connection, namespace }) : request.client;
+    const client = harness;
     const workflowId = judgingWorkflowId(request.scenario, request.run.workflowId);
     let handle: WorkflowHandle;
     try {

@@ -30,5 +30,6 @@ describe('run --judge-on', () => {
     await expect(runCommand.run(['smoke', '--judge-on', 'q'])).rejects.toThrow(
       '--judge-on: set TEMPORAL_ADDRESS, the cluster the runs run on and the harness workers serve',
     );
+    await expect(runCommand.run(['smoke', '--judge-namespace', 'ns'])).rejects.toThrow('--judge-namespace: only with --judge-on');
   });
 });

@@ -19,7 +19,10 @@ const FLAGS = {
     want: 'host:port',
     help: `the cluster the runs run on (default TEMPORAL_ADDRESS, else ${DEFAULT_ADDRESS}); TLS and API key from TEMPORAL_TLS_* and TEMPORAL_API_KEY`,
   }),
-  namespace: valueFlag({ value: 'NS', help: "the runs' namespace (default TEMPORAL_NAMESPACE, else default)" }),
+  namespace: valueFlag({
+    value: 'NS',
+    help: "the harness task queue's namespace (default TEMPORAL_NAMESPACE, else default); each run is read in its own namespace",
+  }),
   'task-queue': valueFlag({ value: 'Q', help: 'the harness task queue to serve', default: DEFAULT_HARNESS_QUEUE }),
 };
 

@@ -46,6 +46,7 @@ const REPORT_FLAGS = {
     value: 'Q',
     help: 'judge the runs on harness task queue Q of the cluster at TEMPORAL_ADDRESS, served by `longrun harness-worker`s, instead of in this process',
   }),
+  'judge-namespace': valueFlag({ value: 'NS', help: "with --judge-on: the harness task queue's namespace (default: the runs')" }),
 };
 
 type ReportFlags = {
@@ -55,6 +56,7 @@ type ReportFlags = {
   'ui-port'?: number | undefined;
   'metrics-port'?: number | undefined;
   'judge-on'?: string | undefined;
+  'judge-namespace'?: string | undefined;
 };
 
 function positiveDuration(raw: string): number | undefined {
@@ -80,6 +82,8 @@ const SOAK_FLAGS = {
 async function runAndReport(nameOrPath: string, flags: ReportFlags, duration?: number): Promise<number> {
   if (flags['ui-port'] !== undefined && !flags.ui) throw new UsageError('--ui-port: only with --ui');
   // The harness workers judge on the runs' cluster: an embedded server of this process is none they can reach.
+  if (flags['judge-namespace'] !== undefined && flags['judge-on'] === undefined)
+    throw new UsageError('--judge-namespace: only with --judge-on');
   if (flags['judge-on'] !== undefined && !process.env.TEMPORAL_ADDRESS)
     throw new UsageError('--judge-on: set TEMPORAL_ADDRESS, the cluster the runs run on and the harness workers serve');
   const { scenario, file } = resolveScenario(nameOrPath);
@@ -108,7 +112,7 @@ async function runAndReport(nameOrPath: string, flags: ReportFlags, duration?: n
       },
       onHistories: (record, histories) => saveFailingHistories(dir, record, histories),
       ...(kept ? { environment: kept } : {}),
-      ...(flags['judge-on'] !== undefined ? { judgeElsewhere: queueJudge(flags['judge-on']) } : {}),
+      ...(flags['judge-on'] !== undefined ? { judgeElsewhere: queueJudge(flags['judge-on'], flags['judge-namespace']) } : {}),
     });
   } catch (error) {
     stop.release();

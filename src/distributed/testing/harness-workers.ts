@@ -14,14 +14,9 @@ export interface HarnessWorkerProcess {
   output(): string;
 }
 
-export function spawnHarnessWorker(address: string, taskQueue: string): HarnessWorkerProcess {
-  const child = spawn(
-    process.execPath,
-    [packagePath('bin', 'longrun.js'), 'harness-worker', '--address', address, '--task-queue', taskQueue],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+export function spawnHarnessWorker(address: string, taskQueue: string, namespace?: string): HarnessWorkerProcess {
+  const args = ['harness-worker', '--address', address, '--task-queue', taskQueue, ...(namespace ? ['--namespace', namespace] : [])];
+  const child = spawn(process.execPath, [packagePath('bin', 'longrun.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   const ready = new Promise<void>((resolve, reject) => {

@@ -10,14 +10,13 @@ import { queueJudge } from '../src/distributed/queue-judge.ts';
 import { spawnHarnessWorker, stopHarnessWorkers } from '../src/distributed/testing/harness-workers.ts';
 import { startEnvironment } from '../src/environment/index.ts';
 import type { BinaryId } from '../src/kernel/index.ts';
-import type { RunRecord } from '../src/result/index.ts';
 import { judgeRun } from '../src/runner/judge.ts';
 import { JudgingPool } from '../src/runner/judging-pool.ts';
-import type { LaunchedRun } from '../src/runner/launch.ts';
 import { checkContextOf, resolveLimits } from '../src/runner/limits.ts';
 import { holdReplayers, kernelReplayPlan } from '../src/runner/replay.ts';
 import { runScenario } from '../src/runner/run-scenario.ts';
 import { resolveScenario, type Scenario } from '../src/scenario/index.ts';
+import { launchedOf } from './launched-run.ts';
 
 const perBinary = Number(process.argv[2] ?? 3);
 const base = resolveScenario('cross-version-replay').scenario;
@@ -81,15 +80,4 @@ try {
   await stopHarnessWorkers(workers);
   await release();
   await env.teardown();
-}
-
-function launchedOf(record: RunRecord): LaunchedRun {
-  return {
-    runId: record.runId,
-    workflowId: record.workflowId,
-    firstRunId: record.executions[0]?.temporalRunId ?? '',
-    binary: record.binary,
-    startedAt: new Date(record.startedAt),
-    args: [],
-  };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { HistoryBuilder } from '../testing/history-builder.ts';
 import { AgentRunHistory, resultOf } from '../testing/index.ts';
 
 describe('can.clean-boundary', () => {
@@ -44,5 +45,36 @@ describe('can.clean-boundary', () => {
 
   it('is not applicable without ContinueAsNew', () => {
     expect(resultOf(new AgentRunHistory().turn().complete(), 'can.clean-boundary').status).toBe('not-applicable');
+  });
+});
+
+describe('can.clean-boundary, children and external requests', () => {
+  const external = (history: HistoryBuilder, type: string) =>
+    history.event(type, { namespace: 'default', workflowExecution: { workflowId: 'peer' }, workflowTaskCompletedEventId: '1' });
+
+  it('fails a signal to another workflow still under way, and names the event', () => {
+    let signal = 0;
+    const run = new AgentRunHistory().turns(1).continueAsNew({
+      before: (history) => {
+        history.workflowTask();
+        signal = external(history, 'SignalExternalWorkflowExecutionInitiated');
+      },
+    });
+    const result = resultOf(run, 'can.clean-boundary');
+    expect(result.status).toBe('fail');
+    expect(result.evidence[0]).toMatch(new RegExp(`with pending SignalExternalWorkflowExecutionInitiated \\(event ${signal}\\)$`));
+  });
+
+  it('passes once a child workflow and a signal to another workflow closed before the boundary', () => {
+    const run = new AgentRunHistory().turns(1).continueAsNew({
+      before: (history) => {
+        history.workflowTask();
+        const child = history.childStarted('indexer');
+        const signal = external(history, 'SignalExternalWorkflowExecutionInitiated');
+        history.event('ChildWorkflowExecutionCompleted', { initiatedEventId: String(child), workflowExecution: { workflowId: 'c' } });
+        history.event('ExternalWorkflowExecutionSignaled', { initiatedEventId: String(signal), workflowExecution: { workflowId: 'peer' } });
+      },
+    });
+    expect(resultOf(run, 'can.clean-boundary').status).toBe('pass');
   });
 });

@@ -13,19 +13,16 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Environment, startEnvironment } from '../environment/index.ts';
 import { runScenario } from '../runner/run-scenario.ts';
-import { resolveScenario } from '../scenario/registry.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
 import { applyMutant, type GoMutant, mutantsOf } from './go-operators.ts';
 import { parseMutateRanges } from './go-ranges.ts';
 import { kernelScenario } from './go-scenario.ts';
+import { DEFAULT_SCENARIOS, goSuiteScenario } from './go-suite.ts';
 
 /** The decision code: the trigger, the guard, the rebuild and its tail, the ContinueAsNew budget and carry-over, the gate. */
 export const DEFAULT_MUTATE =
   'workflow.go:77-88,workflow.go:99,workflow.go:116-117,workflow.go:149,workflow.go:155-167,workflow.go:171-177,workflow.go:190-205,workflow.go:295-305,workflow.go:314-315,workflow.go:320-322,' +
   'context.go:50-55,context.go:227-236,context.go:279-319,context.go:378-392,context.go:396-412';
-
-/** Fastest first, each catching what the ones before it miss. */
-export const DEFAULT_SCENARIOS = ['go-smoke', 'go-cross-version-replay', 'go-history-size', 'go-compaction-failure', 'go-tmprl1103'];
 
 const OUT = resolve(process.env.GO_MUTATION_OUT ?? 'reports/mutation-go');
 
@@ -54,7 +51,7 @@ if (process.argv.includes('--list')) {
 /** A bounded run: no mutant starts after this many minutes (the one running finishes). */
 const maxMinutes = Number(option('--max-minutes') ?? Number.POSITIVE_INFINITY);
 const scenarioNames = (option('--scenarios') ?? DEFAULT_SCENARIOS.join(',')).split(',');
-const scenarios = scenarioNames.map((name) => resolveScenario(name));
+const scenarios = scenarioNames.map((name) => goSuiteScenario(name));
 
 // One copy of the kernel, rewritten per mutant: Go's build cache keeps every unchanged package.
 const dir = mkdtempSync(join(tmpdir(), 'longrun-go-mutant-'));

@@ -138,5 +138,18 @@ export const MUTANTS: readonly Mutant[] = [
     },
     'v1',
   ),
+  // The tail counts its groups twice: it keeps fewer than fit.
+  mutant('tail-counts-twice', ['elision.minimal'], {}),
+  // Past the blob limit with no compaction, the guard elides: small tool outputs before the screenshot that would do.
+  mutant('elision-smallest-first', ['elision.minimal'], {
+    limits: { ...LIMITS, compactionTriggerBytes: 10_000_000, continueAsNewBytes: 3_000_000 },
+    runs: { count: 1, concurrency: 1, maxTurns: 30, timeout: '90s' },
+    shape: {
+      screenshots: { share: 0 },
+      overrides: { turns: 36, bytesPerTurn: 16_000, callsPerTurn: 2, screenshotEvery: 4, screenshotBytes: 40_000 },
+    },
+  }),
+  // Two compactions: the second digest does not show the card the run holds, and the compaction model refuses it.
+  mutant('digest-drops-system', ['requests.accepted'], {}),
   ...BOUND_MUTANTS,
 ];

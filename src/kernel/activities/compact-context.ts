@@ -18,7 +18,8 @@ import { parseChatResponse } from './wire-schemas.ts';
 const PEER = 'compaction model';
 
 function digestContent(config: ActivitiesConfig, messages: readonly Message[]): string | ContentPart[] {
-  const digest = buildDigest(messages, { ...DIGEST_DEFAULTS, windowUnit: config.digestWindowUnit ?? 'utf8-bytes' });
+  const digested = config.digestSystemMessages === 'left-out' ? messages.filter((message) => message.role !== 'system') : messages;
+  const digest = buildDigest(digested, { ...DIGEST_DEFAULTS, windowUnit: config.digestWindowUnit ?? 'utf8-bytes' });
   if (config.compactionScreenshots !== 'sent') return digest;
   const images = messages
     .flatMap((message) => (Array.isArray(message.content) ? message.content : []))

@@ -26,6 +26,11 @@ export interface ActivitiesConfig {
    */
   compactionScreenshots?: 'counted' | 'sent';
   /**
+   * Whether the digest shows the system messages (the earlier card among them). Default
+   * `'shown'`, the spec; `'left-out'` is the `digest-drops-system` control's slip.
+   */
+  digestSystemMessages?: 'shown' | 'left-out';
+  /**
    * The model compaction calls. Default `'compaction'`: the settings' compaction model,
    * then the judge's, then the env model, the spec; `'agent'` is the `compaction-on-agent-model`
    * control's slip.

@@ -86,6 +86,20 @@ export const CONTROL_PATCHES = {
     },
   ],
   'tail-cap-off-by-one': [{ file: REBUILD, find: 'let bytes = 1;', replace: 'let bytes = 0;' }],
+  'tail-counts-twice': [
+    {
+      file: REBUILD,
+      find: 'count >= TAIL_MIN_GROUPS && bytes + groupBytes > tailMaxBytes',
+      replace: 'count >= TAIL_MIN_GROUPS && bytes + 2 * groupBytes > tailMaxBytes',
+    },
+  ],
+  'elision-smallest-first': [
+    {
+      file: 'context/elision.ts',
+      find: 'return [...items].sort((a, b) => b.bytes - a.bytes ||',
+      replace: 'return [...items].sort((a, b) => a.bytes - b.bytes ||',
+    },
+  ],
   'tail-keeps-texts': [
     { file: REBUILD, find: "new Set(['screenshot', 'tool_output', 'assistant_text'])", replace: "new Set(['screenshot', 'tool_output'])" },
   ],

@@ -44,6 +44,9 @@ export const BINARY_IDS = [
   'v1-offload',
   'provider-compaction',
   'compaction-item-ignored',
+  'tail-counts-twice',
+  'elision-smallest-first',
+  'digest-drops-system',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
 /** A binary named in a scenario or a result: the one schema, so naming other binaries is one edit. */
@@ -98,6 +101,7 @@ export interface ActivityControls {
   compactionScreenshots?: 'sent';
   compactionModelRole?: 'agent';
   cardSizeUnit?: 'utf16-units';
+  digestSystemMessages?: 'left-out';
 }
 
 const DESCRIPTIONS: Record<BinaryId, Omit<Binary, 'id' | 'workflowsPath'>> = {
@@ -197,6 +201,21 @@ const DESCRIPTIONS: Record<BinaryId, Omit<Binary, 'id' | 'workflowsPath'>> = {
   'tail-keeps-texts': {
     broken: true,
     description: 'the rebuild never elides assistant texts in a tail over the cap: two groups whose texts pass the cap stay over it',
+  },
+  'tail-counts-twice': {
+    broken: true,
+    description: 'the rebuild counts each group of the tail twice against its cap: it keeps fewer whole groups than fit',
+  },
+  'elision-smallest-first': {
+    broken: true,
+    description:
+      'the guard and the tail take the smallest items first: every small tool output goes before the one big item that would have been enough',
+  },
+  'digest-drops-system': {
+    broken: true,
+    description:
+      'the digest leaves out system messages: the compaction model never sees the earlier card, so each card forgets all before the previous one',
+    activityControls: { digestSystemMessages: 'left-out' },
   },
   'card-tail-limit': {
     broken: true,

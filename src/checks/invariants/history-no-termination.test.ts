@@ -16,6 +16,8 @@ describe('history.no-termination', () => {
     ['Workflow history count exceeds limit.', 'history-service'],
     ['Workflow history size exceeds limit.', ''],
     ['Workflow history count exceeds limit.', ''],
+    // The history service terminates for other limits too (mutable state size): its identity alone fails.
+    ['Workflow mutable state size exceeds limit.', 'history-service'],
   ])('fails on a termination "%s" by "%s"', (reason, identity) => {
     const run = new AgentRunHistory().turn();
     const terminated = run.history.terminated(reason, identity);

@@ -15,9 +15,9 @@ import type { MockRecorder, MockTarget } from '../recorder/mock-recorder.ts';
 import { messageEndTurns } from '../synthetic/conversation.ts';
 import type { AssistantMessage, PlannedTurn, RunPlan } from '../synthetic/plan-run.ts';
 import { hash32 } from '../synthetic/random.ts';
-import { CardLedger } from './card-ledger.ts';
 import { usageFor } from './chat-answer.ts';
 import { extractIdentifiers, type Identifier, writeCard } from './compaction-card.ts';
+import { DigestLedger } from './digest-ledger.ts';
 import { screenshotBytesProblem } from './digest-screenshots.ts';
 import { digestWindowProblem, plannedTexts } from './digest-windows.ts';
 import { playTurn } from './play-turn.ts';
@@ -66,7 +66,7 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
   const compactionModels = options.compactionModels ?? [];
   const cardMaxBytes = options.cardMaxBytes ?? CARD_MAX_BYTES;
   const toolMap = checkToolMap(options.toolMap ?? {});
-  const cards = new CardLedger();
+  const digests = new DigestLedger();
 
   const formats = WIRE_FORMATS.flatMap((format) =>
     format.paths.map((path) =>
@@ -106,7 +106,8 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
           });
           if ('refusal' in played) return refuse(played.refusal, owner);
           planned = played.message;
-          cards.agentAsked(runId as string, binary, turn, req.digest);
+          digests.agentAsked(runId as string, binary, turn, req.digest);
+          digests.answered(runId as string, binary, turn, typeof planned.content === 'string' ? planned.content : '');
         }
         const compaction = `the compaction request${turn === null ? '' : ` of turn ${turn}`}${runId === null ? '' : ` of ${runId}`}`;
         if (req.purpose === 'compaction' && compactionModels.length > 0 && !compactionModels.includes(req.model)) {
@@ -120,7 +121,7 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
         if (shown) return refuse(`body: ${compaction}: ${shown}`, owner);
         if (req.purpose === 'compaction' && runId !== null) {
           const windowed = digestWindowProblem(req.digest, plannedTexts(options.plans(runId), turn ?? Number.POSITIVE_INFINITY));
-          const problem = windowed ?? cards.compactionProblem(runId, binary, req.digest);
+          const problem = windowed ?? digests.compactionProblem(runId, binary, req.digest);
           if (problem) return refuse(`body.messages: the digest of turn ${turn} of ${runId}: ${problem}`, owner);
         }
         const picked = picker.pick(req.purpose, { runId, turn, requestBytes: req.bytes });
@@ -138,7 +139,7 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
             : undefined;
         const compactionAnswer = (): AssistantMessage => {
           const content = card(req.digest, picked, cardMaxBytes);
-          if (runId !== null) cards.written(runId, binary, content);
+          if (runId !== null) digests.written(runId, binary, content);
           return { role: 'assistant', content };
         };
         const reply = (): ProviderReply => {

@@ -151,5 +151,7 @@ export const MUTANTS: readonly Mutant[] = [
   }),
   // Two compactions: the second digest does not show the card the run holds, and the compaction model refuses it.
   mutant('digest-drops-system', ['requests.accepted'], {}),
+  // The first compaction's digest does not show the text the run was last answered: refused.
+  mutant('digest-drops-texts', ['requests.accepted'], {}),
   ...BOUND_MUTANTS,
 ];

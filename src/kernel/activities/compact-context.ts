@@ -17,9 +17,22 @@ import { parseChatResponse } from './wire-schemas.ts';
 
 const PEER = 'compaction model';
 
+/** The history as the digest is built from it: whole, but in a control's slip. */
+function digested(messages: readonly Message[], leavesOut: ActivitiesConfig['digestLeavesOut']): readonly Message[] {
+  if (leavesOut === 'system-messages') return messages.filter((message) => message.role !== 'system');
+  if (leavesOut === 'assistant-texts') {
+    return messages.map((message) =>
+      message.role === 'assistant' && typeof message.content === 'string' ? { ...message, content: '' } : message,
+    );
+  }
+  return messages;
+}
+
 function digestContent(config: ActivitiesConfig, messages: readonly Message[]): string | ContentPart[] {
-  const digested = config.digestSystemMessages === 'left-out' ? messages.filter((message) => message.role !== 'system') : messages;
-  const digest = buildDigest(digested, { ...DIGEST_DEFAULTS, windowUnit: config.digestWindowUnit ?? 'utf8-bytes' });
+  const digest = buildDigest(digested(messages, config.digestLeavesOut), {
+    ...DIGEST_DEFAULTS,
+    windowUnit: config.digestWindowUnit ?? 'utf8-bytes',
+  });
   if (config.compactionScreenshots !== 'sent') return digest;
   const images = messages
     .flatMap((message) => (Array.isArray(message.content) ? message.content : []))

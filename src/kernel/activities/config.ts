@@ -26,10 +26,11 @@ export interface ActivitiesConfig {
    */
   compactionScreenshots?: 'counted' | 'sent';
   /**
-   * Whether the digest shows the system messages (the earlier card among them). Default
-   * `'shown'`, the spec; `'left-out'` is the `digest-drops-system` control's slip.
+   * What the digest leaves out of the history it is given. Default nothing, the spec;
+   * `'system-messages'` (the earlier card among them) is the `digest-drops-system` control's
+   * slip, `'assistant-texts'` the `digest-drops-texts` control's.
    */
-  digestSystemMessages?: 'shown' | 'left-out';
+  digestLeavesOut?: 'system-messages' | 'assistant-texts';
   /**
    * The model compaction calls. Default `'compaction'`: the settings' compaction model,
    * then the judge's, then the env model, the spec; `'agent'` is the `compaction-on-agent-model`

@@ -47,6 +47,7 @@ export const BINARY_IDS = [
   'tail-counts-twice',
   'elision-smallest-first',
   'digest-drops-system',
+  'digest-drops-texts',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
 /** A binary named in a scenario or a result: the one schema, so naming other binaries is one edit. */
@@ -101,7 +102,7 @@ export interface ActivityControls {
   compactionScreenshots?: 'sent';
   compactionModelRole?: 'agent';
   cardSizeUnit?: 'utf16-units';
-  digestSystemMessages?: 'left-out';
+  digestLeavesOut?: 'system-messages' | 'assistant-texts';
 }
 
 const DESCRIPTIONS: Record<BinaryId, Omit<Binary, 'id' | 'workflowsPath'>> = {
@@ -215,7 +216,12 @@ const DESCRIPTIONS: Record<BinaryId, Omit<Binary, 'id' | 'workflowsPath'>> = {
     broken: true,
     description:
       'the digest leaves out system messages: the compaction model never sees the earlier card, so each card forgets all before the previous one',
-    activityControls: { digestSystemMessages: 'left-out' },
+    activityControls: { digestLeavesOut: 'system-messages' },
+  },
+  'digest-drops-texts': {
+    broken: true,
+    description: "the digest leaves out the assistant's texts: the compaction model never reads what the agent said it did",
+    activityControls: { digestLeavesOut: 'assistant-texts' },
   },
   'card-tail-limit': {
     broken: true,

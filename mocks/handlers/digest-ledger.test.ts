@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CardLedger } from './card-ledger.ts';
+import { DigestLedger } from './digest-ledger.ts';
 
 const CARD_1 = '## Task\nfix the login\n## Next step\n- read src/auth/session.ts and run test 4411';
 const CARD_2 = '## Decisions\n- hash 9f8e7d6c\n## Next step\n- patch src/auth/token.ts';
@@ -9,15 +9,15 @@ function agentDigest(card: string | null): string {
   return ['the user request', ...(card ? [`${FRAME}\n\n${card}`] : []), 'an assistant text'].join('\n');
 }
 
-describe('CardLedger', () => {
+describe('DigestLedger', () => {
   it('asks nothing of a run that holds no card', () => {
-    const ledger = new CardLedger();
+    const ledger = new DigestLedger();
     ledger.agentAsked('run-1', 'v1', 3, agentDigest(null));
     expect(ledger.compactionProblem('run-1', 'v1', 'a digest with no card')).toBeNull();
   });
 
   it('asks the next compaction to show the card the run came back with', () => {
-    const ledger = new CardLedger();
+    const ledger = new DigestLedger();
     ledger.written('run-1', 'v1', CARD_1);
     ledger.agentAsked('run-1', 'v1', 18, agentDigest(CARD_1));
     expect(ledger.compactionProblem('run-1', 'v1', `[2] system\n${FRAME}\n\n${CARD_1}\n[3] assistant`)).toBeNull();
@@ -27,7 +27,7 @@ describe('CardLedger', () => {
   });
 
   it('asks nothing for a card the kernel refused: the run still holds the earlier one', () => {
-    const ledger = new CardLedger();
+    const ledger = new DigestLedger();
     ledger.written('run-1', 'v1', CARD_1);
     ledger.agentAsked('run-1', 'v1', 18, agentDigest(CARD_1));
     ledger.written('run-1', 'v1', CARD_2);
@@ -37,7 +37,7 @@ describe('CardLedger', () => {
   });
 
   it('follows the newest card the run came back with', () => {
-    const ledger = new CardLedger();
+    const ledger = new DigestLedger();
     ledger.written('run-1', 'v1', CARD_1);
     ledger.agentAsked('run-1', 'v1', 18, agentDigest(CARD_1));
     ledger.written('run-1', 'v1', CARD_2);
@@ -47,7 +47,7 @@ describe('CardLedger', () => {
   });
 
   it("binds a long card by its end, which the digest's tail window of the card shows", () => {
-    const ledger = new CardLedger();
+    const ledger = new DigestLedger();
     const card = `${'## Task\n'.padEnd(2_000, 'x')}\n## Next step\n- ${'界'.repeat(200)}`;
     ledger.written('run-1', 'v1', card);
     ledger.agentAsked('run-1', 'v1', 18, agentDigest(card));
@@ -58,7 +58,7 @@ describe('CardLedger', () => {
   });
 
   it('keeps the runs of one id on two binaries apart', () => {
-    const ledger = new CardLedger();
+    const ledger = new DigestLedger();
     ledger.written('run-1', 'v1', CARD_1);
     ledger.agentAsked('run-1', 'v1', 18, agentDigest(CARD_1));
     ledger.agentAsked('run-1', 'v2', 18, agentDigest(null));
@@ -67,14 +67,27 @@ describe('CardLedger', () => {
   });
 
   it('measures no request that does not name its binary', () => {
-    const ledger = new CardLedger();
+    const ledger = new DigestLedger();
     ledger.written('run-1', null, CARD_1);
     ledger.agentAsked('run-1', null, 18, agentDigest(CARD_1));
     expect(ledger.compactionProblem('run-1', null, 'no card')).toBeNull();
   });
 
+  it('asks the next compaction to show the start of the text the run was last answered, unless a text was elided', () => {
+    const ledger = new DigestLedger();
+    ledger.answered('run-1', 'v1', 17, '  Читаю src/bar/thorn/cinder/thread-port.py. Путь найден, теперь открываю файл целиком.');
+    expect(ledger.compactionProblem('run-1', 'v1', '[17] assistant\nЧитаю src/bar/thorn/cinder/thread-port.py. Путь найден, …')).toBeNull();
+    expect(ledger.compactionProblem('run-1', 'v1', '[17] assistant\n[elided: assistant text, 90,000 bytes]')).toBeNull();
+    expect(ledger.compactionProblem('run-1', 'v1', '[16] tool\nok')).toBe(
+      'the digest leaves out the assistant text of turn 17, the newest in the dialog ("Читаю src/bar/thorn/cinder/thread-port.py. Путь …"): its head window shows the start of every message',
+    );
+    // An answer without text (tool calls alone) asks nothing.
+    ledger.answered('run-1', 'v1', 18, '');
+    expect(ledger.compactionProblem('run-1', 'v1', '[16] tool\nok')).toBeNull();
+  });
+
   it('reads a lone surrogate as U+FFFD on both sides, as a Go kernel decodes it', () => {
-    const ledger = new CardLedger();
+    const ledger = new DigestLedger();
     const card = `${CARD_1} \ud800`;
     ledger.written('run-1', 'v1', card);
     ledger.agentAsked('run-1', 'v1', 18, agentDigest(card.replace('\ud800', '\ufffd')));

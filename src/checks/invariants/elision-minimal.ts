@@ -48,7 +48,7 @@ function elisionOf(sent: readonly MessageSummary[], dialog: readonly ExpectedMes
       if (what === null || before.bytes === undefined || isPlaceholder(before)) return;
       const item = { message: index, part: at, what, bytes: before.bytes };
       const same = part.kind === before.kind && part.bytes === before.bytes && part.text === before.text;
-      // A kernel keeps what it elided: a part the previous request already sent so was elided there.
+      // A kernel keeps what it elided: a placeholder the previous request already sent here is that request's elision.
       const earlier = previous[index]?.parts?.[at];
       const elidedBefore = earlier !== undefined && earlier.kind === 'text' && earlier.text !== undefined && earlier.text === part.text;
       if (same) kept.push(item);

@@ -6,7 +6,7 @@ import { BOUND_MUTANTS, MUTANT_SERVER, MUTANTS } from '../src/mutants/catalogue.
 import { longrun } from './longrun-cli.ts';
 
 describe('longrun mutants', () => {
-  // 33 controls one after another, each patched control's bundle built cold the first time: 582 s
+  // 34 controls one after another, each patched control's bundle built cold the first time: 582 s
   // measured with 30 at a load of 15-20 on 2 cores, far past vitest's 120 s default.
   it('catches every broken control: score 100%', { timeout: 1_200_000 }, async () => {
     const result = await longrun(['mutants', '--json']);

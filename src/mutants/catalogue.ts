@@ -153,5 +153,7 @@ export const MUTANTS: readonly Mutant[] = [
   mutant('digest-drops-system', ['requests.accepted'], {}),
   // The first compaction's digest does not show the text the run was last answered: refused.
   mutant('digest-drops-texts', ['requests.accepted'], {}),
+  // The card, written from a digest without the tools' results, lacks the latest outputs' identifiers.
+  mutant('digest-drops-tool-results', ['compaction.card'], {}),
   ...BOUND_MUTANTS,
 ];

@@ -20,6 +20,7 @@ const PEER = 'compaction model';
 /** The history as the digest is built from it: whole, but in a control's slip. */
 function digested(messages: readonly Message[], leavesOut: ActivitiesConfig['digestLeavesOut']): readonly Message[] {
   if (leavesOut === 'system-messages') return messages.filter((message) => message.role !== 'system');
+  if (leavesOut === 'tool-results') return messages.filter((message) => message.role !== 'tool');
   if (leavesOut === 'assistant-texts') {
     return messages.map((message) =>
       message.role === 'assistant' && typeof message.content === 'string' ? { ...message, content: '' } : message,

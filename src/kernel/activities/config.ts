@@ -28,9 +28,10 @@ export interface ActivitiesConfig {
   /**
    * What the digest leaves out of the history it is given. Default nothing, the spec;
    * `'system-messages'` (the earlier card among them) is the `digest-drops-system` control's
-   * slip, `'assistant-texts'` the `digest-drops-texts` control's.
+   * slip, `'assistant-texts'` the `digest-drops-texts` control's, `'tool-results'` the
+   * `digest-drops-tool-results` control's.
    */
-  digestLeavesOut?: 'system-messages' | 'assistant-texts';
+  digestLeavesOut?: 'system-messages' | 'assistant-texts' | 'tool-results';
   /**
    * The model compaction calls. Default `'compaction'`: the settings' compaction model,
    * then the judge's, then the env model, the spec; `'agent'` is the `compaction-on-agent-model`

@@ -48,6 +48,7 @@ export const BINARY_IDS = [
   'elision-smallest-first',
   'digest-drops-system',
   'digest-drops-texts',
+  'digest-drops-tool-results',
 ] as const;
 export type BinaryId = (typeof BINARY_IDS)[number];
 /** A binary named in a scenario or a result: the one schema, so naming other binaries is one edit. */
@@ -102,7 +103,7 @@ export interface ActivityControls {
   compactionScreenshots?: 'sent';
   compactionModelRole?: 'agent';
   cardSizeUnit?: 'utf16-units';
-  digestLeavesOut?: 'system-messages' | 'assistant-texts';
+  digestLeavesOut?: 'system-messages' | 'assistant-texts' | 'tool-results';
 }
 
 const DESCRIPTIONS: Record<BinaryId, Omit<Binary, 'id' | 'workflowsPath'>> = {
@@ -222,6 +223,11 @@ const DESCRIPTIONS: Record<BinaryId, Omit<Binary, 'id' | 'workflowsPath'>> = {
     broken: true,
     description: "the digest leaves out the assistant's texts: the compaction model never reads what the agent said it did",
     activityControls: { digestLeavesOut: 'assistant-texts' },
+  },
+  'digest-drops-tool-results': {
+    broken: true,
+    description: "the digest leaves out the tools' results: the card never carries what the tools returned",
+    activityControls: { digestLeavesOut: 'tool-results' },
   },
   'card-tail-limit': {
     broken: true,

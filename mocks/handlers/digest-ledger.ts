@@ -52,10 +52,12 @@ export class DigestLedger {
   agentAsked(runId: string, binary: string | null, turn: number | null, digest: string): void {
     if (binary === null) return;
     const cards = this.cardsOf(runId, binary);
-    const shown = wellFormed(digest);
     const candidates = [...cards.written].reverse();
     if (cards.held) candidates.push(cards.held.end);
-    const end = candidates.find((candidate) => shown.includes(candidate));
+    if (candidates.length === 0) return;
+    // Most requests hold the card as written: the well-formed copy of a large request only when they do not.
+    const find = (shown: string) => candidates.find((candidate) => shown.includes(candidate));
+    const end = find(digest) ?? find(wellFormed(digest));
     cards.held = end === undefined ? null : { end, turn };
     cards.written = [];
   }

@@ -2,10 +2,9 @@ import { TAIL_MAX_GROUPS, TAIL_MIN_GROUPS } from '../../contract/limits.ts';
 import type { MessageSummary, PartSummary } from '../history/model.ts';
 import { acceptedAt, dialogBeforeCompaction, turnDialog, turnLabel } from '../run/compactions.ts';
 import { dialogBytes, type ExpectedMessage } from '../run/dialog.ts';
+import { isPlaceholderText } from '../run/placeholders.ts';
 import { type Activity, callRequest, type RunView, type Turn } from '../run/run-view.ts';
 import { bytes, type HistoryInvariant, judge } from '../verdict.ts';
-
-const PLACEHOLDER_PREFIX = '[elided: ';
 
 /** An item of a payload, whole or elided: where it is, what it is, its UTF-8 bytes in the dialog. */
 interface Item {
@@ -27,8 +26,6 @@ function whatOf(part: PartSummary, role: string): Item['what'] | null {
   return role === 'assistant' ? 'assistant text' : 'tool output';
 }
 
-const isPlaceholder = (part: PartSummary) => part.text?.startsWith(PLACEHOLDER_PREFIX) === true;
-
 /**
  * The items a payload elided (a part of the dialog the payload replaced with a text, which the
  * run's previous request did not already send in its place) and those it kept whole, in tool and
@@ -45,7 +42,7 @@ function elisionOf(sent: readonly MessageSummary[], dialog: readonly ExpectedMes
     message.parts.forEach((part, at) => {
       const before = held.parts?.[at] as PartSummary;
       const what = whatOf(before, message.role);
-      if (what === null || before.bytes === undefined || isPlaceholder(before)) return;
+      if (what === null || before.bytes === undefined || isPlaceholderText(before.text)) return;
       const item = { message: index, part: at, what, bytes: before.bytes };
       const same = part.kind === before.kind && part.bytes === before.bytes && part.text === before.text;
       // A kernel keeps what it elided: a placeholder the previous request already sent here is that request's elision.
@@ -126,7 +123,8 @@ function* turnPayloads(run: RunView, turn: Turn) {
     const before = dialogBeforeCompaction(accepted.compaction, held);
     const tail = request.messages.slice(3);
     if (before && tail.length <= before.length) {
-      yield { activity: first, what: "the rebuild's tail", sent: tail, dialog: before.slice(before.length - tail.length), before };
+      const rebuild = { before, stood: held() };
+      yield { activity: first, what: "the rebuild's tail", sent: tail, dialog: before.slice(before.length - tail.length), rebuild };
     }
     return;
   }
@@ -157,12 +155,13 @@ export const elisionMinimal: HistoryInvariant = {
       for (const turn of execution.turns) {
         for (const payload of turnPayloads(run, turn)) {
           const where = `${run.at(execution, payload.activity.scheduled.id)} (${turnLabel(turn)}), ${payload.what}`;
-          if ('before' in payload && payload.before) {
+          const rebuild = 'rebuild' in payload ? payload.rebuild : undefined;
+          if (rebuild) {
             tails++;
-            const problem = tailProblem(payload.sent, payload.before, turnDialog(run, turn)(), ctx.limits.tailMaxBytes);
+            const problem = tailProblem(payload.sent, rebuild.before, rebuild.stood, ctx.limits.tailMaxBytes);
             if (problem) failures.push(`${where}: ${problem}`);
           }
-          const elision = elisionOf(payload.sent, payload.dialog, payload.what === "the rebuild's tail" ? [] : previous);
+          const elision = elisionOf(payload.sent, payload.dialog, rebuild ? [] : previous);
           if (elision.elided.length === 0) continue;
           elisions++;
           items += elision.elided.length;

@@ -11,6 +11,9 @@ import type { MessageSummary, PartSummary } from '../history/model.ts';
 import type { ExpectedMessage } from './dialog.ts';
 
 const PREFIX = '[elided: ';
+
+/** Whether a text is in the contract's placeholder form's opening (what an earlier elision left). */
+export const isPlaceholderText = (text: string | undefined): boolean => text?.startsWith(PREFIX) === true;
 const FORM = /^\[elided: ([^,\]]*), (\d{1,3}(?:,\d{3})*|\d+) bytes\]$/;
 
 /** What the contract's form calls the item a part held. */

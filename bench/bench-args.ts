@@ -15,6 +15,8 @@ export interface BenchOptions {
   monthConcurrency: number;
   /** Month: the shape's context bytes per turn. */
   monthBytesPerTurn: number;
+  /** Month: pairs of longrun and peer months (bench/month-peer.ts); 0, longrun's month alone. */
+  monthPeerPairs: number;
   outDir: string;
 }
 
@@ -45,6 +47,8 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
   --bytes-per-turn N   month: context bytes per turn of the synthetic runs (default 12,000: the plans'
                        append-only total matches production's 1.76 B tokens; the mocks' own default,
                        6,000, makes twice the turns and takes about an hour)
+  --peer               month: the peer's month beside longrun's (the bare kernel, then the SDK's replay of each
+                       run: the floor), in turn, --repetitions pairs (default 1)
   --out DIR            where the JSON report goes (default reports/bench)`;
 
 export class BenchUsageError extends Error {
@@ -67,6 +71,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
         runs: { type: 'string' },
         concurrency: { type: 'string' },
         'bytes-per-turn': { type: 'string' },
+        peer: { type: 'boolean' },
         out: { type: 'string' },
       },
     }));
@@ -75,7 +80,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
   }
   if (values.help) return 'help';
   if (values.month && values.only !== undefined) throw new BenchUsageError('--only: the month runs on its own; drop --only or --month');
-  for (const flag of ['runs', 'concurrency', 'bytes-per-turn'] as const) {
+  for (const flag of ['runs', 'concurrency', 'bytes-per-turn', 'peer'] as const) {
     if (!values.month && values[flag] !== undefined) throw new BenchUsageError(`--${flag}: only with --month`);
   }
   return {
@@ -85,6 +90,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
     monthRuns: integer(values.runs, 'runs', PRODUCTION_MONTH_RUNS, 1),
     monthConcurrency: integer(values.concurrency, 'concurrency', MONTH_CONCURRENCY, 1),
     monthBytesPerTurn: integer(values['bytes-per-turn'], 'bytes-per-turn', PRODUCTION_BYTES_PER_TURN, 1),
+    monthPeerPairs: values.peer ? integer(values.repetitions, 'repetitions', 1, 1) : 0,
     outDir: (values.out as string | undefined) ?? 'reports/bench',
   };
 }

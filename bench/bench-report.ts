@@ -4,6 +4,7 @@ import { formatBytes, formatDuration } from '../src/report/format.ts';
 import type { CeilingResult } from './ceiling/run-ceiling.ts';
 import type { JudgingResult } from './judging.ts';
 import type { MonthResult } from './month.ts';
+import type { MonthAgainstPeer, MonthSide } from './month-peer.ts';
 import type { OverheadResult, OverheadSample } from './overhead.ts';
 import type { ReproResult } from './repro.ts';
 import { SCALE_TARGETS, type ScaleResult } from './scale.ts';
@@ -24,7 +25,8 @@ export interface BenchReport {
   steady?: SteadyResult;
   throughput?: ThroughputSample[];
   scale?: ScaleResult;
-  month?: MonthResult;
+  /** With `--peer`: the peer's months beside longrun's (`peerWallSeconds`, `peerRatio`, `sides`). */
+  month?: MonthResult & Partial<MonthAgainstPeer>;
   repro?: ReproResult;
   startup?: StartupSample[];
 }
@@ -38,6 +40,7 @@ export function reportTables(report: BenchReport): Table[] {
   if (report.throughput) tables.push(throughputTable(report.throughput));
   if (report.scale) tables.push(scaleTable(report.scale));
   if (report.month) tables.push(monthTable(report.month));
+  if (report.month?.sides) tables.push(monthSidesTable(report.month.sides));
   if (report.repro) tables.push(reproTable(report.repro));
   if (report.startup) tables.push(startupTable(report.startup));
   return tables;
@@ -57,6 +60,11 @@ export function ceilingTable(result: CeilingResult): Table {
   for (const share of result.longrunShare ?? []) {
     notes.push(
       `${share.inFlight} in flight: longrun ${formatNumber(share.longrunMBps, 2)} MB/s, ${(share.share * 100).toFixed(0)}% of the bare server's ${formatNumber(share.ceilingMBps, 2)} MB/s`,
+    );
+  }
+  for (const share of result.peerShare ?? []) {
+    notes.push(
+      `${share.inFlight} in flight: the peer (bare kernel, then the SDK's replay) ${formatNumber(share.peerMBps, 2)} MB/s, ${(share.share * 100).toFixed(0)}% of the ceiling${share.longrunOverPeer !== undefined ? `; longrun/peer ${share.longrunOverPeer.toFixed(2)}` : ''}`,
     );
   }
   return {
@@ -179,8 +187,9 @@ export function steadyTable(result: SteadyResult): Table {
 export function throughputTable(samples: readonly ThroughputSample[]): Table {
   return {
     title: 'Throughput',
-    headers: ['size', 'at once', 'turns', 'turns/s', 'history MB/s', ...CPU_HEADERS],
+    headers: ['side', 'size', 'at once', 'turns', 'turns/s', 'history MB/s', ...CPU_HEADERS],
     rows: samples.map((s) => [
+      s.side,
       `${s.size} (${formatNumber(s.targetTokens / 1000, 0)}k)${s.stopped ? ' window' : ''}`,
       String(s.concurrency),
       String(s.turns),
@@ -188,6 +197,9 @@ export function throughputTable(samples: readonly ThroughputSample[]): Table {
       formatNumber(s.historyMBps, 2),
       ...cpuColumns(s.bottleneck),
     ]),
+    notes: [
+      "peer: the kernel's workflow bare, each run's history then replayed by the SDK alone (turns: runs that ended within the window)",
+    ],
   };
 }
 
@@ -230,7 +242,7 @@ export function scaleTable(result: ScaleResult): Table {
   };
 }
 
-export function monthTable(result: MonthResult): Table {
+export function monthTable(result: MonthResult & Partial<MonthAgainstPeer>): Table {
   const t = result.tokens;
   const billions = (tokens: number) => `${(tokens / 1e9).toFixed(3)} B`;
   return {
@@ -238,6 +250,14 @@ export function monthTable(result: MonthResult): Table {
     headers: ['measure', 'value'],
     rows: [
       ['wall time', `${formatDuration(result.meter.wallMs)} (target: under 15 min for 1,067 runs)`],
+      ...(result.peerWallSeconds !== undefined && result.peerRatio !== undefined
+        ? [
+            [
+              "the peer (bare kernel, then the SDK's replay)",
+              `${formatDuration(result.peerWallSeconds * 1000)}; longrun/peer ${result.peerRatio.toFixed(2)} (medians of the pairs)`,
+            ],
+          ]
+        : []),
       ['runs completed', `${result.runsCompleted} of ${result.runs}`],
       ['turns', String(result.turns)],
       ['compactions / ContinueAsNew', `${result.compactions} / ${result.continuedAsNew}`],
@@ -256,6 +276,27 @@ export function monthTable(result: MonthResult): Table {
       ],
     ],
     notes: [result.bottleneck.why],
+  };
+}
+
+export function monthSidesTable(sides: readonly MonthSide[]): Table {
+  const seconds = (ms: number) => formatNumber(ms / 1000);
+  return {
+    title: 'The month against its floor, side by side in the order run',
+    headers: ['side', 'pair', 'wall', 'turns', 'server cpu s', 'main thread cpu s', 'other threads cpu s', ...CPU_HEADERS],
+    rows: sides.map((s) => [
+      s.side,
+      String(s.pair + 1),
+      formatDuration(s.wallSeconds * 1000),
+      String(s.turns),
+      seconds(s.meter.serverCpuMs),
+      seconds(s.meter.mainThreadCpuMs),
+      seconds(s.meter.selfCpuMs - s.meter.mainThreadCpuMs),
+      ...cpuColumns(s.bottleneck),
+    ]),
+    notes: [
+      "peer: the same plans on the kernel's workflow bare (answers from memory, no HTTP, no checks), each run's history then replayed by the SDK alone and deleted",
+    ],
   };
 }
 

@@ -6,7 +6,7 @@ import { planRun, runMessages } from '../mocks/index.ts';
 import { buildAgentRequest } from '../src/kernel/index.ts';
 import { BenchUsageError, MONTH_CONCURRENCY, PRODUCTION_BYTES_PER_TURN, PRODUCTION_MONTH_RUNS, parseBenchArgs } from './bench-args.ts';
 import { type BenchReport, reportTables } from './bench-report.ts';
-import { shareOfCeiling } from './ceiling/run-ceiling.ts';
+import { peerShareOfCeiling, shareOfCeiling } from './ceiling/run-ceiling.ts';
 import { judgingBreakdown, judgingRatio } from './judging-breakdown.ts';
 import type { Meter } from './meter.ts';
 import { ProcessPeaks, peakRssBytes } from './proc-stat.ts';
@@ -99,6 +99,24 @@ describe('shareOfCeiling', () => {
   });
 });
 
+describe('peerShareOfCeiling', () => {
+  it("sets the peer's best history rate against the ceiling's, and longrun's against the peer's, at each number in flight", () => {
+    const ceiling = [
+      { inFlight: 4, historyMBps: 40 },
+      { inFlight: 16, historyMBps: 50 },
+    ];
+    const peer = [{ concurrency: 16, historyMBps: 20 }];
+    const longrun = [
+      { concurrency: 4, historyMBps: 8 },
+      { concurrency: 16, historyMBps: 10 },
+    ];
+    expect(peerShareOfCeiling(ceiling, peer, longrun)).toEqual([
+      { inFlight: 16, peerMBps: 20, ceilingMBps: 50, share: 0.4, longrunOverPeer: 0.5 },
+    ]);
+    expect(peerShareOfCeiling(ceiling, peer, [])).toEqual([{ inFlight: 16, peerMBps: 20, ceilingMBps: 50, share: 0.4 }]);
+  });
+});
+
 describe('parseBenchArgs', () => {
   it('runs overhead, throughput and scale by default, the month only when asked', () => {
     const defaults = parseBenchArgs([]);
@@ -117,6 +135,12 @@ describe('parseBenchArgs', () => {
       monthRuns: 50,
       monthConcurrency: 2,
       monthBytesPerTurn: 6000,
+    });
+    expect(parseBenchArgs(['--month'])).toMatchObject({ monthPeerPairs: 0 });
+    expect(parseBenchArgs(['--month', '--peer'])).toMatchObject({ sections: ['month'], monthPeerPairs: 1 });
+    expect(parseBenchArgs(['--month', '--peer', '--repetitions', '2', '--runs', '100'])).toMatchObject({
+      monthPeerPairs: 2,
+      monthRuns: 100,
     });
     expect(parseBenchArgs(['--only', 'scale,overhead'])).toMatchObject({ sections: ['scale', 'overhead'] });
     expect(parseBenchArgs(['--only', 'steady'])).toMatchObject({ sections: ['steady'] });
@@ -140,6 +164,8 @@ describe('parseBenchArgs', () => {
     expect(error(['--window', '1.5'])).toBe('--window: must be an integer >= 0, got "1.5"');
     expect(error(['--runs', '10'])).toBe('--runs: only with --month');
     expect(error(['--bytes-per-turn', '9000'])).toBe('--bytes-per-turn: only with --month');
+    expect(error(['--peer'])).toBe('--peer: only with --month');
+    expect(error(['--month', '--peer', '--repetitions', '0'])).toBe('--repetitions: must be an integer >= 1, got "0"');
     expect(error(['--month', '--only', 'scale'])).toContain('--only');
     expect(error(['--fast'])).toContain("'--fast'");
   });
@@ -262,6 +288,7 @@ describe('tables', () => {
       },
       throughput: [
         {
+          side: 'longrun',
           size: 'max',
           targetTokens: 730_000,
           concurrency: 4,

@@ -11,9 +11,10 @@ import { workflowBundle } from '../src/kernel/workers/workflow-bundles.ts';
 import { atomicWriteFile } from '../src/shared/atomic-write.ts';
 import { BENCH_USAGE, type BenchOptions, BenchUsageError, parseBenchArgs } from './bench-args.ts';
 import { type BenchReport, reportTables } from './bench-report.ts';
-import { measureCeiling, shareOfCeiling } from './ceiling/run-ceiling.ts';
+import { measureCeiling, peerShareOfCeiling, shareOfCeiling } from './ceiling/run-ceiling.ts';
 import { measureJudging } from './judging.ts';
 import { measureMonth } from './month.ts';
+import { measureMonthPairs } from './month-peer.ts';
 import { measureOverhead } from './overhead.ts';
 import { measureRepro } from './repro.ts';
 import { measureScale } from './scale.ts';
@@ -70,18 +71,23 @@ async function main(argv: string[]): Promise<number> {
     if (section === 'scale') report.scale = await measureScale();
     if (section === 'repro') report.repro = await measureRepro(log);
     if (section === 'startup') report.startup = measureStartup(options.repetitions);
-    if (section === 'month')
-      report.month = await measureMonth(
-        {
-          runs: options.monthRuns,
-          concurrency: options.monthConcurrency,
-          bytesPerTurn: options.monthBytesPerTurn,
-          signal: interrupt.signal,
-        },
-        log,
-      );
+    if (section === 'month') {
+      const month = {
+        runs: options.monthRuns,
+        concurrency: options.monthConcurrency,
+        bytesPerTurn: options.monthBytesPerTurn,
+        signal: interrupt.signal,
+      };
+      report.month =
+        options.monthPeerPairs > 0 ? await measureMonthPairs(month, options.monthPeerPairs, log) : await measureMonth(month, log);
+    }
   }
-  if (report.ceiling && report.throughput) report.ceiling.longrunShare = shareOfCeiling(report.ceiling.samples, report.throughput);
+  if (report.ceiling && report.throughput) {
+    const longrun = report.throughput.filter((s) => s.side === 'longrun');
+    report.ceiling.longrunShare = shareOfCeiling(report.ceiling.samples, longrun);
+    const peer = report.throughput.filter((s) => s.side === 'peer');
+    report.ceiling.peerShare = peerShareOfCeiling(report.ceiling.samples, peer, longrun);
+  }
   report.finishedAt = new Date().toISOString();
   report.machine.loadAtEnd = loadavg();
   const file = await writeReport(options.outDir, report);

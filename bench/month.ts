@@ -9,6 +9,7 @@ import { loadavg } from 'node:os';
 import { resolveShape } from '../mocks/index.ts';
 import type { RunRecord } from '../src/result/index.ts';
 import { runScenario } from '../src/runner/run-scenario.ts';
+import type { Scenario } from '../src/scenario/index.ts';
 import { withBenchEnvironment } from './bench-environment.ts';
 import { benchPlan, benchScenario } from './bench-scenario.ts';
 import { bottleneckOf, type Meter, metered } from './meter.ts';
@@ -61,8 +62,9 @@ export interface MonthOptions {
   signal?: AbortSignal;
 }
 
-export async function measureMonth(options: MonthOptions, log: (line: string) => void): Promise<MonthResult> {
-  const scenario = benchScenario({
+/** The month's scenario: its plans are the same for longrun and for the peer (bench/month-peer.ts). */
+export function monthScenario(options: Pick<MonthOptions, 'runs' | 'concurrency' | 'bytesPerTurn'>): Scenario {
+  return benchScenario({
     name: 'bench-month',
     seed: PRODUCTION_RUNS,
     count: options.runs,
@@ -70,6 +72,10 @@ export async function measureMonth(options: MonthOptions, log: (line: string) =>
     bytesPerTurn: options.bytesPerTurn,
     timeout: '30m',
   });
+}
+
+export async function measureMonth(options: MonthOptions, log: (line: string) => void): Promise<MonthResult> {
+  const scenario = monthScenario(options);
   const plannedBytes = Array.from({ length: options.runs }, (_, i) => appendOnlyRequestBytes(benchPlan(scenario, i), AGENT_MODEL));
   const loads: number[] = [];
   const sampleLoad = () => loads.push(loadavg()[0] ?? 0);

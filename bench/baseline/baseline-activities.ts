@@ -3,10 +3,11 @@
  * clock starts and handed back from memory. No HTTP, no MSW, no validation, no recording.
  */
 
-import { type RunPlan, toolOutput } from '../../mocks/index.ts';
-import { ACTIVITY, type CallModelResult, GENESIS_HASH } from '../../src/contract/kernel-api.ts';
+import { extractIdentifiers, type RunPlan, toolOutput, writeCard } from '../../mocks/index.ts';
+import { ACTIVITY, type CallModelResult, type CompactContextInput, GENESIS_HASH } from '../../src/contract/kernel-api.ts';
 import type { ContentPart } from '../../src/contract/messages.ts';
 import { journalAppend } from '../../src/kernel/activities/journal-append.ts';
+import { buildDigest } from '../../src/kernel/context/digest.ts';
 import type { KernelActivities } from '../../src/kernel/index.ts';
 import type { BaselineActivities } from './baseline-types.ts';
 
@@ -23,12 +24,14 @@ export function prepareRun(plan: RunPlan): PreparedRun {
   return { plan, outputs };
 }
 
+const BARE_COMPACTION_MODEL = 'longrun-compactor';
 const NO_USAGE = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
 
 /**
  * The kernel's own activities with the same answers from memory: its real journal (a hash chain,
- * in process), and no compaction (the overhead's runs never reach the trigger). With them the
- * kernel's workflow runs bare: its decisions and its Temporal traffic, no harness.
+ * in process), and the compaction model's card written in process from the kernel's own digest,
+ * as the mock writes it, with no HTTP. With them the kernel's workflow runs bare: its decisions
+ * and its Temporal traffic, no harness.
  */
 export function createBareKernelActivities(runs: ReadonlyMap<string, PreparedRun>, onTurn?: () => void): KernelActivities {
   const { call_model, run_tool } = createBaselineActivities(runs, onTurn);
@@ -36,8 +39,9 @@ export function createBareKernelActivities(runs: ReadonlyMap<string, PreparedRun
     [ACTIVITY.callModel]: call_model,
     [ACTIVITY.runTool]: run_tool,
     [ACTIVITY.journalAppend]: journalAppend,
-    [ACTIVITY.compactContext]: async () => {
-      throw new Error('bare kernel: compaction is not served (the overhead runs stay under the trigger)');
+    [ACTIVITY.compactContext]: async (input: CompactContextInput) => {
+      const digest = buildDigest(input.messages);
+      return { card: writeCard(extractIdentifiers(digest), { maxBytes: input.cardMaxBytes }), model: BARE_COMPACTION_MODEL };
     },
   };
 }

@@ -1,1 +1,1 @@
-export { type BaselineOptions, type BaselineResult, runBaseline } from './run-baseline.ts';
+export { type BaselineOptions, type BaselineResult, prepareRuns, runBaseline } from './run-baseline.ts';

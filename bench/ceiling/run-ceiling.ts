@@ -90,6 +90,8 @@ export interface CeilingResult {
   samples: CeilingSample[];
   /** longrun's history MB/s against the ceiling's at the same number in flight (with the throughput section). */
   longrunShare?: ShareOfCeiling[];
+  /** The peer's (the bare kernel, then the SDK's replay; max-size runs), the floor under longrun's share. */
+  peerShare?: PeerShareOfCeiling[];
 }
 
 export interface ShareOfCeiling {
@@ -97,6 +99,28 @@ export interface ShareOfCeiling {
   longrunMBps: number;
   ceilingMBps: number;
   share: number;
+}
+
+export interface PeerShareOfCeiling {
+  inFlight: number;
+  peerMBps: number;
+  ceilingMBps: number;
+  share: number;
+  /** longrun's best MB/s over the peer's at the same number in flight. */
+  longrunOverPeer?: number;
+}
+
+/** The peer's best history rate at each number in flight as a share of the ceiling's, beside longrun's. */
+export function peerShareOfCeiling(
+  ceiling: readonly Pick<CeilingSample, 'inFlight' | 'historyMBps'>[],
+  peer: readonly { concurrency: number; historyMBps: number }[],
+  longrun: readonly { concurrency: number; historyMBps: number }[],
+): PeerShareOfCeiling[] {
+  const ours = shareOfCeiling(ceiling, longrun);
+  return shareOfCeiling(ceiling, peer).map(({ inFlight, longrunMBps: peerMBps, ceilingMBps, share }) => {
+    const longrunMBps = ours.find((s) => s.inFlight === inFlight)?.longrunMBps;
+    return { inFlight, peerMBps, ceilingMBps, share, ...(longrunMBps !== undefined ? { longrunOverPeer: longrunMBps / peerMBps } : {}) };
+  });
 }
 
 /** longrun's best history rate at each number in flight, as a share of the bare server's best there. */

@@ -57,16 +57,18 @@ describe('a Go kernel under longrun', () => {
   });
 });
 
-/** The Go kernel's sources in a folder of their own, with `from` replaced by `to` in one file (a slip). */
-function goKernelWith(file: string, from: string, to: string): string {
+/** The Go kernel's sources in a folder of their own, each slip's `from` replaced by its `to` in its file. */
+function goKernelWith(...slips: [file: string, from: string, to: string][]): string {
   const source = packagePath('examples', 'go-kernel');
   const dir = mkdtempSync(join(tmpdir(), 'longrun-go-slip-'));
   for (const name of readdirSync(source).filter((n) => /\.go$|^go\.(mod|sum)$/.test(n) && !n.endsWith('_test.go'))) {
     copyFileSync(join(source, name), join(dir, name));
   }
-  const text = readFileSync(join(dir, file), 'utf8');
-  if (!text.includes(from)) throw new Error(`${file} no longer holds ${from}`);
-  writeFileSync(join(dir, file), text.replace(from, to));
+  for (const [file, from, to] of slips) {
+    const text = readFileSync(join(dir, file), 'utf8');
+    if (!text.includes(from)) throw new Error(`${file} no longer holds ${from}`);
+    writeFileSync(join(dir, file), text.replace(from, to));
+  }
   return dir;
 }
 
@@ -87,11 +89,11 @@ function builtIn(scenario: Scenario, dir: string): Scenario {
 describe('a Go kernel whose go-v1 cannot replay go-v0 histories', () => {
   it("fails go-cross-version-replay: go-v1's slip is its own, not the ungated control's expected failure", async () => {
     // The oldest supported version raised to 1: a go-v0 history that reached the gate panics on go-v1 in replay.
-    const dir = goKernelWith(
+    const dir = goKernelWith([
       'workflow.go',
       'workflow.GetVersion(r.ctx, compactionChangeID, workflow.DefaultVersion, 1)',
       'workflow.GetVersion(r.ctx, compactionChangeID, 1, 1)',
-    );
+    ]);
     try {
       const { scenario, file } = resolveScenario('go-cross-version-replay');
       const summary = await runScenario(builtIn(scenario, dir), { scenarioFile: file });
@@ -125,6 +127,58 @@ describe('a Go kernel whose go-v1 cannot replay go-v0 histories', () => {
       expect(unexplainedRuns(before, summary.runs).map((u) => [u.runId, u.why.split(': go-kernel')[0]])).toEqual(
         v0.map((r) => [r.runId, 'replay.cross-version: replayed on go-v1']),
       );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 400_000);
+});
+
+/** go-bounds's limits against go-v1's own plan: the bytes each bound bites at, and what the kernel did there. */
+function goBoundsBite(summary: Awaited<ReturnType<typeof run>>) {
+  const [only] = summary.runs;
+  const turns = only?.turns ?? [];
+  const firstExecution = turns.filter((t) => t.execution === 1);
+  const compacted = only?.compactions.find((c) => c.ok);
+  return {
+    firstSixRequests: firstExecution.slice(0, 6).reduce((sum, t) => sum + t.requestBytes, 0),
+    turnsInFirstExecution: firstExecution.length,
+    turn24Request: turns.find((t) => t.turn === 24)?.requestBytes,
+    compactedAt: compacted?.turn,
+    keptGroups: compacted?.kept,
+  };
+}
+
+describe('go-bounds: the Go kernel at the exact bytes of its own plan', () => {
+  const { scenario, file } = resolveScenario('go-bounds');
+  const { continueAsNewBytes, compactionTriggerBytes } = scenario.limits;
+
+  it('go-v1 holds with its budget, trigger and tail cap met to the byte', async () => {
+    const summary = await runScenario(scenario, { scenarioFile: file });
+    expect(summary.expectations.filter((e) => !e.met)).toEqual([]);
+    // If the plan moves (the generator, the name, the shape), these name the bytes to set the limits to.
+    expect(goBoundsBite(summary)).toEqual({
+      firstSixRequests: continueAsNewBytes,
+      turnsInFirstExecution: 7,
+      turn24Request: compactionTriggerBytes,
+      compactedAt: 25,
+      keptGroups: 4,
+    });
+    const rebuild = summary.runs[0]?.invariants.find((i) => i.id === 'rebuild.contract');
+    expect(rebuild?.evidence[0]).toMatch(/rebuilt with 4 turn groups, tail 6,375 bytes$/);
+  }, 400_000);
+
+  it('a go-v1 that spends its budget at exactly the budget and stops its tail at exactly the cap fails it', async () => {
+    const dir = goKernelWith(
+      ['workflow.go', 'r.executionRequestBytes > r.limits.ContinueAsNewBytes', 'r.executionRequestBytes >= r.limits.ContinueAsNewBytes'],
+      ['context.go', 'bytes+groupBytes > tailMaxBytes', 'bytes+groupBytes >= tailMaxBytes'],
+    );
+    try {
+      const summary = await runScenario(builtIn(scenario, dir), { scenarioFile: file });
+      expect(summary.passed).toBe(false);
+      const failed = summary.runs[0]?.invariants.filter((i) => i.status === 'fail');
+      expect(failed?.map((i) => i.id)).toEqual(['history.continue-as-new', 'elision.minimal']);
+      expect(failed?.[0]?.evidence[0]).toMatch(/ContinueAsNew after 82,734 request bytes, not over the budget 82,734$/);
+      expect(failed?.[1]?.evidence[0]).toMatch(/the tail keeps 3 turn groups where 4 fit \(6,375 bytes <= tail max 6,375\)/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

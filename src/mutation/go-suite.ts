@@ -12,6 +12,7 @@ import { DETECTION_SCENARIOS } from './detection-suite.ts';
 export const DEFAULT_SCENARIOS = [
   'go-smoke',
   'go-detect-guard',
+  'go-bounds',
   'go-cross-version-replay',
   'go-history-size',
   'go-compaction-failure',

@@ -6,31 +6,15 @@
  * violation". No service process is left. Needs PostgreSQL (Debian's postgresql-15); 94 s on two
  * cores at a load average of ~11 (the two scenarios 50 s, the run left down 44 s).
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { resolveScenario, type Scenario } from '../scenario/index.ts';
 import { aliveAfter, expectPassed, runChaos, strikes } from './testing/chaos-runs.ts';
+import { serviceProcessesLeft } from './testing/processes.ts';
 
 /** A built-in scenario made shorter: fewer turns, the same shape. */
 function shortened(name: string, turns: number, more: Partial<Scenario> = {}): Scenario {
   const { scenario } = resolveScenario(name);
   return { ...scenario, shape: { ...scenario.shape, overrides: { ...scenario.shape.overrides, turns } }, ...more };
-}
-
-/** Service processes of a multi-process server that this process started and that still run. */
-function serviceProcessesLeft(): string[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .flatMap((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-        return parent === process.pid && command.includes('--service') ? [`${pid} ${command.join(' ')}`] : [];
-      } catch {
-        return [];
-      }
-    });
 }
 
 describe('the server as one process per service', () => {

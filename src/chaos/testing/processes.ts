@@ -13,3 +13,19 @@ export function processesRunning(needle: string): number[] {
     })
     .map(Number);
 }
+
+/** Service processes of a multi-process server (server.topology services) that this process started and that still run. */
+export function serviceProcessesLeft(): string[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        return parent === process.pid && command.includes('--service') ? [`${pid} ${command.join(' ')}`] : [];
+      } catch {
+        return [];
+      }
+    });
+}

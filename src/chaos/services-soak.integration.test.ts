@@ -5,7 +5,7 @@
  * themselves, are judged and hold every invariant; the broken control dropped-counts-kept, soaked
  * beside them through the same restart, is caught by rebuild.contract and fails the soak: a run
  * that fails for a reason of its own is not hidden by a restart survived. Needs PostgreSQL
- * (Debian's postgresql-15); 66-74 s on two cores at a load average of 13-17.
+ * (Debian's postgresql-15); 66-81 s on two cores at a load average of 13-21.
  */
 import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../result/index.ts';

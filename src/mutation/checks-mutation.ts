@@ -1,0 +1,68 @@
+/**
+ * `npm run mutation:checks:narrow -- [--reaching] <file>...`: StrykerJS over each checks file in
+ * turn (stryker.checks.config.json), each run with the test set narrowed to the tests that can see
+ * that file's mutants (checks-tests.ts; `--reaching`: every test that loads the file). The
+ * narrowed list goes to vitest.checks.config.ts in `CHECKS_TESTS`. Each file's report is kept as
+ * reports/mutation-checks/<name>.json, its score and survivors appended to
+ * reports/mutation-checks/summary.md and printed, with the seconds a mutant cost and the load.
+ */
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { basename } from 'node:path';
+import { checksTestSet, testsReaching, testsSeeing } from './checks-tests.ts';
+import { type Report, summarize } from './summarize.ts';
+
+const DIR = 'reports/mutation-checks';
+const REPORT = `${DIR}/mutation.json`;
+const SUMMARY = `${DIR}/summary.md`;
+/** A narrowed run takes seconds; a mutant that loops is cut off well before the whole set's 120 s. */
+const TIMEOUT_MS = '30000';
+
+const args = process.argv.slice(2);
+const reaching = args.includes('--reaching');
+const files = args.filter((a) => !a.startsWith('--'));
+if (files.length === 0) {
+  console.error('mutation:checks:narrow: name the files to mutate (src/checks/invariants/<name>.ts ...)');
+  process.exit(2);
+}
+mkdirSync(DIR, { recursive: true });
+const all = checksTestSet();
+let failed = false;
+for (const file of files) {
+  const target = file.replace(/:[\d-]+$/, '');
+  if (!existsSync(target)) {
+    console.error(`mutation:checks:narrow: no such file ${target}`);
+    process.exit(2);
+  }
+  const loading = testsReaching(target, all);
+  const tests = reaching ? loading : testsSeeing(target, loading);
+  const load = loadavg()[0]?.toFixed(1);
+  const started = Date.now();
+  rmSync(REPORT, { force: true });
+  const run = spawnSync('npx', ['stryker', 'run', 'stryker.checks.config.json', '--mutate', file, '--timeoutMS', TIMEOUT_MS], {
+    stdio: 'inherit',
+    env: { ...process.env, CHECKS_TESTS: tests.join(',') },
+  });
+  const seconds = (Date.now() - started) / 1000;
+  if (run.status !== 0 || !existsSync(REPORT)) {
+    console.error(`mutation:checks:narrow: stryker failed on ${file} (exit ${run.status ?? run.signal})`);
+    failed = true;
+    continue;
+  }
+  const kept = `${DIR}/${basename(target, '.ts')}${reaching ? '.reaching' : ''}.json`;
+  copyFileSync(REPORT, kept);
+  const summary = summarize(JSON.parse(readFileSync(REPORT, 'utf8')) as Report);
+  const perMutant = summary.valid === 0 ? 0 : seconds / summary.valid;
+  const text = [
+    `## ${file}: ${summary.score}`,
+    `${tests.length} of ${all.length} test files${reaching ? ' (every one that loads it)' : ''}; ` +
+      `${(seconds / 60).toFixed(1)} min, ${perMutant.toFixed(1)} s a mutant, load ${load} at the start; report ${kept}`,
+    '',
+    ...summary.survivors.map((s) => `- ${s}`),
+    '',
+  ].join('\n');
+  appendFileSync(SUMMARY, `${text}\n`);
+  console.log(text);
+}
+process.exit(failed ? 1 : 0);

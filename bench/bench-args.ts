@@ -41,7 +41,7 @@ export const BENCH_USAGE = `Usage: npm run bench -- [options]
   --repetitions N      overhead: pairs of sides; judging: twice N repetitions; startup: starts per command (default 5)
   --window SECONDS     throughput: stop each configuration after this long (default 60; 0 = run to the end)
   --month              the production month instead: ${PRODUCTION_MONTH_RUNS} runs at full size (13-15 minutes
-                       on 2 cores of a quiet machine; the target is under 15)
+                       on 2 cores of a quiet machine; the target is under 10)
   --runs N             month: runs (default ${PRODUCTION_MONTH_RUNS})
   --concurrency N      month: runs at once (default ${MONTH_CONCURRENCY})
   --bytes-per-turn N   month: context bytes per turn of the synthetic runs (default 12,000: the plans'

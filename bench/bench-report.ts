@@ -249,7 +249,7 @@ export function monthTable(result: MonthResult & Partial<MonthAgainstPeer>): Tab
     title: `A production month${result.partial ? ' (PARTIAL: stopped)' : ''}: ${result.runs} runs, ${result.concurrency} at once, ${formatNumber(result.bytesPerTurn, 0)} context bytes per turn`,
     headers: ['measure', 'value'],
     rows: [
-      ['wall time', `${formatDuration(result.meter.wallMs)} (target: under 15 min for 1,067 runs)`],
+      ['wall time', `${formatDuration(result.meter.wallMs)} (target: under 10 min for 1,067 runs)`],
       ...(result.peerWallSeconds !== undefined && result.peerRatio !== undefined
         ? [
             [

@@ -55,6 +55,6 @@ export const COMMAND_LINES = {
   },
   'harness-worker': {
     usage: 'harness-worker [--address HOST:PORT] [--namespace NS] [--task-queue Q]',
-    summary: 'judge the runs that `run` and `soak --judge-on Q` hand to a harness task queue, until stopped',
+    summary: 'drive and judge the runs that `run` and `soak` hand to a harness task queue (`--drive-on Q`, `--judge-on Q`), until stopped',
   },
 } as const satisfies Record<string, { usage: string; summary: string }>;

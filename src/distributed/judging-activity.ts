@@ -5,7 +5,7 @@
  * is taken up by another.
  */
 import { Context } from '@temporalio/activity';
-import { Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { CheckContext, InvariantResult } from '../checks/index.ts';
 import type { BinaryId } from '../kernel/index.ts';
 import type { RunRecord } from '../result/index.ts';
@@ -47,14 +47,8 @@ export function judgingInputOf(request: JudgingRequest): JudgingInput {
   };
 }
 
-/** The activities of a harness worker whose `client` reads the runs' cluster (in any of its namespaces). */
-export function judgingActivities(client: Client) {
-  const clients = new Map<string, Client>([[client.options.namespace, client]]);
-  const clientOf = (namespace: string): Client => {
-    const known = clients.get(namespace) ?? new Client({ connection: client.connection, namespace });
-    clients.set(namespace, known);
-    return known;
-  };
+/** The activities of a harness worker that reads the runs' cluster through `clientOf(namespace)`. */
+export function judgingActivities(clientOf: (namespace: string) => Client) {
   return {
     async judgeClosedRun(request: unknown): Promise<RunRecord> {
       const input = request as JudgingInput;

@@ -6,47 +6,31 @@
 import { Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import { temporal } from '@temporalio/proto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Environment, startEnvironment } from '../environment/index.ts';
-import type { RunRecord, Summary } from '../result/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Environment } from '../environment/index.ts';
+import type { RunRecord } from '../result/index.ts';
 import type { JudgingRequest, RunJudge } from '../runner/judged-elsewhere.ts';
 import { runScenario } from '../runner/run-scenario.ts';
-import { resolveScenario, type Scenario } from '../scenario/index.ts';
 import { JUDGING_WORKFLOW_TYPE, judgingWorkflowId, queueJudge } from './queue-judge.ts';
-import { type HarnessWorkerProcess, spawnHarnessWorker, stopHarnessWorkers, verdictsOf } from './testing/harness-workers.ts';
+import { oneProcessBaseline, QUEUE_SCENARIO, stopHarnessWorkers, verdictsOf } from './testing/harness-workers.ts';
 
-// v0's runs replay on v1 and v2 and fail on the ungated control: the verdicts hold a nondeterminism to agree on.
-const base = resolveScenario('cross-version-replay').scenario;
-const scenario: Scenario = { ...base, runs: { ...base.runs, count: 1 } };
+const scenario = QUEUE_SCENARIO;
 
 describe('judging on a harness task queue', () => {
+  const baseline = oneProcessBaseline();
+  const { spawnWorker } = baseline;
   let env: Environment;
-  let oneProcess: Summary;
-  const workers: HarnessWorkerProcess[] = [];
-  const spawnWorker = (queue: string) => {
-    const worker = spawnHarnessWorker(env.address, queue);
-    workers.push(worker);
-    return worker;
-  };
-
-  beforeAll(async () => {
-    env = await startEnvironment({ ...scenario.server });
-    oneProcess = await runScenario(scenario, { environment: env });
-  }, 120_000);
-  afterAll(async () => {
-    await stopHarnessWorkers(workers);
-    await env?.teardown();
+  beforeAll(() => {
+    env = baseline.env;
   });
 
   for (const count of [1, 2]) {
     it(`gives the one-process verdicts with ${count} harness worker(s)`, async () => {
-      expect(oneProcess.runs).toHaveLength(4);
-      expect(oneProcess.runs.some((run) => run.replays?.some((replay) => replay.result === 'nondeterministic'))).toBe(true);
       const queue = `judge-${count}`;
       const serving = Array.from({ length: count }, () => spawnWorker(queue));
       await Promise.all(serving.map((worker) => worker.ready));
       const summary = await runScenario(scenario, { environment: env, judgeElsewhere: queueJudge(queue) });
-      expect(verdictsOf(summary)).toEqual(verdictsOf(oneProcess));
+      expect(verdictsOf(summary)).toEqual(verdictsOf(baseline.oneProcess));
       await stopHarnessWorkers(serving);
     }, 90_000);
   }
@@ -55,11 +39,10 @@ describe('judging on a harness task queue', () => {
     const namespace = 'longrun-harness';
     await env.client.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
     await namespaceServed(env, namespace);
-    const serving = spawnHarnessWorker(env.address, 'judge-ns', namespace);
-    workers.push(serving);
+    const serving = spawnWorker('judge-ns', namespace);
     await serving.ready;
     const summary = await runScenario(scenario, { environment: env, judgeElsewhere: queueJudge('judge-ns', namespace) });
-    expect(verdictsOf(summary)).toEqual(verdictsOf(oneProcess));
+    expect(verdictsOf(summary)).toEqual(verdictsOf(baseline.oneProcess));
     const run = summary.runs[0] as RunRecord;
     const judgings = new Client({ connection: env.client.connection, namespace }).workflow;
     const id = judgingWorkflowId(scenario, run.workflowId);
@@ -91,7 +74,7 @@ describe('judging on a harness task queue', () => {
     };
     const summary = await runScenario(scenario, { environment: env, judgeElsewhere: judge });
     expect(await first.exited).toBeNull();
-    expect(verdictsOf(summary)).toEqual(verdictsOf(oneProcess));
+    expect(verdictsOf(summary)).toEqual(verdictsOf(baseline.oneProcess));
     expect(new Set(summary.runs.map((run) => run.workflowId)).size).toBe(summary.runs.length);
     // Each run had one judging, which completed its activity once; the killed one's on a second attempt.
     expect(new Set(ids).size).toBe(summary.runs.length);

@@ -6,15 +6,13 @@
 import { Client, WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import type { RunRecord } from '../result/index.ts';
 import type { JudgingRequest, RunJudge } from '../runner/judged-elsewhere.ts';
+import { judgingWorkflowId } from './harness-ids.ts';
 import { judgingInputOf } from './judging-activity.ts';
 
 /** The workflow type of a run's judging (judging-workflow.ts). */
 export const JUDGING_WORKFLOW_TYPE = 'judgeRunWorkflow';
 
-/** A run's judging: the scenario's seed and the run's workflow id (its scenario, index, binary and start). */
-export function judgingWorkflowId(scenario: { seed: number }, runWorkflowId: string): string {
-  return `longrun-judge-seed${scenario.seed}-${runWorkflowId}`;
-}
+export { judgingWorkflowId };
 
 /**
  * Judges every run on `taskQueue`, served by `longrun harness-worker`s on the runs' cluster: in

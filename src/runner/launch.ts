@@ -3,9 +3,10 @@
  * through a server that may be down for a moment (a start whose answer was lost is found again).
  */
 import { type Client, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import type { MockProvider } from '../../mocks/index.ts';
+import { createMockProvider, type MockProvider } from '../../mocks/index.ts';
 import { LONGRUN_SETTINGS, type RunInput, WORKFLOW_TYPE } from '../contract/kernel-api.ts';
 import type { BinaryName } from '../kernel/index.ts';
+import { mockOptionsOf } from '../scenario/mock-options.ts';
 import { durationMs, type Scenario } from '../scenario/scenario-schema.ts';
 import { renderStartArgs, type StartValues } from '../scenario/start-args.ts';
 import { SERVER_DOWN_TOLERANCE_MS, whileServerDown } from './server-retry.ts';
@@ -48,8 +49,29 @@ export async function launchRun(context: LaunchContext, binary: BinaryName, inde
     workflowId,
     args,
     workflowExecutionTimeout: durationMs(scenario.runs.timeout) * 2,
+    // A start tried again (its answer lost, or its activity retried) must find the run, never start a second.
+    workflowIdReusePolicy: 'REJECT_DUPLICATE',
   });
   return { runId, workflowId, firstRunId, binary, startedAt, args };
+}
+
+/**
+ * The launch context of a scenario whose runs a process without its mocks starts (a harness
+ * worker driving it): each run's input planned from the scenario, as its mocks plan it.
+ */
+export function plannedLaunchContext(
+  client: Client,
+  scenario: Scenario,
+  taskQueues: Record<string, string>,
+  startedAt: Date,
+): LaunchContext {
+  const { planFor } = createMockProvider(mockOptionsOf(scenario));
+  const taskQueue = (binary: BinaryName) => {
+    const queue = taskQueues[binary];
+    if (queue === undefined) throw new Error(`scenario ${scenario.name}: no task queue for binary ${binary}`);
+    return queue;
+  };
+  return { client, scenario, planFor, taskQueue, startedAt };
 }
 
 /** The arguments a run's workflow is started with: its RunInput, or a foreign target's template filled in. */
@@ -98,8 +120,9 @@ async function startRun(
       SERVER_DOWN_TOLERANCE_MS,
     );
   } catch (error) {
-    // The server took a start whose answer was lost on the way back.
+    // The server took a start whose answer was lost on the way back (the run may have continued as new since).
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    return (await client.workflow.getHandle(workflowId).describe()).runId;
+    const { raw, runId } = await client.workflow.getHandle(workflowId).describe();
+    return raw.workflowExecutionInfo?.firstRunId || runId;
   }
 }

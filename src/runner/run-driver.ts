@@ -6,6 +6,7 @@
 import { arrivalSchedule } from '../load/index.ts';
 import { type Ramp, rampOf } from '../scenario/index.ts';
 import { durationMs, type Scenario } from '../scenario/scenario-schema.ts';
+import { type Arrivals, arrive } from '../shared/arrival-loop.ts';
 import { sleep } from '../shared/sleep.ts';
 
 export interface DriveOptions {
@@ -37,34 +38,19 @@ export function driveOptionsOf(scenario: Scenario, signal: AbortSignal, duration
 }
 
 /** Calls `runOne(index)` for index 0, 1, ... as the model allows; resolves when all have finished. */
-export async function drive(options: DriveOptions, runOne: (index: number) => Promise<void>): Promise<number> {
-  const started = Date.now();
-  const inFlight = new Set<Promise<void>>();
-  let next = 0;
+export function drive(options: DriveOptions, runOne: (index: number) => Promise<void>): Promise<number> {
+  const clock = { now: () => Date.now(), sleep: (ms: number) => sleep(ms, options.signal), stopped: () => options.signal.aborted };
+  return arrive(arrivalsOf(options), clock, runOne);
+}
+
+/** The arrivals `options` ask for, a ramp's as its offsets. */
+export function arrivalsOf(options: Omit<DriveOptions, 'signal'>): Arrivals {
   const schedule = options.ramp ? arrivalSchedule(options.ramp) : undefined;
-  const more = () =>
-    !options.signal.aborted &&
-    (schedule
-      ? schedule.offsetMs(next) !== undefined
-      : options.durationMs !== undefined
-        ? Date.now() - started < options.durationMs
-        : next < options.count);
-  const gap = !schedule && options.arrivalRate ? 1000 / options.arrivalRate : 0;
-  while (more()) {
-    if (inFlight.size >= options.concurrency) {
-      await Promise.race(inFlight);
-      continue;
-    }
-    const due = schedule ? (schedule.offsetMs(next) as number) - (Date.now() - started) : 0;
-    if (due > 0) {
-      await sleep(due, options.signal);
-      continue;
-    }
-    const index = next++;
-    const run = runOne(index).finally(() => inFlight.delete(run));
-    inFlight.add(run);
-    if (gap > 0) await sleep(gap, options.signal);
-  }
-  await Promise.all(inFlight);
-  return next;
+  return {
+    count: options.count,
+    concurrency: options.concurrency,
+    ...(options.arrivalRate ? { arrivalRate: options.arrivalRate } : {}),
+    ...(options.durationMs !== undefined ? { durationMs: options.durationMs } : {}),
+    ...(schedule ? { offsetMs: (index: number) => schedule.offsetMs(index) } : {}),
+  };
 }

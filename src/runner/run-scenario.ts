@@ -23,6 +23,7 @@ import { durationMs, type Scenario } from '../scenario/scenario-schema.ts';
 import { carriesUserRequest } from '../scenario/start-args.ts';
 import { throwIfInterrupted } from '../shared/interrupted.ts';
 import { type ConversationOutcome, type ConverseContext, converse } from './converse.ts';
+import { type RunDriver, scheduleOf } from './driven-elsewhere.ts';
 import type { StartDeclaration } from './early-end.ts';
 import { evaluateChaosRuns } from './expectations.ts';
 import { externalSetup, startExternalHarness } from './external-harness.ts';
@@ -75,6 +76,12 @@ export interface RunScenarioOptions {
    * needs more than its histories (judged-elsewhere.ts).
    */
   judgeElsewhere?: RunJudge;
+  /**
+   * Drives the runs elsewhere (src/distributed/: a driver workflow on a harness task queue):
+   * started, watched and judged there, this process keeping the mocks and the kernel's workers.
+   * Refused where `judgeElsewhere` is.
+   */
+  driveElsewhere?: RunDriver;
 }
 
 export async function runScenario(scenario: Scenario, options: RunScenarioOptions = {}): Promise<Summary> {
@@ -85,7 +92,8 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   const targetBinaries: BinaryName[] = foreign ? foreign.launched : kernelBinaries;
   const chaos = scenario.chaos.length > 0 ? planChaos(scenario) : undefined;
   const elsewhere = options.judgeElsewhere;
-  const refusal = elsewhere && judgedElsewhereRefusal(scenario, Boolean(chaos?.steps.length || options.workersApart));
+  const driver = options.driveElsewhere;
+  const refusal = (elsewhere || driver) && judgedElsewhereRefusal(scenario, Boolean(chaos?.steps.length || options.workersApart));
   if (refusal) throw new Error(refusal);
   // Aborted after a failure, so that the runs still in flight stop watching and nothing new starts.
   const failure = new AbortController();
@@ -93,7 +101,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   // Every run in flight waits on it between watches: many listeners are the design, not a leak.
   setMaxListeners(0, signal);
   const startedAt = new Date();
-  const queuePrefix = `longrun-${scenario.name}-${startedAt.getTime().toString(36)}`;
+  const queuePrefix = driver?.queuePrefix(scenario) ?? `longrun-${scenario.name}-${startedAt.getTime().toString(36)}`;
   const harness =
     external && foreign
       ? await startExternalHarness(scenario, external, foreign, queuePrefix, options)
@@ -132,18 +140,19 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     const checkContext = checkContextOf(scenario, limits);
     const inPlay = chaos?.binaries.filter(isBinaryId) ?? kernelBinaries;
     // Judged elsewhere, this process starts no replayer and reads no history while runs go on.
-    const judgeContext = elsewhere
-      ? undefined
-      : {
-          client: env.client,
-          checkContext,
-          replays: foreign ? foreignReplayPlan(foreign.commands) : kernelReplayPlan(inPlay, harness.offload?.target),
-          servedBy: harness.servedBy,
-          ...(foreign ? { mapping: foreign.mapping } : {}),
-          refusals,
-          ...(external && foreign ? { start: startDeclaration(external, foreign.mapping, options.scenarioFile) } : {}),
-          ...(harness.offload ? { stores: new RunStores(harness.offload.target) } : {}),
-        };
+    const judgeContext =
+      elsewhere || driver
+        ? undefined
+        : {
+            client: env.client,
+            checkContext,
+            replays: foreign ? foreignReplayPlan(foreign.commands) : kernelReplayPlan(inPlay, harness.offload?.target),
+            servedBy: harness.servedBy,
+            ...(foreign ? { mapping: foreign.mapping } : {}),
+            refusals,
+            ...(external && foreign ? { start: startDeclaration(external, foreign.mapping, options.scenarioFile) } : {}),
+            ...(harness.offload ? { stores: new RunStores(harness.offload.target) } : {}),
+          };
     const judgeOne = async (
       run: LaunchedRun,
       stoppedBecause: string | undefined,
@@ -158,9 +167,15 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
         ...(stoppedBecause ? { stoppedBecause } : {}),
         checkContext,
         inPlay,
-        requestsAccepted: refusals.verdict(run.runId, [run.binary, ...harness.servedBy(run.binary, [])]),
+        requestsAccepted: requestsAccepted(run),
       });
       return { record, histories: () => wholeHistories(env.client, run) };
+    };
+    const requestsAccepted = (run: LaunchedRun) => refusals.verdict(run.runId, [run.binary, ...harness.servedBy(run.binary, [])]);
+    const keep = async (run: LaunchedRun, { record, histories }: JudgedRun, stoppedBecause: string | undefined) => {
+      tally.add(run.runId, record, stoppedBecause);
+      sampler.addRun(record);
+      await options.onHistories?.(record, histories);
     };
     const conversationContext = (target: ExternalTarget, run: LaunchedRun): ConverseContext => ({
       client: env.client,
@@ -194,10 +209,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
         tally.runsEnded++;
         await judging.submit(async () => {
           try {
-            const { record, histories } = await judgeOne(run, stoppedBecause, stream, conversation);
-            tally.add(run.runId, record, stoppedBecause);
-            sampler.addRun(record);
-            await options.onHistories?.(record, histories);
+            await keep(run, await judgeOne(run, stoppedBecause, stream, conversation), stoppedBecause);
           } finally {
             stream?.close();
           }
@@ -208,7 +220,28 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
       }
     };
     harness.startChaos();
-    await Promise.all(targetBinaries.map((binary) => drive(launches, (index) => runOne(binary, index))));
+    if (driver) {
+      await driver.drive({
+        client: env.client,
+        workerConnection: env.workerConnection,
+        scenario,
+        binaries: kernelBinaries,
+        taskQueues: Object.fromEntries(kernelBinaries.map((binary) => [binary, workers.taskQueue(binary)])),
+        startedAt,
+        schedule: scheduleOf(launches),
+        timeoutMs: watchOptions.timeoutMs,
+        checkContext,
+        inPlay,
+        signal,
+        failed: harness.failed,
+        started: () => tally.runsStarted++,
+        ended: (run) => {
+          tally.runsEnded++;
+          return requestsAccepted(run);
+        },
+        judged: (run, record, stoppedBecause) => keep(run, { record, histories: () => wholeHistories(env.client, run) }, stoppedBecause),
+      });
+    } else await Promise.all(targetBinaries.map((binary) => drive(launches, (index) => runOne(binary, index))));
     await judging.drain();
     load = sampler.stop();
     if (harness.offload) load = { ...load, store: await harness.offload.store.usage() };

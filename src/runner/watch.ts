@@ -26,6 +26,8 @@ const WATCH_EVERY_MS = 250;
 
 export interface WatchOptions {
   timeoutMs: number;
+  /** When the run started, if before the watch (a watch taken over): its timeout counts from then. */
+  since?: Date;
   signal: AbortSignal;
   /** Rejects when a worker dies: the run cannot go on. */
   workerFailed: Promise<never>;
@@ -105,7 +107,7 @@ export async function watchRun(client: Client, workflowId: string, options: Watc
         () => {},
         () => {},
       );
-  const deadline = Date.now() + timeoutMs;
+  const deadline = (options.since?.getTime() ?? Date.now()) + timeoutMs;
   let workerError: Error | undefined;
   options.workerFailed.catch((error: Error) => (workerError = error));
   // The retry attempt whose failed predecessor was read, so the history's end is read once per attempt.

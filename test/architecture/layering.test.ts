@@ -44,13 +44,15 @@ describe('the layering of docs/architecture.md', () => {
     ).toBe(true);
   });
 
-  it('fails on a Node module the judging workflow reaches, and on it importing its own activity', () => {
+  it("fails on a Node module the harness workers' workflows reach, and on a workflow importing its own activities", () => {
     const tree = withSource('src/distributed/judging-workflow.ts', (source) => `import { readFileSync } from 'node:fs';\n${source}`);
-    expect(checkLayering(tree, rules)).toEqual(['workflow code imports node:fs: src/distributed/judging-workflow.ts']);
-    const reaching = withSource('src/distributed/judging-workflow.ts', (source) => `import './judging-activity.ts';\n${source}`);
+    expect(checkLayering(tree, rules)).toEqual([
+      'workflow code imports node:fs: src/distributed/harness-workflows.ts -> src/distributed/judging-workflow.ts',
+    ]);
+    const reaching = withSource('src/distributed/drive-workflow.ts', (source) => `import './drive-activities.ts';\n${source}`);
     expect(checkLayering(reaching, rules)).toContainEqual(
       expect.stringMatching(
-        /^workflow code imports @temporalio\/activity: src\/distributed\/judging-workflow\.ts -> src\/distributed\/judging-activity\.ts$/,
+        /^workflow code imports @temporalio\/activity: src\/distributed\/harness-workflows\.ts -> src\/distributed\/drive-workflow\.ts -> src\/distributed\/drive-activities\.ts$/,
       ),
     );
   });

@@ -185,13 +185,13 @@ function workflowCodeProblems(sources: ReadonlyMap<string, string>, rules: Layer
   return problems;
 }
 
-/** The repository's rules: docs/architecture.md's table, the binaries' entries and the judging workflow as workflow code. */
+/** The repository's rules: docs/architecture.md's table, the binaries' entries and the harness workers' workflows as workflow code. */
 export function repositoryRules(root: string): LayeringRules {
   return {
     layers: parseLayerTable(readFileSync(join(root, 'docs/architecture.md'), 'utf8')),
     workflowEntries: (file) =>
       (file.startsWith('src/kernel/binaries/') && !isTestCode(file) && relative('src/kernel/binaries', file) !== 'index.ts') ||
-      file === 'src/distributed/judging-workflow.ts',
+      file === 'src/distributed/harness-workflows.ts',
     workflowPackages: ['@temporalio/workflow'],
   };
 }

@@ -22,7 +22,7 @@ describe('harness-worker parses its flags', () => {
   });
 });
 
-describe('run --judge-on', () => {
+describe('run --judge-on and --drive-on', () => {
   afterEach(() => vi.unstubAllEnvs());
 
   it('needs the cluster the harness workers serve: without TEMPORAL_ADDRESS, one line before anything starts', async () => {
@@ -30,6 +30,18 @@ describe('run --judge-on', () => {
     await expect(runCommand.run(['smoke', '--judge-on', 'q'])).rejects.toThrow(
       '--judge-on: set TEMPORAL_ADDRESS, the cluster the runs run on and the harness workers serve',
     );
-    await expect(runCommand.run(['smoke', '--judge-namespace', 'ns'])).rejects.toThrow('--judge-namespace: only with --judge-on');
+    await expect(runCommand.run(['smoke', '--drive-on', 'q'])).rejects.toThrow(
+      '--drive-on: set TEMPORAL_ADDRESS, the cluster the runs run on and the harness workers serve',
+    );
+    await expect(runCommand.run(['smoke', '--judge-namespace', 'ns'])).rejects.toThrow(
+      '--judge-namespace: only with --judge-on or --drive-on',
+    );
+  });
+
+  it('refuses both at once: the drive judges on its own queue', async () => {
+    vi.stubEnv('TEMPORAL_ADDRESS', '127.0.0.1:1');
+    await expect(runCommand.run(['smoke', '--drive-on', 'q', '--judge-on', 'q'])).rejects.toThrow(
+      '--judge-on: not with --drive-on, which judges on its own queue',
+    );
   });
 });

@@ -1,6 +1,6 @@
 /**
- * `longrun harness-worker`: serves a harness task queue, judging the runs a `longrun run` or
- * `soak --judge-on` hands it (src/distributed/), until stopped. Any number of them, on any
+ * `longrun harness-worker`: serves a harness task queue, driving and judging the runs a
+ * `longrun run` or `soak --drive-on`/`--judge-on` hands it (src/distributed/), until stopped. Any number of them, on any
  * number of machines, share the queue.
  */
 
@@ -47,7 +47,7 @@ export const harnessWorkerCommand = defineCommand({
       const stop = () => worker.shutdown();
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
-      console.log(`longrun harness-worker: judging on task queue ${values['task-queue']} at ${describeCluster(cluster)}`);
+      console.log(`longrun harness-worker: driving and judging on task queue ${values['task-queue']} at ${describeCluster(cluster)}`);
       await worker.run();
     } finally {
       await env.teardown();

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import type { temporal } from '@temporalio/proto';
 import { INCIDENTS } from '../../checks/index.ts';
+import { queueDriver } from '../../distributed/queue-driver.ts';
 import { queueJudge } from '../../distributed/queue-judge.ts';
 import { DEFAULT_UI_PORT } from '../../environment/index.ts';
 import { isFailingRun, renderProgress, renderText, reportDirFor, writeReport } from '../../report/index.ts';
@@ -46,7 +47,14 @@ const REPORT_FLAGS = {
     value: 'Q',
     help: 'judge the runs on harness task queue Q of the cluster at TEMPORAL_ADDRESS, served by `longrun harness-worker`s, instead of in this process',
   }),
-  'judge-namespace': valueFlag({ value: 'NS', help: "with --judge-on: the harness task queue's namespace (default: the runs')" }),
+  'drive-on': valueFlag({
+    value: 'Q',
+    help: 'start, watch and judge the runs on harness task queue Q of the cluster at TEMPORAL_ADDRESS, served by `longrun harness-worker`s; this process keeps the mocks and the workers',
+  }),
+  'judge-namespace': valueFlag({
+    value: 'NS',
+    help: "with --judge-on or --drive-on: the harness task queue's namespace (default: the runs')",
+  }),
 };
 
 type ReportFlags = {
@@ -56,6 +64,7 @@ type ReportFlags = {
   'ui-port'?: number | undefined;
   'metrics-port'?: number | undefined;
   'judge-on'?: string | undefined;
+  'drive-on'?: string | undefined;
   'judge-namespace'?: string | undefined;
 };
 
@@ -82,10 +91,12 @@ const SOAK_FLAGS = {
 async function runAndReport(nameOrPath: string, flags: ReportFlags, duration?: number): Promise<number> {
   if (flags['ui-port'] !== undefined && !flags.ui) throw new UsageError('--ui-port: only with --ui');
   // The harness workers judge on the runs' cluster: an embedded server of this process is none they can reach.
-  if (flags['judge-namespace'] !== undefined && flags['judge-on'] === undefined)
-    throw new UsageError('--judge-namespace: only with --judge-on');
-  if (flags['judge-on'] !== undefined && !process.env.TEMPORAL_ADDRESS)
-    throw new UsageError('--judge-on: set TEMPORAL_ADDRESS, the cluster the runs run on and the harness workers serve');
+  const onQueue = flags['drive-on'] !== undefined ? '--drive-on' : flags['judge-on'] !== undefined ? '--judge-on' : undefined;
+  if (flags['judge-namespace'] !== undefined && !onQueue) throw new UsageError('--judge-namespace: only with --judge-on or --drive-on');
+  if (flags['drive-on'] !== undefined && flags['judge-on'] !== undefined)
+    throw new UsageError('--judge-on: not with --drive-on, which judges on its own queue');
+  if (onQueue && !process.env.TEMPORAL_ADDRESS)
+    throw new UsageError(`${onQueue}: set TEMPORAL_ADDRESS, the cluster the runs run on and the harness workers serve`);
   const { scenario, file } = resolveScenario(nameOrPath);
   const metrics = flags['metrics-port'] !== undefined ? await servePrometheus(scenario.name, flags['metrics-port']) : undefined;
   const kept = flags.ui ? await environmentForUi(scenario) : undefined;
@@ -113,6 +124,7 @@ async function runAndReport(nameOrPath: string, flags: ReportFlags, duration?: n
       onHistories: (record, histories) => saveFailingHistories(dir, record, histories),
       ...(kept ? { environment: kept } : {}),
       ...(flags['judge-on'] !== undefined ? { judgeElsewhere: queueJudge(flags['judge-on'], flags['judge-namespace']) } : {}),
+      ...(flags['drive-on'] !== undefined ? { driveElsewhere: queueDriver(flags['drive-on'], flags['judge-namespace']) } : {}),
     });
   } catch (error) {
     stop.release();

@@ -3,8 +3,54 @@
  * run them, ready once they say they serve the queue.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { type Environment, startEnvironment } from '../../environment/index.ts';
 import type { Summary } from '../../result/index.ts';
+import { runScenario } from '../../runner/run-scenario.ts';
+import { resolveScenario, type Scenario } from '../../scenario/index.ts';
 import { packagePath } from '../../shared/package-paths.ts';
+
+const base = resolveScenario('cross-version-replay').scenario;
+/** v0's runs replay on v1 and v2 and fail on the ungated control: the verdicts hold a nondeterminism to agree on. */
+export const QUEUE_SCENARIO: Scenario = { ...base, runs: { ...base.runs, count: 1 } };
+
+export interface OneProcessBaseline {
+  readonly env: Environment;
+  /** QUEUE_SCENARIO run in one process on `env`: 4 runs, a nondeterminism among them. */
+  readonly oneProcess: Summary;
+  /** A harness worker on `env`, stopped after the tests if not before. */
+  spawnWorker(taskQueue: string, namespace?: string): HarnessWorkerProcess;
+}
+
+/** For a describe block: the embedded server and the one-process run its tests compare with. */
+export function oneProcessBaseline(): OneProcessBaseline {
+  let env: Environment | undefined;
+  let oneProcess: Summary | undefined;
+  const workers: HarnessWorkerProcess[] = [];
+  beforeAll(async () => {
+    env = await startEnvironment({ ...QUEUE_SCENARIO.server });
+    oneProcess = await runScenario(QUEUE_SCENARIO, { environment: env });
+    expect(oneProcess.runs).toHaveLength(4);
+    expect(oneProcess.runs.some((run) => run.replays?.some((replay) => replay.result === 'nondeterministic'))).toBe(true);
+  }, 120_000);
+  afterAll(async () => {
+    await stopHarnessWorkers(workers);
+    await env?.teardown();
+  });
+  return {
+    get env() {
+      return env as Environment;
+    },
+    get oneProcess() {
+      return oneProcess as Summary;
+    },
+    spawnWorker(taskQueue, namespace) {
+      const worker = spawnHarnessWorker((env as Environment).address, taskQueue, namespace);
+      workers.push(worker);
+      return worker;
+    },
+  };
+}
 
 export interface HarnessWorkerProcess {
   child: ChildProcess;

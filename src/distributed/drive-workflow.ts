@@ -1,0 +1,133 @@
+/**
+ * Workflow code (bundled, deterministic): a scenario's drive on a harness task queue
+ * (docs/decisions/driving-on-the-queue.md). The driver holds the schedule with workflow timers
+ * and runs one child per run: started and watched by activities on the harness queue, its
+ * mocks' verdict asked of the `run` process on its host queue, then judged by the judging
+ * workflow. A harness worker that takes the drive over rebuilds it by replay. It imports the
+ * workflow SDK and workflow-safe files only.
+ */
+import { executeChild, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { arrive } from '../shared/arrival-loop.ts';
+import { drivenRunWorkflowId, judgingWorkflowId } from './harness-ids.ts';
+import { JUDGING_HEARTBEAT_TIMEOUT_MS, judgeRunWorkflow } from './judging-workflow.ts';
+
+/** A run as it travels between the drive's steps: `LaunchedRun` as JSON, without its arguments. */
+export interface WireRun {
+  runId: string;
+  workflowId: string;
+  firstRunId: string;
+  binary: string;
+  /** ISO 8601. */
+  startedAt: string;
+}
+
+/** What a drive needs to start, watch and judge its runs; the resolved scenario travels as JSON. */
+export interface DriveInput {
+  /** The runs' namespace (the harness's may be another). */
+  namespace: string;
+  /** The resolved scenario: each run's input is planned from it, as its mocks plan it. */
+  scenario: { name: string; seed: number; [field: string]: unknown };
+  binaries: string[];
+  /** The task queue each binary's runs start on. */
+  taskQueues: Record<string, string>;
+  startedAtMs: number;
+  schedule: { count: number; concurrency: number; arrivalRate?: number; durationMs?: number; offsetsMs?: number[] };
+  timeoutMs: number;
+  /** The `run` process's own queue: the mocks' verdicts and the news of each run. */
+  hostQueue: string;
+  checkContext: unknown;
+  inPlay: string[];
+}
+
+export type DrivenRunInput = Omit<DriveInput, 'schedule' | 'binaries'> & { binary: string; index: number };
+
+export type StartInput = Pick<DrivenRunInput, 'namespace' | 'scenario' | 'taskQueues' | 'startedAtMs' | 'binary' | 'index'>;
+
+/** A run driven: its record as the judging returned it, and why longrun stopped it, if it did. */
+export interface DrivenRun {
+  run: WireRun;
+  stoppedBecause?: string;
+  record: unknown;
+}
+
+/** The activities a harness worker serves (drive-activities.ts). */
+export interface DriveActivities {
+  startDrivenRun(input: StartInput): Promise<WireRun>;
+  watchDrivenRun(input: { namespace: string; run: WireRun; timeoutMs: number }): Promise<string | null>;
+}
+
+/** The activities the `run` process serves on its host queue (queue-driver.ts). */
+export interface HostActivities {
+  drivenRunStarted(run: WireRun): Promise<void>;
+  /** The mocks' `requests.accepted` verdict of a run that ended. */
+  drivenRunEnded(run: WireRun): Promise<unknown>;
+}
+
+const RETRY = { initialInterval: '1 second', maximumInterval: '10 seconds' };
+
+const { startDrivenRun } = proxyActivities<DriveActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { ...RETRY, maximumAttempts: 5 },
+});
+
+/** Heartbeats, as the judging does: a watch whose harness worker died is taken over by another. */
+function watcher(timeoutMs: number) {
+  return proxyActivities<DriveActivities>({
+    // Past it the run's own execution timeout (twice runs.timeout) has ended it anyway.
+    startToCloseTimeout: timeoutMs * 2 + 60_000,
+    heartbeatTimeout: JUDGING_HEARTBEAT_TIMEOUT_MS,
+    retry: { ...RETRY, maximumAttempts: 5 },
+    // Cancelled, the watch stops its run before the drive goes.
+    cancellationType: 'WAIT_CANCELLATION_COMPLETED',
+  }).watchDrivenRun;
+}
+
+/** On the `run` process's queue: tried until a `run` process serves it (one that attaches, if this one died). */
+function host(hostQueue: string) {
+  return proxyActivities<HostActivities>({ taskQueue: hostQueue, startToCloseTimeout: '1 minute', retry: RETRY });
+}
+
+/** A scenario's runs on its schedule, each binary's share apart; the ids of the runs' children, in the order they started. */
+export async function driveScenarioWorkflow(input: DriveInput): Promise<string[]> {
+  const { schedule, binaries, ...each } = input;
+  const { offsetsMs, ...arrivals } = schedule;
+  const clock = { now: () => Date.now(), sleep: (ms: number) => sleep(ms), stopped: () => false };
+  const driveId = workflowInfo().workflowId;
+  const children: string[] = [];
+  await Promise.all(
+    binaries.map((binary) =>
+      arrive({ ...arrivals, ...(offsetsMs ? { offsetMs: (index) => offsetsMs[index] } : {}) }, clock, async (index) => {
+        const workflowId = drivenRunWorkflowId(driveId, input.startedAtMs, binary, index);
+        children.push(workflowId);
+        await executeChild(driveRunWorkflow, { workflowId, args: [{ ...each, binary, index }] });
+      }),
+    ),
+  );
+  return children;
+}
+
+/** One run: started, watched until it closes, its mocks' verdict asked for, judged. */
+export async function driveRunWorkflow(input: DrivenRunInput): Promise<DrivenRun> {
+  const tell = host(input.hostQueue);
+  const { namespace, scenario, taskQueues, startedAtMs, binary, index } = input;
+  const run = await startDrivenRun({ namespace, scenario, taskQueues, startedAtMs, binary, index });
+  await tell.drivenRunStarted(run);
+  const stoppedBecause = (await watcher(input.timeoutMs)({ namespace: input.namespace, run, timeoutMs: input.timeoutMs })) ?? undefined;
+  const requestsAccepted = await tell.drivenRunEnded(run);
+  const record = await executeChild(judgeRunWorkflow, {
+    workflowId: judgingWorkflowId(input.scenario, run.workflowId),
+    workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    args: [
+      {
+        namespace: input.namespace,
+        scenario: { name: input.scenario.name, seed: input.scenario.seed },
+        run,
+        ...(stoppedBecause ? { stoppedBecause } : {}),
+        checkContext: input.checkContext,
+        inPlay: input.inPlay,
+        requestsAccepted,
+      },
+    ],
+  });
+  return { run, ...(stoppedBecause ? { stoppedBecause } : {}), record };
+}

@@ -1,0 +1,156 @@
+/**
+ * The side of a scenario run that drives on a harness task queue
+ * (docs/decisions/driving-on-the-queue.md): it starts the driver workflow, or attaches to the
+ * one already driving the scenario and seed, serves the host queue the drive asks it on (each
+ * run started, and each run ended with its mocks' verdict), and gathers each run's record once,
+ * from the run's child workflow.
+ */
+import { Context } from '@temporalio/activity';
+import { Client } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
+import type { InvariantResult } from '../checks/index.ts';
+import { activityDataConverter } from '../kernel/workers/workflow-bundles.ts';
+import type { RunRecord } from '../result/index.ts';
+import type { DriveRequest, RunDriver } from '../runner/driven-elsewhere.ts';
+import type { LaunchedRun } from '../runner/launch.ts';
+import type { DriveInput, DrivenRun, HostActivities, WireRun } from './drive-workflow.ts';
+import { driveWorkflowId } from './harness-ids.ts';
+
+/** The workflow type of a scenario's drive (drive-workflow.ts). */
+export const DRIVE_WORKFLOW_TYPE = 'driveScenarioWorkflow';
+
+/** The `run` process's own queue, for the drive `driveId` on `taskQueue`. */
+export function hostQueueOf(taskQueue: string, driveId: string): string {
+  return `${taskQueue}-host-${driveId}`;
+}
+
+/**
+ * Drives every run on `taskQueue`, served by `longrun harness-worker`s on the runs' cluster: in
+ * `namespace` (a namespace of the harness's own), else in the runs' namespace.
+ */
+export function queueDriver(taskQueue: string, namespace?: string): RunDriver {
+  return {
+    queuePrefix: (scenario) => driveWorkflowId(scenario),
+    async drive(request) {
+      const harness = namespace ? new Client({ connection: request.client.connection, namespace }) : request.client;
+      const driveId = driveWorkflowId(request.scenario);
+      const hostQueue = hostQueueOf(taskQueue, driveId);
+      const gathering = new Gathering(harness, request);
+      const worker = await Worker.create({
+        connection: request.workerConnection,
+        namespace: harness.options.namespace,
+        taskQueue: hostQueue,
+        activities: gathering.activities(),
+        dataConverter: activityDataConverter(),
+      });
+      const serving = worker.run();
+      try {
+        const handle = await harness.workflow.start(DRIVE_WORKFLOW_TYPE, {
+          taskQueue,
+          workflowId: driveId,
+          args: [driveInputOf(request, hostQueue)],
+          // A second invocation while the drive runs attaches to it; one after it ended starts afresh.
+          workflowIdConflictPolicy: 'USE_EXISTING',
+        });
+        const stopped = new Promise<void>((resolve) => request.signal.addEventListener('abort', () => resolve(), { once: true }));
+        const children = await Promise.race([handle.result() as Promise<string[]>, stopped, request.failed]).catch(
+          async (error: unknown) => {
+            await handle.cancel().catch(() => {});
+            throw error;
+          },
+        );
+        if (!children) {
+          // Interrupted: the drive is cancelled (its watches stop their runs); what was judged is kept.
+          await handle.cancel().catch(() => {});
+          return;
+        }
+        await gathering.all(children);
+      } finally {
+        worker.shutdown();
+        await serving;
+      }
+    },
+  };
+}
+
+function driveInputOf(request: DriveRequest, hostQueue: string): DriveInput {
+  return {
+    namespace: request.client.options.namespace,
+    scenario: request.scenario,
+    binaries: request.binaries,
+    taskQueues: request.taskQueues,
+    startedAtMs: request.startedAt.getTime(),
+    schedule: request.schedule,
+    timeoutMs: request.timeoutMs,
+    hostQueue,
+    checkContext: request.checkContext,
+    inPlay: request.inPlay,
+  };
+}
+
+/**
+ * What the `run` process hears of the drive, each once by the run's child workflow id however
+ * often an activity is tried: a run started, a run ended (its verdict given, its record then
+ * gathered from its child), so that no run is counted or reported twice.
+ */
+class Gathering {
+  readonly #started = new Set<string>();
+  readonly #verdicts = new Map<string, InvariantResult>();
+  readonly #records = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly harness: Client,
+    private readonly request: DriveRequest,
+  ) {}
+
+  activities(): HostActivities {
+    return {
+      drivenRunStarted: async (run) => {
+        const child = callerId();
+        if (this.#started.has(child)) return;
+        this.#started.add(child);
+        this.request.started(launchedOf(run));
+      },
+      drivenRunEnded: async (run) => {
+        const child = callerId();
+        let verdict = this.#verdicts.get(child);
+        if (!verdict) {
+          verdict = this.request.ended(launchedOf(run));
+          this.#verdicts.set(child, verdict);
+          void this.#record(child).catch(() => {});
+        }
+        return verdict;
+      },
+    };
+  }
+
+  /** Every child's record, those not heard of yet (a drive this process attached to) too. */
+  async all(children: readonly string[]): Promise<void> {
+    await Promise.all(children.map((child) => this.#record(child)));
+  }
+
+  #record(child: string): Promise<void> {
+    let gathered = this.#records.get(child);
+    if (!gathered) {
+      gathered = this.harness.workflow
+        .getHandle(child)
+        .result()
+        .then(async (driven: DrivenRun) => {
+          await this.request.judged(launchedOf(driven.run), driven.record as RunRecord, driven.stoppedBecause);
+        });
+      this.#records.set(child, gathered);
+    }
+    return gathered;
+  }
+}
+
+/** The run's child workflow: the one that called the host activity. */
+function callerId(): string {
+  const caller = Context.current().info.workflowExecution?.workflowId;
+  if (!caller) throw new Error('a host activity of the drive called outside a workflow');
+  return caller;
+}
+
+function launchedOf(run: WireRun): LaunchedRun {
+  return { ...run, binary: run.binary as LaunchedRun['binary'], startedAt: new Date(run.startedAt), args: [] };
+}

@@ -70,3 +70,39 @@ describe('elision.minimal', () => {
     expect(resultOf(run.compact({ tailGroups: 8 }).turn().complete(), 'elision.minimal').status).toBe('pass');
   });
 });
+
+describe('elision.minimal: what it judges besides a request', () => {
+  it("judges a compaction's input: it holds one that takes the largest tool output first, and fails one that takes a smaller", () => {
+    const run = (elided: number[]) => {
+      const history = new AgentRunHistory({ limits: SMALL_LIMITS });
+      for (const size of [2_000, 600, 3_000]) history.turn({ tools: [size] });
+      return resultOf(
+        history
+          .compact({ sent: eliding(...elided) })
+          .turn()
+          .complete(),
+        'elision.minimal',
+      );
+    };
+    const largest = run([3_000]);
+    expect(largest.status).toBe('pass');
+    expect(largest.evidence[0]).toBe('1 elisions judged, 1 items elided');
+    const smaller = run([600]);
+    expect(smaller.status).toBe('fail');
+    expect(smaller.evidence[0]).toMatch(
+      /^event \d+ \(turn 4\), the compaction's input: elided a tool output of 600 bytes .* kept a tool output of 3,000 bytes/,
+    );
+  });
+
+  it('counts an item at the big-item threshold as small, and an item as large as the one kept whole as no reason to fail', () => {
+    // SMALL_LIMITS' threshold: 4,000 bytes.
+    expect(elidedRun([4_000, 600, 5_000], [4_000]).status).toBe('fail');
+    expect(elidedRun([4_001, 600, 5_000], [4_001]).status).toBe('pass');
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS })
+      .turn({ tools: [2_000] })
+      .turn({ tools: [600] })
+      .turn({ tools: [2_000] });
+    const first = (dialog: Message[]) => eliding(2_000)(dialog.slice(0, 4)).concat(dialog.slice(4));
+    expect(resultOf(run.turn({ messages: first }).complete(), 'elision.minimal').evidence[0]).toBe('1 elisions judged, 1 items elided');
+  });
+});

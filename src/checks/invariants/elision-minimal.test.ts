@@ -42,6 +42,12 @@ describe('elision.minimal', () => {
     );
   });
 
+  it('charges the smallest item elided against the largest kept, wherever they stand in the dialog', () => {
+    // The smallest elided item stands first, the largest kept one between two smaller ones.
+    expect(elidedRun([600, 2_000, 3_000], [600, 3_000]).status).toBe('fail');
+    expect(elidedRun([500, 3_000, 700, 500], [700]).status).toBe('fail');
+  });
+
   it('lets items over the big-item threshold go in any order (oldest first, as v0 takes them), never after smaller ones', () => {
     expect(elidedRun([4_500, 600, 5_000], [4_500]).status).toBe('pass');
     expect(elidedRun([4_500, 600, 5_000], [600]).status).toBe('fail');

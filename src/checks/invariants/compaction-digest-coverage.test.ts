@@ -95,4 +95,27 @@ describe('compaction.digest-coverage', () => {
       /the compaction's input leaves out the tool result for \S+ \(message 3 of the dialog it displaces\)$/,
     );
   });
+
+  it("judges a failed compaction's input against all but the first two messages, and takes no card from it", () => {
+    const overTrigger = () => {
+      const run = new AgentRunHistory({ limits: SMALL_LIMITS });
+      while (Buffer.byteLength(JSON.stringify(run.request())) <= run.limits.compactionTriggerBytes) run.turn();
+      return run;
+    };
+    const run = overTrigger();
+    const leaving = run.dialog.length - 2;
+    const retried = resultOf(run.compact({ outcome: 'failed' }).compact().turn(), 'compaction.digest-coverage');
+    expect(retried.status).toBe('pass');
+    expect(retried.evidence[0]).toMatch(new RegExp(`the compaction's input shows the ${leaving} messages it displaces$`));
+    const withoutFirstTool = (before: Message[]) => before.filter((_m, i) => i !== before.findIndex((n) => n.role === 'tool'));
+    const failed = resultOf(overTrigger().compact({ outcome: 'failed', sent: withoutFirstTool }).turn(), 'compaction.digest-coverage');
+    expect(failed.status).toBe('fail');
+    expect(failed.evidence[0]).toMatch(/leaves out the tool result for \S+ \(message 3 of the dialog it displaces\)$/);
+  });
+
+  it('does not apply to a run that never compacts', () => {
+    const result = resultOf(new AgentRunHistory().turn().complete(), 'compaction.digest-coverage');
+    expect(result.status).toBe('not-applicable');
+    expect(result.evidence).toEqual(['no compaction']);
+  });
 });

@@ -342,6 +342,12 @@ describe('tables', () => {
         load: { atStart: 1, max: 9, mean: 5, atEnd: 2 },
         meter,
         bottleneck: limits,
+        sides: [
+          { side: 'longrun', pair: 0, wallSeconds: 72, turns: 40_000, historyBytes: 9e9, meter, bottleneck: limits },
+          { side: 'peer', pair: 0, wallSeconds: 60, turns: 40_000, historyBytes: 8.7e9, meter, bottleneck: limits },
+        ],
+        peerWallSeconds: 60,
+        peerRatio: 1.2,
       },
       ceiling: {
         activitiesPerSecond: 310,
@@ -358,6 +364,7 @@ describe('tables', () => {
           },
         ],
         longrunShare: [{ inFlight: 4, longrunMBps: 12.3, ceilingMBps: 61.5, share: 0.2 }],
+        peerShare: [{ inFlight: 4, peerMBps: 12.3, ceilingMBps: 61.5, share: 0.2, longrunOverPeer: 1 }],
       },
       repro: {
         tmprl1103Seconds: 8.4,
@@ -394,9 +401,12 @@ describe('tables', () => {
     expect(text).toContain('260 turns, 139 MB of history, past the 128 MiB budget');
     expect(text).toContain('450 MB (target: under 350 MB: NOT met); v1 worker (pid 11) 300 MB, activities worker (pid 12) 150 MB');
     expect(text).toMatch(/peak RSS longrun \(mocks, judging, replay\)\s+380 MB \(target: under 400 MB: met\)/);
-    expect(text).toContain('input tokens without compaction  3.840 B');
+    expect(text).toMatch(/input tokens without compaction\s+3\.840 B/);
     expect(text).toContain('1 min 12 s');
     expect(text).toContain('A production month: 1067 runs, 4 at once, 6,000 context bytes per turn');
+    expect(text).toMatch(/the peer \(bare kernel, then the SDK's replay\)\s+1 min 00 s; longrun\/peer 1\.20/);
+    expect(text).toMatch(/peer\s+1\s+1 min 00 s\s+40000/);
+    expect(text).toContain("4 in flight: the peer (bare kernel, then the SDK's replay) 12.30 MB/s, 20% of the ceiling; longrun/peer 1.00");
     expect(text).toMatch(/1\.9 MB\s+4\s+190\s+31\.6\s+61\.50/);
     expect(text).toContain('ceiling: 310.0 activities/s, 61.50 history MB/s');
     expect(text).toContain("4 in flight: longrun 12.30 MB/s, 20% of the bare server's 61.50 MB/s");

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { extractIdentifiers } from '../../contract/identifiers.ts';
 import { CARD_SECTIONS } from '../../contract/limits.ts';
 import { resolveContext } from '../context.ts';
 import { DEFAULT_KERNEL_MAPPING } from '../mapping.ts';
@@ -104,6 +105,30 @@ describe('compaction.card', () => {
     const result = resultOf(run, 'compaction.card');
     expect(result.evidence[0]).toMatch(/card keeps (\d+) of \d+ required identifiers verbatim \(minimum share 1\); missing: OPS-4821$/);
     expect(resultOf(run, 'compaction.card', { card: { minIdentifierShare: 0.5 } }).status).toBe('pass');
+  });
+
+  it('reads headings as whole lines: a blank line or a trailing space is no problem, an indented or missing heading is', () => {
+    const [task, ...rest] = CARD_SECTIONS;
+    expect(sectionProblem(`\n\n${CARD_SECTIONS.join('\nbody ## not a heading\n')}`)).toBeNull();
+    expect(sectionProblem([`${task} `, ...rest].join('\n'))).toBeNull();
+    expect(sectionProblem([`  ${task}`, ...rest].join('\n'))).toMatch(/not the six in order$/);
+    expect(sectionProblem(CARD_SECTIONS.slice(0, -1).join('\n'))).toMatch(/not the six in order$/);
+  });
+
+  it("fails a card that drops an identifier of the latest tool output the compaction's input names", () => {
+    const run = overTrigger();
+    const lastTool = [...run.dialog].reverse().find((m) => m.role === 'tool');
+    const fromTool = extractIdentifiers(lastTool?.content as string).filter((id) => !run.input.userRequest.includes(id));
+    const dropped = fromTool[0] as string;
+    expect(dropped).toBeDefined();
+    run.compact({ card: validCard(run.dialog).replaceAll(dropped, 'it') }).turn();
+    expect(resultOf(run, 'compaction.card').evidence[0]).toMatch(new RegExp(`missing: ${dropped}$`));
+  });
+
+  it('asks nothing of a card when the user request and the tools name no identifier', () => {
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS, userRequest: 'Tidy up the code.' });
+    while (Buffer.byteLength(JSON.stringify(run.request())) <= run.limits.compactionTriggerBytes) run.turn({ tools: ['done'] });
+    expect(resultOf(run.compact().turn(), 'compaction.card').status).toBe('pass');
   });
 
   it('fails a journaled card that no compaction returned, and a compaction the journal does not record', () => {

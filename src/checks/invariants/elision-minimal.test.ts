@@ -48,6 +48,13 @@ describe('elision.minimal', () => {
     expect(elidedRun([500, 3_000, 700, 500], [700]).status).toBe('fail');
   });
 
+  it('holds an elision that takes every tool output, and does not apply to a run that elides nothing and never rebuilds', () => {
+    expect(elidedRun([2_000, 600], [2_000, 600]).status).toBe('pass');
+    const none = resultOf(new AgentRunHistory().turn().complete(), 'elision.minimal');
+    expect(none.status).toBe('not-applicable');
+    expect(none.evidence).toEqual(['no payload elided an item', '0 rebuilt tails judged']);
+  });
+
   it('lets items over the big-item threshold go in any order (oldest first, as v0 takes them), never after smaller ones', () => {
     expect(elidedRun([4_500, 600, 5_000], [4_500]).status).toBe('pass');
     expect(elidedRun([4_500, 600, 5_000], [600]).status).toBe('fail');

@@ -1,13 +1,20 @@
 /**
  * Driving on a harness task queue against the embedded server: the verdicts of the one-process
  * run on the same seed, with the runs started, watched and judged by `longrun harness-worker`
- * processes; and a harness worker SIGKILLed mid-drive, whose drive another takes over, every run
- * started once and judged once, the report whole.
+ * processes; a harness worker SIGKILLed mid-drive, whose drive another takes over, every run
+ * started once and judged once, the report whole; and a second `run --drive-on` of the same
+ * scenario and seed, which attaches to the drive under way instead of starting its runs again.
  */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Environment } from '../environment/index.ts';
+import type { Summary } from '../result/index.ts';
 import { runScenario } from '../runner/run-scenario.ts';
+import { packagePath } from '../shared/package-paths.ts';
 import { driveWorkflowId, judgingWorkflowId } from './harness-ids.ts';
 import { queueDriver } from './queue-driver.ts';
 import { oneProcessBaseline, QUEUE_SCENARIO, stopHarnessWorkers, verdictsOf } from './testing/harness-workers.ts';
@@ -65,7 +72,62 @@ describe('driving on a harness task queue', () => {
       expect(judging.events?.filter((event) => event.activityTaskCompletedEventAttributes)).toHaveLength(1);
     }
   }, 120_000);
+  it('attaches a second invocation of the same scenario and seed to the drive under way: its runs started once, both reports whole', async () => {
+    const queue = 'drive-attached';
+    await spawnWorker(queue).ready;
+    const dir = mkdtempSync(join(tmpdir(), 'longrun-attach-'));
+    try {
+      const file = join(dir, 'cross-version-replay.yaml');
+      const yaml = readFileSync(packagePath('scenarios', 'cross-version-replay.yaml'), 'utf8');
+      writeFileSync(file, yaml.replace(/^ {2}count: \d+$/m, `  count: ${scenario.runs.count}`));
+      const reportDir = join(dir, 'reports');
+      const args = [packagePath('bin', 'longrun.js'), 'run', file, '--drive-on', queue, '--report-dir', reportDir];
+      const first = spawn(process.execPath, args, {
+        env: { ...process.env, TEMPORAL_ADDRESS: env.address },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      first.stdout.on('data', (data: Buffer) => (output += data));
+      first.stderr.on('data', (data: Buffer) => (output += data));
+      const exited = new Promise<number | null>((resolve) => first.on('close', resolve));
+      const driveId = driveWorkflowId(scenario);
+      const drive = await driveRunning(env, driveId);
+      const summary = await runScenario(scenario, { environment: env, driveElsewhere: queueDriver(queue) });
+      // Passed, or a verdict failed (exit 1); never a harness error (exit 2).
+      expect([0, 1], output).toContain(await exited);
+      const [report] = readdirSync(reportDir);
+      const firstSummary = JSON.parse(readFileSync(join(reportDir, report as string, 'summary.json'), 'utf8')) as Summary;
+      // One drive, whose runs both invocations report whole: each started once. (Their verdicts are
+      // not compared: a run's requests may reach either process's mocks, whose ledgers are their own.)
+      const handle = env.client.workflow.getHandle(driveId);
+      expect((await handle.describe()).runId).toBe(drive);
+      const children = (await handle.result()) as string[];
+      expect(children).toHaveLength(4);
+      for (const child of children) expect((await activityCounts(env, child)).completed.startDrivenRun).toBe(1);
+      const runsOf = (reported: Summary) => reported.runs.map((run) => `${run.runId} ${run.binary} ${run.workflowId}`).sort();
+      expect(runsOf(summary)).toHaveLength(4);
+      expect(runsOf(firstSummary)).toEqual(runsOf(summary));
+      expect(verdictsOf(summary).runs.map(({ runId, binary }) => ({ runId, binary }))).toEqual(
+        verdictsOf(baseline.oneProcess).runs.map(({ runId, binary }) => ({ runId, binary })),
+      );
+      expect([summary.partial, firstSummary.partial]).toEqual([false, false]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
+
+/** Waits until a drive is under way; its run id. */
+async function driveRunning(env: Environment, driveId: string): Promise<string> {
+  for (;;) {
+    const drive = await env.client.workflow
+      .getHandle(driveId)
+      .describe()
+      .catch(() => undefined);
+    if (drive?.status.name === 'RUNNING') return drive.runId;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 /** Waits until a run's watch runs on a harness worker; the id of that run's child workflow. */
 async function watchStarted(env: Environment, driveId: string): Promise<string> {

@@ -105,23 +105,29 @@ class Gathering {
 
   activities(): HostActivities {
     return {
-      drivenRunStarted: async (run) => {
-        const child = callerId();
-        if (this.#started.has(child)) return;
-        this.#started.add(child);
-        this.request.started(launchedOf(run));
-      },
+      drivenRunStarted: async (run) => this.#heardStarted(callerId(), run),
       drivenRunEnded: async (run) => {
         const child = callerId();
-        let verdict = this.#verdicts.get(child);
-        if (!verdict) {
-          verdict = this.request.ended(launchedOf(run));
-          this.#verdicts.set(child, verdict);
-          void this.#record(child).catch(() => {});
-        }
+        const verdict = this.#heardEnded(child, run);
+        void this.#record(child).catch(() => {});
         return verdict;
       },
     };
+  }
+
+  #heardStarted(child: string, run: WireRun): void {
+    if (this.#started.has(child)) return;
+    this.#started.add(child);
+    this.request.started(launchedOf(run));
+  }
+
+  #heardEnded(child: string, run: WireRun): InvariantResult {
+    let verdict = this.#verdicts.get(child);
+    if (!verdict) {
+      verdict = this.request.ended(launchedOf(run));
+      this.#verdicts.set(child, verdict);
+    }
+    return verdict;
   }
 
   /** Every child's record, those not heard of yet (a drive this process attached to) too. */
@@ -136,6 +142,9 @@ class Gathering {
         .getHandle(child)
         .result()
         .then(async (driven: DrivenRun) => {
+          // A run another invocation heard of (the drive attached to) is counted here too, so the tallies agree.
+          this.#heardStarted(child, driven.run);
+          this.#heardEnded(child, driven.run);
           await this.request.judged(launchedOf(driven.run), driven.record as RunRecord, driven.stoppedBecause);
         });
       this.#records.set(child, gathered);

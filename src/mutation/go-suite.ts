@@ -1,8 +1,9 @@
 /**
  * The scenarios `npm run mutation:go` runs against each mutant: the go-* scenarios by name, and
- * `go-detect-<name>`, a Go twin of a detection scenario (detection-suite.ts) that no go-*
- * scenario matches: its shape, limits and server on go-v1 (go-smoke's target), its expectations
- * on v1 moved to go-v1.
+ * `go-<name>`, a Go twin of a detection scenario (detection-suite.ts: `go-detect-guard`,
+ * `go-bounds-small-groups`) that no go-* scenario matches: its shape, limits and server on go-v1
+ * (go-smoke's target), its expectations on v1 moved to go-v1. A twin's runs have ids of their
+ * own, so its plan is not its original's: limits at the original's exact bytes bite only by chance.
  */
 import { resolveScenario } from '../scenario/registry.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
@@ -13,6 +14,10 @@ export const DEFAULT_SCENARIOS = [
   'go-smoke',
   'go-detect-guard',
   'go-bounds',
+  'go-detect-guard-gives-up',
+  'go-detect-compaction-input',
+  'go-bounds-small-groups',
+  'go-bounds-long-texts',
   'go-cross-version-replay',
   'go-history-size',
   'go-compaction-failure',

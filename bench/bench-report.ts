@@ -275,7 +275,7 @@ export function monthTable(result: MonthResult & Partial<MonthAgainstPeer>): Tab
         `start ${result.load.atStart.toFixed(1)}, mean ${result.load.mean.toFixed(1)}, max ${result.load.max.toFixed(1)}`,
       ],
     ],
-    notes: [result.bottleneck.why],
+    notes: [result.bottleneck.why, ...(result.violations ?? []).map((line) => `violation: ${line}`)],
   };
 }
 

@@ -33,6 +33,8 @@ export interface MonthResult {
   bytesPerTurn: number;
   passed: boolean;
   runsWithViolations: number;
+  /** The first runs that failed a check: run, how it ended, the check and its first evidence line. */
+  violations?: string[];
   turns: number;
   compactions: number;
   continuedAsNew: number;
@@ -128,6 +130,7 @@ export async function measureMonth(options: MonthOptions, log: (line: string) =>
     bytesPerTurn: resolveShape(scenario.shape).turns.bytesPerTurn,
     passed: summary.passed,
     runsWithViolations: summary.runs.filter((r) => r.invariants.some((i) => i.status === 'fail')).length,
+    violations: violationLines(summary.runs, VIOLATIONS_SHOWN),
     turns: summary.totals.turns,
     compactions: summary.runs.reduce((n, r) => n + r.compactions.filter((c) => c.ok).length, 0),
     continuedAsNew: summary.runs.reduce((n, r) => n + r.executions.filter((e) => e.closedBy === 'continued-as-new').length, 0),
@@ -147,6 +150,20 @@ export async function measureMonth(options: MonthOptions, log: (line: string) =>
     meter,
     bottleneck: bottleneckOf(meter),
   };
+}
+
+const VIOLATIONS_SHOWN = 20;
+
+/** One line per failed check of the first `max` runs that failed one. */
+export function violationLines(runs: readonly Pick<RunRecord, 'runId' | 'outcome' | 'invariants'>[], max: number): string[] {
+  return runs
+    .filter((run) => run.invariants.some((i) => i.status === 'fail'))
+    .slice(0, max)
+    .flatMap((run) =>
+      run.invariants
+        .filter((i) => i.status === 'fail')
+        .map((i) => `${run.runId} (${run.outcome}): ${i.id}: ${i.evidence[0]?.split('\n')[0] ?? 'no evidence'}`),
+    );
 }
 
 /** The plan index in a run id: `bench-month-run-0042` -> 42. */

@@ -52,7 +52,9 @@ export function queueDriver(taskQueue: string, namespace?: string): RunDriver {
           // A second invocation while the drive runs attaches to it; one after it ended starts afresh.
           workflowIdConflictPolicy: 'USE_EXISTING',
         });
-        const stopped = new Promise<void>((resolve) => request.signal.addEventListener('abort', () => resolve(), { once: true }));
+        const stopped = new Promise<void>((resolve) =>
+          request.signal.aborted ? resolve() : request.signal.addEventListener('abort', () => resolve(), { once: true }),
+        );
         const children = await Promise.race([handle.result() as Promise<string[]>, stopped, request.failed]).catch(
           async (error: unknown) => {
             await handle.cancel().catch(() => {});

@@ -185,6 +185,36 @@ describe('go-bounds: the Go kernel at the exact bytes of its own plan', () => {
   }, 400_000);
 });
 
+describe('go-tail-outputs: tool outputs past the tail cap on the Go kernel', () => {
+  const { scenario, file } = resolveScenario('go-tail-outputs');
+
+  it('go-v1 keeps two groups at every compaction and elides their tool outputs under the cap', async () => {
+    const summary = await runScenario(scenario, { scenarioFile: file });
+    expect(summary.expectations.filter((e) => !e.met)).toEqual([]);
+    const [only] = summary.runs;
+    expect(only?.compactions.map((c) => c.kept)).toEqual([2, 2, 2]);
+    const elision = only?.invariants.find((i) => i.id === 'elision.minimal');
+    expect(elision?.evidence).toEqual(['3 elisions judged, 6 items elided', '3 rebuilt tails judged']);
+  }, 400_000);
+
+  it('a go-v1 whose tail may not elide tool outputs fails it', async () => {
+    const dir = goKernelWith([
+      'context.go',
+      'kindToolOutput: true, kindAssistantText: true}',
+      'kindToolOutput: false, kindAssistantText: true}',
+    ]);
+    try {
+      const summary = await runScenario(builtIn(scenario, dir), { scenarioFile: file });
+      expect(summary.passed).toBe(false);
+      const failed = summary.runs[0]?.invariants.filter((i) => i.status === 'fail');
+      expect(failed?.map((i) => i.id)).toEqual(['rebuild.contract']);
+      expect(failed?.[0]?.evidence[0]).toMatch(/the tail is [\d,]+ bytes > tail max 4,096/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 400_000);
+});
+
 describe('a foreign target that cannot run', () => {
   const target = (worker: string[], build?: string[]): Scenario =>
     scenarioSchema.parse({

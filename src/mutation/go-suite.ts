@@ -14,6 +14,7 @@ export const DEFAULT_SCENARIOS = [
   'go-smoke',
   'go-detect-guard',
   'go-bounds',
+  'go-tail-outputs',
   'go-detect-guard-gives-up',
   'go-detect-compaction-input',
   'go-bounds-small-groups',

@@ -1,7 +1,10 @@
 /**
- * `npm run mutation:checks:narrow -- [--reaching] <file>...`: StrykerJS over each checks file in
- * turn (stryker.checks.config.json), each run with the test set narrowed to the tests that can see
- * that file's mutants (checks-tests.ts; `--reaching`: every test that loads the file). The
+ * `npm run mutation:checks:narrow -- [--reaching|--no-judges] <file>...`: StrykerJS over each
+ * checks file in turn (stryker.checks.config.json), each run with the test set narrowed to the
+ * tests that can see that file's mutants (checks-tests.ts; `--reaching`: every test that loads
+ * the file; `--no-judges`: without the whole-verdict tests of CHECKS_JUDGES that do not name the
+ * file's invariant, which every survivor runs in full, so a lower bound of the score at a
+ * fraction of the time). The
  * narrowed list goes to vitest.checks.config.ts in `CHECKS_TESTS`. Each file's report is kept as
  * reports/mutation-checks/<name>.json, its score and survivors appended to
  * reports/mutation-checks/summary.md and printed, with the seconds a mutant cost and the load.
@@ -21,6 +24,8 @@ const TIMEOUT_MS = '30000';
 
 const args = process.argv.slice(2);
 const reaching = args.includes('--reaching');
+const noJudges = args.includes('--no-judges');
+const mode = reaching ? '.reaching' : noJudges ? '.no-judges' : '';
 const files = args.filter((a) => !a.startsWith('--'));
 if (files.length === 0) {
   console.error('mutation:checks:narrow: name the files to mutate (src/checks/invariants/<name>.ts ...)');
@@ -36,7 +41,7 @@ for (const file of files) {
     process.exit(2);
   }
   const loading = testsReaching(target, all);
-  const tests = reaching ? loading : testsSeeing(target, loading);
+  const tests = reaching ? loading : testsSeeing(target, loading, undefined, !noJudges);
   const load = loadavg()[0]?.toFixed(1);
   const started = Date.now();
   rmSync(REPORT, { force: true });
@@ -50,13 +55,13 @@ for (const file of files) {
     failed = true;
     continue;
   }
-  const kept = `${DIR}/${basename(target, '.ts')}${reaching ? '.reaching' : ''}.json`;
+  const kept = `${DIR}/${basename(target, '.ts')}${mode}.json`;
   copyFileSync(REPORT, kept);
   const summary = summarize(JSON.parse(readFileSync(REPORT, 'utf8')) as Report);
   const perMutant = summary.valid === 0 ? 0 : seconds / summary.valid;
   const text = [
     `## ${file}: ${summary.score}`,
-    `${tests.length} of ${all.length} test files${reaching ? ' (every one that loads it)' : ''}; ` +
+    `${tests.length} of ${all.length} test files (${tests.join(', ')}); ` +
       `${(seconds / 60).toFixed(1)} min, ${perMutant.toFixed(1)} s a mutant, load ${load} at the start; report ${kept}`,
     '',
     ...summary.survivors.map((s) => `- ${s}`),

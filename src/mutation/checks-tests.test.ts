@@ -23,7 +23,8 @@ const checks = tree({
   'src/checks/invariants/b.test.ts': "import { resultOf } from '../testing/index.ts';\nresultOf(run, 'beta.two');",
   'src/checks/history/x.test.ts': "import { x } from './x.js';",
   'src/checks/index.test.ts': "const m = await import('./index.ts');",
-  'test/corpus/corpus.test.ts': "import { checkRun } from '../../src/checks/index.ts';",
+  'test/corpus/corpus.test.ts':
+    "import { checkRun } from '../../src/checks/index.ts';\ncheckRun(runs).results.find((r) => r.id === 'beta.two');",
 });
 const tests = [
   'src/checks/history/x.test.ts',
@@ -63,6 +64,12 @@ describe('the tests that can kill a checks mutant', () => {
       'src/checks/invariants/a.test.ts',
       'test/corpus/corpus.test.ts',
       'src/checks/index.test.ts',
+    ]);
+    expect(testsSeeing('src/checks/invariants/a.ts', reaching, checks, false)).toEqual(['src/checks/invariants/a.test.ts']);
+    const b = testsReaching('src/checks/invariants/b.ts', tests, checks);
+    expect(testsSeeing('src/checks/invariants/b.ts', b, checks, false)).toEqual([
+      'src/checks/invariants/b.test.ts',
+      'test/corpus/corpus.test.ts',
     ]);
     const x = testsReaching('src/checks/history/x.ts', tests, checks);
     expect(testsSeeing('src/checks/history/x.ts', x, checks)).toEqual([

@@ -79,20 +79,22 @@ export function invariantId(source: string): string | undefined {
  * invariant's result by id sees no other's), or judge a whole verdict. A test dropped here that
  * would have killed a mutant makes the score lower, never higher. In the order to run them: the
  * file's own test first, the judges last, so that a mutant its own test kills costs that test only
- * (the runner bails at the first failure).
+ * (the runner bails at the first failure). Without `withJudges`, a judge stays only if it names
+ * the invariant's id or imports the file itself.
  */
-export function testsSeeing(target: string, reaching: readonly string[], tree: SourceTree = diskTree): string[] {
+export function testsSeeing(target: string, reaching: readonly string[], tree: SourceTree = diskTree, withJudges = true): string[] {
   const wanted = normalize(target);
   const id = invariantId(tree.read(wanted));
   const judges: readonly string[] = CHECKS_JUDGES;
   const own = wanted.replace(/\.ts$/, '.test.ts');
-  const seeing = reaching.filter((t) => {
-    if (t === own || judges.includes(t)) return false;
+  const named = (t: string) => {
     const source = tree.read(t);
     if (id !== undefined && source.includes(`'${id}'`)) return true;
     return relativeImports(source).some((s) => resolveImport(t, s, tree.exists) === wanted);
-  });
-  return [...reaching.filter((t) => t === own), ...seeing, ...judges.filter((t) => reaching.includes(t))];
+  };
+  const seeing = reaching.filter((t) => t !== own && !judges.includes(t) && named(t));
+  const judging = judges.filter((t) => reaching.includes(t) && (withJudges || named(t)));
+  return [...reaching.filter((t) => t === own), ...seeing, ...judging];
 }
 
 function testFilesUnder(dir: string): string[] {

@@ -25,4 +25,13 @@ describe('payload.ceiling', () => {
     expect(resultOf(run, 'payload.ceiling').status).toBe('pass');
     expect(resultOf(run, 'payload.ceiling', { limits: { blobLimitBytes: 30_000 } }).status).toBe('fail');
   });
+
+  it('fails a payload at exactly the limit, and names the largest payload, the one a limit a byte above it lets pass', () => {
+    const run = new AgentRunHistory().turn({ tools: [30_000] }).turn({ tools: [100] });
+    const [, stated] = /largest .* ([\d,]+) bytes \(limit/.exec(resultOf(run, 'payload.ceiling').evidence[0] ?? '') ?? [];
+    const largest = Number(stated?.replaceAll(',', ''));
+    expect(largest).toBeGreaterThan(30_000);
+    expect(resultOf(run, 'payload.ceiling', { limits: { blobLimitBytes: largest } }).status).toBe('fail');
+    expect(resultOf(run, 'payload.ceiling', { limits: { blobLimitBytes: largest + 1 } }).status).toBe('pass');
+  });
 });

@@ -2,8 +2,9 @@
  * Driving on a harness task queue against the embedded server: the verdicts of the one-process
  * run on the same seed, with the runs started, watched and judged by `longrun harness-worker`
  * processes; a harness worker SIGKILLed mid-drive, whose drive another takes over, every run
- * started once and judged once, the report whole; and a second `run --drive-on` of the same
- * scenario and seed, which attaches to the drive under way instead of starting its runs again.
+ * started once and judged once, the report whole; a second `run --drive-on` of the same
+ * scenario and seed, which attaches to the drive under way instead of starting its runs again;
+ * and an interrupt, which cancels the drive once its runs are stopped.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -114,6 +115,25 @@ describe('driving on a harness task queue', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }, 120_000);
+  it('stops on an interrupt: the drive cancelled, the run it watched stopped, a partial report', async () => {
+    const queue = 'drive-stopped';
+    await spawnWorker(queue).ready;
+    const stop = new AbortController();
+    const driving = runScenario(scenario, { environment: env, driveElsewhere: queueDriver(queue), signal: stop.signal });
+    const watched = await watchStarted(env, driveWorkflowId(scenario));
+    stop.abort();
+    const summary = await driving;
+    expect(summary.partial).toBe(true);
+    const drive = env.client.workflow.getHandle(driveWorkflowId(scenario));
+    await expect(drive.result()).rejects.toThrow();
+    expect((await drive.describe()).status.name).toBe('CANCELLED');
+    const started = (await env.client.workflow.getHandle(watched).fetchHistory()).events?.find(
+      (event) => event.activityTaskCompletedEventAttributes,
+    );
+    const payload = started?.activityTaskCompletedEventAttributes?.result?.payloads?.[0]?.data as Uint8Array;
+    const run = JSON.parse(new TextDecoder().decode(payload)) as { workflowId: string };
+    expect((await env.client.workflow.getHandle(run.workflowId).describe()).status.name).not.toBe('RUNNING');
   }, 120_000);
 });
 

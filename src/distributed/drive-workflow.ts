@@ -94,15 +94,23 @@ export async function driveScenarioWorkflow(input: DriveInput): Promise<string[]
   const clock = { now: () => Date.now(), sleep: (ms: number) => sleep(ms), stopped: () => false };
   const driveId = workflowInfo().workflowId;
   const children: string[] = [];
-  await Promise.all(
-    binaries.map((binary) =>
-      arrive({ ...arrivals, ...(offsetsMs ? { offsetMs: (index) => offsetsMs[index] } : {}) }, clock, async (index) => {
-        const workflowId = drivenRunWorkflowId(driveId, input.startedAtMs, binary, index);
-        children.push(workflowId);
-        await executeChild(driveRunWorkflow, { workflowId, args: [{ ...each, binary, index }] });
-      }),
-    ),
-  );
+  const running: Promise<unknown>[] = [];
+  try {
+    await Promise.all(
+      binaries.map((binary) =>
+        arrive({ ...arrivals, ...(offsetsMs ? { offsetMs: (index) => offsetsMs[index] } : {}) }, clock, async (index) => {
+          const workflowId = drivenRunWorkflowId(driveId, input.startedAtMs, binary, index);
+          children.push(workflowId);
+          const child = executeChild(driveRunWorkflow, { workflowId, args: [{ ...each, binary, index }] });
+          running.push(child);
+          await child;
+        }),
+      ),
+    );
+  } finally {
+    // Cancelled, the drive ends once every child has stopped its run: a child the drive's end terminated would leave it running.
+    await Promise.allSettled(running);
+  }
   return children;
 }
 

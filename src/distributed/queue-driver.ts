@@ -62,8 +62,9 @@ export function queueDriver(taskQueue: string, namespace?: string): RunDriver {
           },
         );
         if (!children) {
-          // Interrupted: the drive is cancelled (its watches stop their runs); what was judged is kept.
+          // Interrupted: the drive is cancelled and ends once its watches have stopped their runs; what was judged is kept.
           await handle.cancel().catch(() => {});
+          await handle.result().catch(() => {});
           return;
         }
         await gathering.all(children);

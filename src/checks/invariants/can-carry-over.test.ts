@@ -11,6 +11,29 @@ function carried(edit: (resume: Resume) => Resume): AgentRunHistory {
     .complete();
 }
 
+/**
+ * A ContinueAsNew whose input had its tool outputs elided, the elision journaled under
+ * `journalTurn(next)`, where `next` is the turn the carried dialog is for.
+ */
+function elidedCarry(journalTurn: (next: number) => number): AgentRunHistory {
+  const run = new AgentRunHistory().turns(3, { tools: [1500, 800] });
+  const turn = journalTurn(run.turnNumber + 1);
+  run.journal('payload.elided', { turn, payload: 'continue_as_new', items: 2, tool_outputs: 2 }, { turn });
+  return run
+    .continueAsNew({
+      resume: (r) => ({
+        ...r,
+        messages: r.messages.map((m) =>
+          m.role === 'tool' && typeof m.content === 'string'
+            ? { ...m, content: `[elided: tool output, ${Buffer.byteLength(m.content)} bytes]` }
+            : m,
+        ),
+      }),
+    })
+    .turn()
+    .complete();
+}
+
 describe('can.carry-over', () => {
   it('passes when the dialog, counters and journal head are carried exactly', () => {
     const run = new AgentRunHistory({ limits: SMALL_LIMITS }).play(30).complete();
@@ -34,6 +57,25 @@ describe('can.carry-over', () => {
     );
     expect(result.status).toBe('fail');
     expect(result.evidence[0]).toMatch(/resume\.messages is not the dialog as it stood: 10 messages where the dialog has 11$/);
+  });
+
+  it("passes a ContinueAsNew input elided under the next turn's journal entry", () => {
+    expect(
+      resultOf(
+        elidedCarry((next) => next),
+        'can.carry-over',
+      ).status,
+    ).toBe('pass');
+  });
+
+  it('holds the carried dialog whole when the elision is journaled under another turn', () => {
+    for (const journalTurn of [(next: number) => next + 1, (next: number) => next - 1]) {
+      const result = resultOf(elidedCarry(journalTurn), 'can.carry-over');
+      expect(result.status).toBe('fail');
+      expect(result.evidence.join('\n')).toMatch(
+        /resume\.messages is not the dialog as it stood: message \d+ \(tool call_\d+_\d+\) differs/,
+      );
+    }
   });
 
   it('fails when a tool result is carried changed', () => {

@@ -31,10 +31,18 @@ function expectedCounters(execution: Execution): RunCounters {
   };
 }
 
-/** Whether the kernel elided payloads after the execution's last turn (its ContinueAsNew input). */
+/**
+ * Whether the kernel elided its ContinueAsNew input: a `payload.elided` journaled under the turn
+ * after the execution's last (the turn the carried dialog is for). An elision under any other
+ * turn is not the ContinueAsNew's, and the carried dialog is then held to the dialog whole. Where
+ * the call_model inputs do not name their turns, any elision after the last one counts.
+ */
 function elidedAtEnd(execution: Execution): boolean {
-  const lastTurn = execution.turns.at(-1)?.number ?? 0;
-  return execution.journal.some((entry) => entry.event.type === 'payload.elided' && entry.event.turn > lastTurn);
+  const last = execution.turns.at(-1);
+  const lastTurn = last ? last.number : (execution.input.resume?.counters.turns ?? 0);
+  return execution.journal.some(
+    (entry) => entry.event.type === 'payload.elided' && (lastTurn === undefined ? true : entry.event.turn === lastTurn + 1),
+  );
 }
 
 /** The journal head after `execution`: its last event (sent, if not yet confirmed, counts). */

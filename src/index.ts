@@ -27,6 +27,7 @@ export { renderText, writeReport } from './report/index.ts';
 export type { RunRecord, Summary } from './result/index.ts';
 export type { DriveRequest, RunDriver } from './runner/driven-elsewhere.ts';
 export type { JudgingRequest, RunJudge } from './runner/judged-elsewhere.ts';
+export { gatherReplicasVerdict, replicaRecords, replicasVerdict } from './runner/replica-refusals.ts';
 export { type Progress, type RunScenarioOptions, runScenario } from './runner/run-scenario.ts';
 export { listScenarios, parseScenario, resolveScenario, type Scenario, type ScenarioInput, scenarioSchema } from './scenario/index.ts';
 export { InterruptedError } from './shared/interrupted.ts';

@@ -2,7 +2,8 @@
  * The mocks as a standalone HTTP server on loopback, for a kernel in another process (another
  * worker, the Go production kernel, k6). Requests go through the same msw handlers
  * (getResponse); the model API is served at {url}/v1 and the sandbox at {url}/sandbox/v1. A body
- * past the cap is answered 413 as it arrives, never held whole.
+ * past the cap is answered 413 as it arrives, never held whole. GET {url}/longrun/records?run=ID
+ * gives what the recorder holds of a run, so that a judge reads it from any replica.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,6 +23,8 @@ import type { MockRecorder } from '../recorder/mock-recorder.ts';
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** How long a refused body is still read (and dropped), so that its client reads the 413 rather than a reset. */
 const DRAIN_MS = 2_000;
+/** Where a replica's records of one run are read: GET {url}/longrun/records?run=ID. */
+export const RECORDS_PATH = '/longrun/records';
 
 export interface MockServerOptions extends Omit<MockProviderOptions, 'modelBaseUrl' | 'sandboxBaseUrl'> {
   /** 0 (the default) picks a free port. */
@@ -144,8 +147,26 @@ function sizeOf(bytes: number): string {
   return `${bytes.toLocaleString('en-US')} bytes`;
 }
 
+/**
+ * The records of the run `?run=ID`, and the refusals no run could be told from (they count
+ * against every run), as JSON: what `requests.accepted` reads of this replica.
+ */
+function serveRecords(recorder: MockRecorder, url: URL, req: IncomingMessage, res: ServerResponse): void {
+  const runId = url.searchParams.get('run');
+  const [status, body] =
+    req.method !== 'GET'
+      ? [405, { error: { message: `${RECORDS_PATH}: GET only, got ${req.method}` } }]
+      : !runId
+        ? [400, { error: { message: `${RECORDS_PATH}: the query names no run (?run=ID)` } }]
+        : [200, recorder.records().filter((record) => record.runId === runId || (record.runId === null && record.refusal !== null))];
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
 async function serve(served: Served, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { handlers, origin } = served;
+  const url = new URL(req.url ?? '/', origin);
+  if (url.pathname === RECORDS_PATH) return serveRecords(served.recorder, url, req, res);
   const body = await readBody(req, served.maxBodyBytes);
   if (!Buffer.isBuffer(body)) return refuseTooLarge(served, req, res, body.past);
   // A client that hangs up aborts the request, which ends a hanging (timeout) fault.
@@ -158,7 +179,7 @@ async function serve(served: Served, req: IncomingMessage, res: ServerResponse):
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   const method = req.method ?? 'GET';
-  const request = new Request(new URL(req.url ?? '/', origin), {
+  const request = new Request(url, {
     method,
     headers,
     body: method === 'GET' || method === 'HEAD' ? undefined : body,

@@ -22,7 +22,8 @@ export class RequestRefusals {
   private readonly unowned: MockRecord[] = [];
   private readonly unsubscribe: () => void;
 
-  constructor(recorder: MockRecorder) {
+  /** Fed by a recorder as it records, or by records gathered from several mock replicas (replica-refusals.ts). */
+  constructor(recorder: Pick<MockRecorder, 'onRecord'>) {
     this.unsubscribe = recorder.onRecord((record) => this.add(record));
   }
 

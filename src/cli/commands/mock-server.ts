@@ -2,7 +2,7 @@
  * `longrun mock-server`: the model API and the sandbox API as a standalone HTTP server on
  * loopback, for a worker in another process or language (the production kernel is Go).
  */
-import { checkToolMap, DEFAULT_MAX_BODY_BYTES, startMockServer, type ToolMap } from '../../../mocks/index.ts';
+import { checkToolMap, DEFAULT_MAX_BODY_BYTES, RECORDS_PATH, startMockServer, type ToolMap } from '../../../mocks/index.ts';
 import { mockOptionsOf, resolveScenario } from '../../scenario/index.ts';
 import { COMMAND_LINES } from '../command-lines.ts';
 import { EXIT } from '../exit-code.ts';
@@ -57,6 +57,7 @@ export const mockServerCommand = defineCommand({
     console.log(`longrun mock server (scenario ${scenario.name}) at ${server.url}`);
     console.log(`  model API:   ${server.modelBaseUrl}/chat/completions`);
     console.log(`  sandbox API: ${server.sandboxBaseUrl}/tools/{name}`);
+    console.log(`  records:     ${server.url}${RECORDS_PATH}?run=ID`);
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
       process.once('SIGINT', stop);

@@ -50,7 +50,7 @@ export const COMMAND_LINES = {
     summary: 'serve the mock model and sandbox over HTTP (127.0.0.1 by default) until stopped',
   },
   worker: {
-    usage: 'worker --task-queue Q --mock-url URL [--binary B]',
+    usage: 'worker --task-queue Q [--mock-url URL] [--binary B]',
     summary: "run a kernel binary's worker on TEMPORAL_ADDRESS until stopped",
   },
   'harness-worker': {

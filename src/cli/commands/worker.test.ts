@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CURRENT_BINARY } from '../../kernel/index.ts';
 import { workerCommand } from './worker.ts';
+
+afterEach(() => vi.unstubAllEnvs());
 
 describe('worker parses its flags', () => {
   it('takes the task queue, the mock URL (trailing slashes dropped), a binary and the cache size', () => {
@@ -24,7 +26,6 @@ describe('worker parses its flags', () => {
 
   it('requires the task queue and the mock URL, and checks each value', () => {
     expect(() => workerCommand.parse(['--mock-url', 'http://m:1'])).toThrow('--task-queue is required');
-    expect(() => workerCommand.parse(['--task-queue', 'q'])).toThrow('--mock-url is required');
     expect(() => workerCommand.parse(['--task-queue', 'q', '--mock-url', 'ftp://m'])).toThrow('--mock-url ftp://m: want http://host:port');
     expect(() => workerCommand.parse(['--task-queue', 'q', '--mock-url', 'http://m:1', '--max-cached-workflows=-1'])).toThrow(
       '--max-cached-workflows -1: want a whole number >= 0',
@@ -43,5 +44,16 @@ describe('worker parses its flags', () => {
     await expect(workerCommand.run(flags)).rejects.toThrow(
       '--binary v1-offload offloads to External Storage: give --store http://host:port/bucket',
     );
+  });
+
+  it("takes its mock server from LONGRUN_MOCK_URL when no flag names one: the host's nearest replica", async () => {
+    vi.stubEnv('TEMPORAL_ADDRESS', '');
+    vi.stubEnv('LONGRUN_MOCK_URL', '');
+    await expect(workerCommand.run(['--task-queue', 'q'])).rejects.toThrow('--mock-url is required, or LONGRUN_MOCK_URL: ');
+    vi.stubEnv('LONGRUN_MOCK_URL', 'mocks:8700');
+    await expect(workerCommand.run(['--task-queue', 'q'])).rejects.toThrow('LONGRUN_MOCK_URL mocks:8700: want http://host:port');
+    // Taken: the worker goes on to the cluster, which is not set.
+    vi.stubEnv('LONGRUN_MOCK_URL', 'http://10.0.0.7:8700/');
+    await expect(workerCommand.run(['--task-queue', 'q'])).rejects.toThrow('TEMPORAL_ADDRESS is not set');
   });
 });

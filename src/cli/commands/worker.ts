@@ -4,6 +4,7 @@
  * way to put a binary under someone else's load.
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
+import { WORKER_ENV } from '../../contract/worker-env.ts';
 import { clusterSettingsFromEnv, describeCluster, installRuntime, workerConnectionOptions } from '../../environment/index.ts';
 import { activitiesConfigFor, BINARIES, createActivities } from '../../kernel/index.ts';
 import { externalStorageOf, offloadThresholdBytes, workerOffload } from '../../kernel/workers/offload.ts';
@@ -14,14 +15,15 @@ import { defineCommand, valueFlag, wholeNumber } from '../flags.ts';
 import { UsageError } from '../usage-error.ts';
 import { binaryFlag } from './binary-flag.ts';
 
+const MOCK_URL = 'http://host:port';
+
 const FLAGS = {
   'task-queue': valueFlag({ value: 'Q', help: 'the task queue to poll', required: true }),
   'mock-url': valueFlag({
     value: 'URL',
-    help: 'a `longrun mock-server` base URL: the model API at URL/v1, the sandbox at URL/sandbox/v1',
-    required: true,
-    parse: (raw) => (/^https?:\/\/[^\s/]+/.test(raw) ? raw.replace(/\/+$/, '') : undefined),
-    want: 'http://host:port',
+    help: `a \`longrun mock-server\` base URL: the model API at URL/v1, the sandbox at URL/sandbox/v1; default: ${WORKER_ENV.mockUrl}, the host's nearest replica`,
+    parse: mockUrlOf,
+    want: MOCK_URL,
   }),
   binary: binaryFlag('the kernel binary'),
   store: valueFlag({
@@ -47,7 +49,8 @@ export const workerCommand = defineCommand({
   positionals: { min: 0, max: 0, names: '' },
   notes: 'Needs TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE, TLS or API key as the cluster wants).',
   async run({ values }) {
-    const { binary, 'task-queue': taskQueue, 'mock-url': mockUrl, 'max-cached-workflows': maxCachedWorkflows, store } = values;
+    const { binary, 'task-queue': taskQueue, 'max-cached-workflows': maxCachedWorkflows, store } = values;
+    const mockUrl = values['mock-url'] ?? mockUrlFromEnv();
     // Without its store an offloading binary would run as its release, and its histories would say otherwise.
     if (BINARIES[binary].offload && !store)
       throw new UsageError(`--binary ${binary} offloads to External Storage: give --store http://host:port/bucket`);
@@ -90,6 +93,21 @@ export const workerCommand = defineCommand({
     return EXIT.passed;
   },
 });
+
+/** The URL without its trailing slashes; undefined when it is not an http(s) URL. */
+function mockUrlOf(raw: string): string | undefined {
+  return /^https?:\/\/[^\s/]+/.test(raw) ? raw.replace(/\/+$/, '') : undefined;
+}
+
+/** The mock replica the host is given in its environment (a DaemonSet's on the node, a sidecar's), when no flag names one. */
+function mockUrlFromEnv(): string {
+  const raw = process.env[WORKER_ENV.mockUrl];
+  if (!raw)
+    throw new UsageError(`--mock-url is required, or ${WORKER_ENV.mockUrl}: the mock server the worker's model and sandbox calls go to`);
+  const url = mockUrlOf(raw);
+  if (url === undefined) throw new UsageError(`${WORKER_ENV.mockUrl} ${raw}: want ${MOCK_URL}`);
+  return url;
+}
 
 /** A worker on a namespace the cluster lacks would poll in vain forever: it does not start. */
 async function requireNamespace(connection: NativeConnection, namespace: string, where: string): Promise<void> {

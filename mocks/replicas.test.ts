@@ -9,7 +9,7 @@ import { BINARY_HEADER } from '../src/contract/run-marker.ts';
 import type { FaultProfile } from './faults/fault-profile.ts';
 import { type MockServer, RECORDS_PATH, startMockServer } from './server/http-server.ts';
 import { driveRun, type Exchange } from './testing/drive-run.ts';
-import { CHAT_TOOLS } from './testing/sandbox-tools.ts';
+import { ANTHROPIC_TOOLS, CHAT_TOOLS, RESPONSES_TOOLS } from './testing/sandbox-tools.ts';
 
 const SHAPE = { scale: 0.02, screenshots: { share: 0.2 } };
 let servers: MockServer[] = [];
@@ -94,6 +94,34 @@ describe('mock replicas', () => {
     for (const [index, exchange] of run.exchanges.entries()) split.push(await sendTo(index % 2 ? right : left, exchange, first));
     split.push(await compaction(run.exchanges.length % 2 ? right : left, runId, run.turns + 1, digest));
     expect(answers(split)).toEqual(heard);
+  });
+
+  it('answer the other wire formats alike: a Responses id another replica gave chains, an Anthropic stream is the same bytes', async () => {
+    const [a, b] = (await replicas(2)) as [MockServer, MockServer];
+    const userRequest = a.planFor('run-0004').userRequest;
+    const first = JSON.stringify({ model: 'm', input: userRequest, tools: RESPONSES_TOOLS });
+    const [fromA, fromB] = [await post(`${a.modelBaseUrl}/responses`, first), await post(`${b.modelBaseUrl}/responses`, first)];
+    expect(fromA).toMatchObject({ status: 200 });
+    expect(fromB).toEqual(fromA);
+    const next = JSON.stringify({
+      model: 'm',
+      input: 'next',
+      tools: RESPONSES_TOOLS,
+      previous_response_id: (JSON.parse(fromA.body) as { id: string }).id,
+    });
+    const chained = await post(`${b.modelBaseUrl}/responses`, next);
+    expect(chained).toMatchObject({ status: 200 });
+    expect(chained).toEqual(await post(`${a.modelBaseUrl}/responses`, next));
+    const messages = JSON.stringify({
+      model: 'm',
+      max_tokens: 4096,
+      stream: true,
+      tools: ANTHROPIC_TOOLS,
+      messages: [{ role: 'user', content: userRequest }],
+    });
+    const streamed = await post(`${a.modelBaseUrl}/messages`, messages);
+    expect(streamed.body).toContain('event: message_stop');
+    expect(await post(`${b.modelBaseUrl}/messages`, messages)).toEqual(streamed);
   });
 
   it("draw a request's fault the same on every replica, its Retry-After with it, when it is the request's first attempt there", async () => {

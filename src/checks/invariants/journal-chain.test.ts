@@ -12,7 +12,10 @@ describe('journal.chain', () => {
     expect(run.executions.length).toBeGreaterThan(1);
     const result = resultOf(run, 'journal.chain');
     expect(result.status).toBe('pass');
-    expect(result.evidence.at(-1)).toMatch(/^\d+ journal events, head seq \d+ hash [0-9a-f]{12}$/);
+    const head = run.journalHead;
+    expect(result.evidence.at(-1)).toMatch(
+      new RegExp(`^\\d+ journal events, head seq ${head.nextSeq - 1} hash ${head.headHash.slice(0, 12)}$`),
+    );
   });
 
   it('fails a gap in seq, a wrong prevHash and another run id', () => {
@@ -53,6 +56,10 @@ describe('journal.chain', () => {
     expect(resultOf(run, 'journal.chain').evidence[0]).toBe(
       `event ${run.history.lastEventId - 2}: journal.append returned hash ffffffffffff for seq 2; the event hashes to ${journalHash(event).slice(0, 12)}`,
     );
+    // An append that returns fewer hashes than it was given events.
+    const short = new AgentRunHistory();
+    short.history.activity('journal.append', { events: [{ ...event, prevHash: short.journalHead.headHash }] }, { hashes: [] });
+    expect(resultOf(short, 'journal.chain').evidence[0]).toMatch(/journal\.append returned hash none for seq 2; the event hashes to/);
   });
 
   it('counts an append still pending at ContinueAsNew (its event may be written) and fails the stale head after it', () => {
@@ -75,14 +82,19 @@ describe('journal.chain', () => {
     const event = { runId: 'run-0001', seq: 2, type: 'payload.elided' as const, turn: 1, data: {}, prevHash: run.journalHead.headHash };
     run.history.activityFailed(run.history.activityScheduled('journal.append', { events: [event] }), 'store down');
     run.journal('payload.elided', { payload: 'request' });
-    expect(resultOf(run, 'journal.chain').status).toBe('pass');
+    const result = resultOf(run, 'journal.chain');
+    expect(result.status).toBe('pass');
+    expect(result.evidence).toContainEqual(expect.stringMatching(/^event \d+: journal\.append failed; its events are not in the chain$/));
   });
 
   it('is not applicable without journal events', () => {
     const run = new AgentRunHistory();
     const json = run.histories()[0] as { events: { activityTaskScheduledEventAttributes?: unknown }[] };
     const bare = { events: json.events.slice(0, 3) };
-    expect(checkRun([bare]).results.find((r) => r.id === 'journal.chain')?.status).toBe('not-applicable');
+    expect(checkRun([bare]).results.find((r) => r.id === 'journal.chain')).toMatchObject({
+      status: 'not-applicable',
+      evidence: ['no journal events'],
+    });
   });
 });
 
@@ -102,6 +114,8 @@ describe('journal.chain: the turn counter', () => {
     const result = journalChain(run.turn());
     expect(result.status).toBe('fail');
     expect(result.evidence[0]).toBe('turn counter: journal seq 4: turn 2 completed again (turn 2 was the last)');
+    // The "each once" note is for a counter without a slip only.
+    expect(result.evidence).not.toContainEqual(expect.stringMatching(/^turn\.completed for turns/));
   });
 
   it('fails a turn that never completed', () => {

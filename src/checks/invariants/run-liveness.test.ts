@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONVERSATION_ENDED } from '../../contract/conversation-end.ts';
 import { ACTIVITY } from '../../contract/kernel-api.ts';
+import { checkRun } from '../index.ts';
 import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
 
 const STOPPED = 'longrun stopped the run after its timeout of 30 s';
@@ -179,5 +180,124 @@ describe('run.liveness', () => {
     const result = resultOf(run, 'run.liveness', { runTimeoutMs: 5_000 });
     expect(result.status).toBe('fail');
     expect(result.evidence[0]).toBe(`the run took ${(events - 1).toFixed(1)} s, past its timeout of 5.0 s`);
+  });
+});
+
+describe('run.liveness: the edges of each rule', () => {
+  const liveness = (run: AgentRunHistory, ctx?: Parameters<typeof resultOf>[2]) => resultOf(run, 'run.liveness', ctx);
+  /** A run over SMALL_LIMITS' compaction trigger, its tool outputs large enough to elide. */
+  const overTrigger = (): AgentRunHistory => {
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS });
+    while (Buffer.byteLength(JSON.stringify(run.request())) <= run.limits.compactionTriggerBytes) run.turn({ tools: [3000] });
+    return run;
+  };
+
+  it('takes the rebuild as the guard found it after an accepted compaction, and judges the dialog after a failed one', () => {
+    const accepted = overTrigger().compact();
+    accepted.history.failed('the request cannot be brought under the limit', 'PayloadGuard');
+    expect(liveness(accepted).status).toBe('pass');
+    const failed = overTrigger().compact({ outcome: 'failed' });
+    failed.history.failed('the request cannot be brought under the limit', 'PayloadGuard');
+    expect(liveness(failed).evidence[0]).toMatch(/failed with PayloadGuard \(no payload under the blob limit\), but its dialog/);
+  });
+
+  it('fails a history set whose last execution continued as new and has no execution after it', () => {
+    const histories = new AgentRunHistory().turns(2).continueAsNew().turn().histories();
+    const result = checkRun(histories.slice(0, 1)).results.find((r) => r.id === 'run.liveness');
+    expect(result?.status).toBe('fail');
+    expect(result?.evidence[0]).toMatch(/^event \d+: the last execution continued as new, and no execution follows it$/);
+  });
+
+  it("fails a chat agent's run ended while a workflow task was failing or not yet completed, and passes one whose updates were answered", () => {
+    const ended = `${CONVERSATION_ENDED} (2 messages)`;
+    const failing = new AgentRunHistory().turn();
+    const task = failing.history.workflowTaskFailed('NONDETERMINISTIC_ERROR', 'nondeterminism', 1);
+    failing.history.terminated(ended, 'longrun');
+    expect(liveness(failing).evidence[0]).toMatch(
+      new RegExp(`but the agent was not idle: event ${task}: its workflow task was not completed$`),
+    );
+    const running = new AgentRunHistory().turn();
+    const scheduled = running.history.event('WorkflowTaskScheduled', { taskQueue: 'q', attempt: 1 });
+    const started = running.history.event('WorkflowTaskStarted', { scheduledEventId: String(scheduled), identity: 'w' });
+    running.history.terminated(ended, 'longrun');
+    expect(liveness(running).evidence[0]).toMatch(
+      new RegExp(`but the agent was not idle: event ${started}: its workflow task was not completed$`),
+    );
+    const answered = new AgentRunHistory().turn();
+    answered.history.event('WorkflowExecutionUpdateAccepted', { protocolInstanceId: 'message-2' });
+    answered.history.event('WorkflowExecutionUpdateCompleted', { meta: { updateId: 'message-2' } });
+    answered.history.workflowTask();
+    answered.history.terminated(ended, 'longrun');
+    expect(liveness(answered).status).toBe('pass');
+  });
+
+  it('names a failed workflow task as the stall only when no task completed after it and the server did not force it closed', () => {
+    const stalled = (play: (run: AgentRunHistory) => void) => {
+      const run = new AgentRunHistory().turn();
+      play(run);
+      run.history.terminated(STOPPED, 'longrun');
+      return liveness(run).evidence;
+    };
+    const retrying = stalled((run) => {
+      run.history.workflowTaskFailed('PAYLOADS_TOO_LARGE', 'payload too large');
+      run.history.event('WorkflowTaskScheduled', { taskQueue: 'q', attempt: 2 });
+    });
+    expect(retrying[1]).toMatch(/a workflow task failed \(PAYLOADS_TOO_LARGE: payload too large\) and none completed after it$/);
+    const recovered = stalled((run) => {
+      run.history.workflowTaskFailed('PAYLOADS_TOO_LARGE', 'payload too large');
+      run.history.workflowTask();
+    });
+    expect(recovered).toHaveLength(1);
+    const forceClosed = stalled((run) => run.history.workflowTaskFailed('FORCE_CLOSE_COMMAND', 'force closed'));
+    expect(forceClosed).toHaveLength(1);
+  });
+
+  it("names a stalled activity's retry bounds", () => {
+    const run = new AgentRunHistory().turn();
+    run.history.workflowTask();
+    const pending = run.history.activityScheduled(ACTIVITY.runTool, { turn: 2 }, { maximumAttempts: 5, scheduleToCloseSeconds: 600 });
+    run.history.terminated(STOPPED, 'longrun');
+    expect(liveness(run).evidence[1]).toBe(
+      `event ${pending}: run_tool was scheduled and never closed (at most 5 attempts, schedule-to-close 600.0 s)`,
+    );
+  });
+
+  it('takes an activity at exactly its maximum attempts or its schedule-to-close, and measures one still open to the last event', () => {
+    const run = new AgentRunHistory().turn();
+    run.history.workflowTask();
+    const atMax = run.history.activityScheduled(ACTIVITY.runTool, { turn: 2 }, { maximumAttempts: 3 });
+    run.history.activityStarted(atMax, 3);
+    run.history.workflowTask();
+    // The builder's events are one second apart: each closes 2 s after it was scheduled.
+    const atBound = run.history.activityScheduled(ACTIVITY.runTool, { turn: 2 }, { scheduleToCloseSeconds: 2 });
+    run.history.activityCompleted(atBound, { tool_call_id: 'x', content: 'ok' });
+    const within = run.history.activityScheduled(ACTIVITY.runTool, { turn: 2 }, { scheduleToCloseSeconds: 600 });
+    run.history.activityCompleted(within, { tool_call_id: 'y', content: 'ok' });
+    const open = run.history.activityScheduled(ACTIVITY.runTool, { turn: 2 }, { scheduleToCloseSeconds: 2 });
+    for (let i = 0; i < 3; i++) run.history.timerStarted();
+    const evidence = liveness(run).evidence;
+    expect(evidence.filter((line) => line.includes('past its'))).toEqual([
+      `event ${open}: run_tool was open 3.0 s, past its schedule-to-close of 2.0 s`,
+    ]);
+  });
+
+  it('lists three executions that continued as new without a turn one by one, without the count', () => {
+    const run = new AgentRunHistory().turns(2);
+    for (let i = 0; i < 4; i++) run.continueAsNew();
+    const evidence = liveness(run.complete()).evidence;
+    expect(evidence.filter((line) => line.includes('without completing a turn'))).toHaveLength(3);
+  });
+
+  it('counts an execution whose only model call failed as one without a turn', () => {
+    const run = new AgentRunHistory().turns(2).continueAsNew();
+    run.history.workflowTask();
+    run.history.activityFailed(run.history.activityScheduled(ACTIVITY.callModel, { turn: 3 }), 'model down', 'HttpUnavailable');
+    run.continueAsNew().turn().complete();
+    expect(liveness(run).evidence[0]).toMatch(/^execution 2 event \d+: continued as new without completing a turn$/);
+  });
+
+  it('passes a run that took exactly its timeout', () => {
+    const run = new AgentRunHistory().turn().complete();
+    expect(liveness(run, { runTimeoutMs: (run.history.lastEventId - 1) * 1000 }).status).toBe('pass');
   });
 });

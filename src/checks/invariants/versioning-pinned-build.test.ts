@@ -70,6 +70,22 @@ describe('versioning.pinned-build', () => {
     );
   });
 
+  it('holds on an auto-upgrade run that moves to the new build mid-execution', () => {
+    const histories = executions('moved-mid-execution');
+    for (const event of histories.flatMap((history) => history.events)) {
+      const completed = event.workflowTaskCompletedEventAttributes as { versioningBehavior?: string } | undefined;
+      if (completed?.versioningBehavior) completed.versioningBehavior = 'VERSIONING_BEHAVIOR_AUTO_UPGRADE';
+    }
+    expect(pinnedBuild(histories)?.status).toBe('pass');
+  });
+
+  it('judges a run whose last execution is still open', () => {
+    const histories = executions('upgrade-on-can');
+    // Its last event is the one that closes it.
+    const open = [...histories.slice(0, -1), { events: (histories.at(-1) as Raw).events.slice(0, -1) }];
+    expect(pinnedBuild(open)?.status).toBe('pass');
+  });
+
   it('is not applicable to a run no versioned worker took', () => {
     expect(resultOf(new AgentRunHistory().turn().complete(), 'versioning.pinned-build')).toMatchObject({
       status: 'not-applicable',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ACTIVITY } from '../../contract/kernel-api.ts';
 import { checkRun } from '../index.ts';
 import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
 
@@ -80,11 +81,11 @@ describe('compaction.failure-continues', () => {
   });
 
   it("reads a schedule-to-close the server filled from the run's timeout as no bound, and takes a shorter one", () => {
-    const verdict = (scheduleToClose: string) => {
+    const verdict = (scheduleToClose: string, runTimeout: string | null = '120s') => {
       const histories = overTrigger().compact({ unbounded: true }).turn().complete().histories();
       const events = histories[0]?.events as { eventType: string; [key: string]: unknown }[];
       const started = events[0]?.workflowExecutionStartedEventAttributes as Record<string, unknown>;
-      started.workflowExecutionTimeout = '120s';
+      if (runTimeout) started.workflowExecutionTimeout = runTimeout;
       const compaction = events.find(
         (e) =>
           (e.activityTaskScheduledEventAttributes as { activityType?: { name: string } } | undefined)?.activityType?.name ===
@@ -100,6 +101,7 @@ describe('compaction.failure-continues', () => {
       ]),
     });
     expect(verdict('60s')?.status).toBe('not-applicable'); // bounded in time, and no compaction failed
+    expect(verdict('60s', null)?.status).toBe('not-applicable'); // a run without a timeout: any schedule-to-close bounds it
   });
 
   it('is pending, not failed, while the run is still open', () => {
@@ -110,6 +112,58 @@ describe('compaction.failure-continues', () => {
   });
 
   it('is not applicable when no compaction failed', () => {
-    expect(resultOf(new AgentRunHistory().turn(), 'compaction.failure-continues').status).toBe('not-applicable');
+    expect(resultOf(new AgentRunHistory().turn(), 'compaction.failure-continues')).toMatchObject({
+      status: 'not-applicable',
+      evidence: ['no compaction failed'],
+    });
+  });
+});
+
+describe('compaction.failure-continues: what counts as a failed compaction, and what follows it', () => {
+  const verdict = (run: AgentRunHistory) => resultOf(run, 'compaction.failure-continues');
+
+  it('takes a failed tool or model call for no compaction failure, and a run failed for the compaction without one for none', () => {
+    const run = new AgentRunHistory().turn();
+    run.history.workflowTask();
+    run.history.activityFailed(run.history.activityScheduled(ACTIVITY.runTool, { turn: 2 }), 'tool down', 'HttpUnavailable');
+    run.turn().complete();
+    expect(verdict(run).status).toBe('not-applicable');
+    const named = new AgentRunHistory().turn();
+    named.history.workflowTask();
+    named.history.failed('CompactionFailed: compaction model unavailable');
+    expect(verdict(named).status).toBe('not-applicable');
+  });
+
+  it('passes a run that fails later for another reason, after a compaction that failed and a turn', () => {
+    const run = overTrigger().compact({ outcome: 'failed' }).turn();
+    run.history.workflowTask();
+    run.history.failed('model unavailable', 'HttpUnavailable');
+    expect(verdict(run).status).toBe('pass');
+  });
+
+  it('finds the next call in the execution after the failure, never in an earlier one', () => {
+    const carried = overTrigger().compact({ outcome: 'failed' }).continueAsNew().turn().complete();
+    expect(verdict(carried).status).toBe('pass');
+    const later = new AgentRunHistory({ limits: SMALL_LIMITS }).turns(2).continueAsNew();
+    while (Buffer.byteLength(JSON.stringify(later.request())) <= later.limits.compactionTriggerBytes) later.turn();
+    later.compact({ outcome: 'failed' });
+    later.history.workflowTask();
+    later.history.failed('model unavailable', 'HttpUnavailable');
+    expect(verdict(later).evidence[0]).toMatch(/^execution 2 event \d+: compact_context failed, then no call_model/);
+  });
+
+  it('fails a journaled failure (the kernel rejected the card) with no call of its turn or a later one after it', () => {
+    const run = overTrigger().compact({ outcome: 'rejected' });
+    run.history.workflowTask();
+    run.history.failed('model unavailable', 'HttpUnavailable');
+    expect(verdict(run).evidence[0]).toMatch(/context\.compaction_failed \(turn \d+\), then no call_model: the run ended failed/);
+  });
+
+  it("fails a failed compaction left unjournaled even where another turn's failure was journaled", () => {
+    const run = overTrigger().compact({ outcome: 'failed' }).turn();
+    run.compact({ outcome: 'failed', journal: false }).turn().complete();
+    expect(verdict(run).evidence).toContainEqual(
+      expect.stringMatching(/^event \d+: compact_context failed but the journal has no context\.compaction_failed for turn \d+$/),
+    );
   });
 });

@@ -115,6 +115,14 @@ describe('can.carry-over', () => {
     expect(result.evidence).toEqual([
       expect.stringMatching(/: journal head is seq 5 hash [0-9a-f]{12}, expected seq 6 hash [0-9a-f]{12} \(the last journal event\)$/),
     ]);
+    // The right seq with another hash (a head carried from before the last append's answer).
+    const rehashed = resultOf(
+      carried((r) => ({ ...r, journal: { ...r.journal, headHash: 'f'.repeat(64) } })),
+      'can.carry-over',
+    );
+    expect(rehashed.evidence).toEqual([
+      expect.stringMatching(/: journal head is seq 6 hash ffffffffffff, expected seq 6 hash [0-9a-f]{12}/),
+    ]);
   });
 
   it('fails when the input changes beyond resume, or carries no resume', () => {

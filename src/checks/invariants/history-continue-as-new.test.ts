@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkRun } from '../index.ts';
 import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
 
 describe('history.continue-as-new', () => {
@@ -40,6 +41,30 @@ describe('history.continue-as-new', () => {
         expect.stringMatching(/^execution 1: history reached [\d,]+ bytes >= history size limit 10,000$/),
         expect.stringMatching(/^execution 1: \d+ events >= history count limit 40$/),
       ]),
+    );
+  });
+
+  it("judges each limit at its exact value, and the history's size by the server's own count where it is larger", () => {
+    const run = new AgentRunHistory().turns(3);
+    const [history] = run.histories() as { events: Record<string, unknown>[] }[];
+    const events = history?.events.length ?? 0;
+    const lines = (limits: { historySizeLimitBytes?: number; historyCountLimit?: number }) =>
+      resultOf(run, 'history.continue-as-new', { historySizeLimitBytes: 1e9, historyCountLimit: 1e9, ...limits }).evidence.filter((line) =>
+        / >= history (size|count) limit/.test(line),
+      );
+    expect(lines({ historyCountLimit: events })).toEqual([`execution 1: ${events} events >= history count limit ${events}`]);
+    expect(lines({ historyCountLimit: events + 1 })).toEqual([]);
+    const size = Number(/reached ([\d,]+) bytes/.exec(lines({ historySizeLimitBytes: 1 })[0] ?? '')?.[1]?.replaceAll(',', ''));
+    expect(lines({ historySizeLimitBytes: size })).toHaveLength(1);
+    expect(lines({ historySizeLimitBytes: size + 1 })).toEqual([]);
+    // The server counts what the payloads leave out (the events' own fields): its larger figure is the size.
+    const started = history?.events.filter((event) => event.workflowTaskStartedEventAttributes).at(-1);
+    (started?.workflowTaskStartedEventAttributes as Record<string, unknown>).historySizeBytes = String(size * 3);
+    const counted = checkRun([history as never], { historySizeLimitBytes: size + 1, historyCountLimit: 1e9 }).results.find(
+      (r) => r.id === 'history.continue-as-new',
+    );
+    expect(counted?.evidence).toContainEqual(
+      `execution 1: history reached ${(size * 3).toLocaleString('en-US')} bytes >= history size limit ${(size + 1).toLocaleString('en-US')}`,
     );
   });
 

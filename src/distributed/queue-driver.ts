@@ -98,7 +98,7 @@ function driveInputOf(request: DriveRequest, hostQueue: string): DriveInput {
  */
 class Gathering {
   readonly #started = new Set<string>();
-  readonly #verdicts = new Map<string, InvariantResult>();
+  readonly #verdicts = new Map<string, InvariantResult | Promise<InvariantResult>>();
   readonly #records = new Map<string, Promise<void>>();
 
   constructor(
@@ -124,7 +124,7 @@ class Gathering {
     this.request.started(launchedOf(run));
   }
 
-  #heardEnded(child: string, run: WireRun): InvariantResult {
+  #heardEnded(child: string, run: WireRun): InvariantResult | Promise<InvariantResult> {
     let verdict = this.#verdicts.get(child);
     if (!verdict) {
       verdict = this.request.ended(launchedOf(run));

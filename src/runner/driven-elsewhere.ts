@@ -42,8 +42,8 @@ export interface DriveRequest {
   /** Rejects when this process's workers die: the drive cannot go on. */
   failed: Promise<never>;
   started(run: LaunchedRun): void;
-  /** A run has ended: the mocks' `requests.accepted` verdict of it, which goes into its judging. */
-  ended(run: LaunchedRun): InvariantResult;
+  /** A run has ended: the mocks' `requests.accepted` verdict of it (gathered from mock replicas: a promise), which goes into its judging. */
+  ended(run: LaunchedRun): InvariantResult | Promise<InvariantResult>;
   judged(run: LaunchedRun, record: RunRecord, stoppedBecause: string | undefined): Promise<void>;
 }
 

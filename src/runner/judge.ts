@@ -6,7 +6,7 @@
  */
 import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
-import { buildRunView, type CheckContext, checkRunView, type KernelMapping } from '../checks/index.ts';
+import { buildRunView, type CheckContext, checkRunView, type InvariantResult, type KernelMapping } from '../checks/index.ts';
 import type { RunRecord } from '../result/index.ts';
 import type { ConversationOutcome } from './converse.ts';
 import { conversationEndLine, earlyEndLine, type StartDeclaration } from './early-end.ts';
@@ -29,8 +29,8 @@ export interface JudgeContext {
   servedBy: RunHarness['servedBy'];
   /** How the target's histories are read (a foreign kernel's; the contract's by default). */
   mapping?: KernelMapping;
-  /** The requests longrun's mocks refused, for `requests.accepted`. */
-  refusals: Pick<RequestRefusals, 'verdict'>;
+  /** The requests longrun's mocks refused, for `requests.accepted`: this process's recorder's, or gathered from mock replicas. */
+  refusals: { verdict(...args: Parameters<RequestRefusals['verdict']>): InvariantResult | Promise<InvariantResult> };
   /** How a foreign target's runs are started: a run that closes before its first model call says so (early-end.ts). */
   start?: StartDeclaration;
   /** The scenario's External Storage, read by the judging where a history refers to it. */
@@ -102,7 +102,7 @@ export async function judgeRun(
   const checkContext = stored ? { ...context.checkContext, storedPayloads: stored.payloads } : context.checkContext;
   const verdict = checkRunView(view, tookOver ? { ...checkContext, gateOpens: 'at-marker' } : checkContext);
   const outcomes = await replayed;
-  const invariants = [...verdict.results, replayVerdict(outcomes), context.refusals.verdict(run.runId, [binary, ...served])];
+  const invariants = [...verdict.results, replayVerdict(outcomes), await context.refusals.verdict(run.runId, [binary, ...served])];
   const built = buildRunRecord({
     workflowId,
     binary: ranOn,

@@ -31,6 +31,8 @@ describe('requests.accepted', () => {
       status: 'pass',
       evidence: ['2 requests to the mocks, none refused'],
     });
+    // The judge names the run's binary and the binaries that served it: the same one twice in process.
+    expect(refusals.verdict('r-0000', ['v1', 'v1']).evidence).toEqual(['2 requests to the mocks, none refused']);
   });
 
   it('fails the run that sent a refused request, naming the turn and the field, and not its twin on another binary', () => {

@@ -6,7 +6,7 @@
  * mocks over HTTP, and the chaos controller.
  */
 import type { temporal } from '@temporalio/proto';
-import { type MockProvider, startInProcessMocks } from '../../mocks/index.ts';
+import { createMockProvider, type MockProvider, startInProcessMocks } from '../../mocks/index.ts';
 import { type ChaosEvent, type ChaosPlan, type ChaosSessionOptions, planChaos, servedBinaries, startChaosSession } from '../chaos/index.ts';
 import { type Environment, startEnvironment } from '../environment/index.ts';
 import type { BinaryId, BinaryName } from '../kernel/index.ts';
@@ -15,6 +15,7 @@ import type { OffloadStore } from '../kernel/workers/offload.ts';
 import type { ExpectationRecord } from '../result/index.ts';
 import { mockOptionsOf } from '../scenario/mock-options.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
+import { replicaEndpoints } from './mock-replicas.ts';
 import { startScenarioStore } from './offload-store.ts';
 import { ServerGoneError } from './server-retry.ts';
 import { serverExit } from './server-watch.ts';
@@ -49,7 +50,14 @@ export function startHarness(
   chaos: ChaosPlan | undefined,
   binaries: readonly BinaryId[],
   queuePrefix: string,
-  options: { environment?: Environment; onChaosEvent?: (event: ChaosEvent) => void; signal?: AbortSignal; workersApart?: boolean },
+  options: {
+    environment?: Environment;
+    onChaosEvent?: (event: ChaosEvent) => void;
+    signal?: AbortSignal;
+    workersApart?: boolean;
+    /** The workers' model and sandbox calls go to the first of these `longrun mock-server`s (mock-replicas.ts). */
+    mockReplicas?: readonly string[];
+  },
 ): Promise<RunHarness> {
   const environment = options.environment ? { environment: options.environment } : {};
   const signal = options.signal ? { signal: options.signal } : {};
@@ -60,18 +68,27 @@ export function startHarness(
       ...(options.onChaosEvent ? { onEvent: options.onChaosEvent } : {}),
     });
   }
-  return startInProcessHarness(scenario, binaries, queuePrefix, { ...environment, ...signal, forceReplay: chaos?.forceReplay ?? false });
+  return startInProcessHarness(scenario, binaries, queuePrefix, {
+    ...environment,
+    ...signal,
+    forceReplay: chaos?.forceReplay ?? false,
+    ...(options.mockReplicas?.[0] ? { mockUrl: options.mockReplicas[0] } : {}),
+  });
 }
 
 async function startInProcessHarness(
   scenario: Scenario,
   binaries: readonly BinaryId[],
   queuePrefix: string,
-  options: { environment?: Environment; forceReplay?: boolean; signal?: AbortSignal } = {},
+  options: { environment?: Environment; forceReplay?: boolean; signal?: AbortSignal; mockUrl?: string } = {},
 ): Promise<RunHarness> {
   const { environment } = options;
   const env = environment ?? (await startEnvironment({ ...scenario.server, ...(options.signal ? { signal: options.signal } : {}) }));
-  const mocks = startInProcessMocks(mockOptionsOf(scenario));
+  // On replicas the runs' plans are still read here (the same seed plans the same runs), but no
+  // request is intercepted: the workers' calls go over HTTP to the replica.
+  const mocks = options.mockUrl
+    ? { ...createMockProvider(mockOptionsOf(scenario)), ...replicaEndpoints(options.mockUrl), close() {} }
+    : startInProcessMocks(mockOptionsOf(scenario));
   let offload: OffloadStore | undefined;
   const closeMocksAndEnv = async () => {
     mocks.close();

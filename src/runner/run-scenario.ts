@@ -34,6 +34,7 @@ import { judgedElsewhereRefusal, type RunJudge } from './judged-elsewhere.ts';
 import { JUDGED_AT_ONCE, JUDGED_ELSEWHERE_AT_ONCE, JudgingPool } from './judging-pool.ts';
 import { type LaunchedRun, launchRun, startValuesOf } from './launch.ts';
 import { checkContextOf, resolveLimits } from './limits.ts';
+import { mockReplicasRefusal, probeReplicas, ReplicaVerdicts, resolveMockReplicas } from './mock-replicas.ts';
 import { holdReplayers, kernelReplayPlan } from './replay.ts';
 import { RequestRefusals } from './request-refusals.ts';
 import { drive, driveOptionsOf } from './run-driver.ts';
@@ -82,6 +83,13 @@ export interface RunScenarioOptions {
    * Refused where `judgeElsewhere` is.
    */
   driveElsewhere?: RunDriver;
+  /**
+   * `longrun mock-server` replicas (base URLs) the runs' model and sandbox traffic goes to:
+   * this process's workers talk to the first, workers elsewhere to theirs, and each run's
+   * `requests.accepted` is gathered from all of them (mock-replicas.ts). Default: none, the
+   * mocks of this process. Refused with chaos steps, `workersApart` or a foreign target.
+   */
+  mockReplicas?: readonly string[];
 }
 
 export async function runScenario(scenario: Scenario, options: RunScenarioOptions = {}): Promise<Summary> {
@@ -95,6 +103,11 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   const driver = options.driveElsewhere;
   const refusal = (elsewhere || driver) && judgedElsewhereRefusal(scenario, Boolean(chaos?.steps.length || options.workersApart));
   if (refusal) throw new Error(refusal);
+  const replicas = resolveMockReplicas(options.mockReplicas);
+  const replicaRefusal = replicas && mockReplicasRefusal(scenario, Boolean(chaos?.steps.length || options.workersApart));
+  if (replicaRefusal) throw new Error(replicaRefusal);
+  // A replica down before any run starts is named now, before the server starts.
+  if (replicas) await probeReplicas(replicas);
   // Aborted after a failure, so that the runs still in flight stop watching and nothing new starts.
   const failure = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, failure.signal]) : failure.signal;
@@ -105,7 +118,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   const harness =
     external && foreign
       ? await startExternalHarness(scenario, external, foreign, queuePrefix, options)
-      : await startHarness(scenario, chaos, kernelBinaries, queuePrefix, options);
+      : await startHarness(scenario, chaos, kernelBinaries, queuePrefix, { ...options, ...(replicas ? { mockReplicas: replicas } : {}) });
   // An abort before any run started leaves nothing to judge: all of it goes, and the caller hears so.
   if (options.signal?.aborted) {
     await harness.close(false);
@@ -126,6 +139,9 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
   let runsTotal: number | undefined;
   const releaseReplayers = holdReplayers();
   const refusals = new RequestRefusals(mocks.recorder);
+  // On replicas, each run's requests are read from them once it has ended (this process's recorder heard none).
+  const gathered = replicas ? new ReplicaVerdicts(replicas) : undefined;
+  const requestRecords = () => gathered?.records ?? mocks.recorder.records();
   const streams = new HistoryStreams();
   try {
     const launchContext = {
@@ -149,7 +165,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
             replays: foreign ? foreignReplayPlan(foreign.commands) : kernelReplayPlan(inPlay, harness.offload?.target),
             servedBy: harness.servedBy,
             ...(foreign ? { mapping: foreign.mapping } : {}),
-            refusals,
+            refusals: gathered ?? refusals,
             ...(external && foreign ? { start: startDeclaration(external, foreign.mapping, options.scenarioFile) } : {}),
             ...(harness.offload ? { stores: new RunStores(harness.offload.target) } : {}),
           };
@@ -167,11 +183,12 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
         ...(stoppedBecause ? { stoppedBecause } : {}),
         checkContext,
         inPlay,
-        requestsAccepted: requestsAccepted(run),
+        requestsAccepted: await requestsAccepted(run),
       });
       return { record, histories: () => wholeHistories(env.client, run) };
     };
-    const requestsAccepted = (run: LaunchedRun) => refusals.verdict(run.runId, [run.binary, ...harness.servedBy(run.binary, [])]);
+    const requestsAccepted = (run: LaunchedRun) =>
+      (gathered ?? refusals).verdict(run.runId, [run.binary, ...harness.servedBy(run.binary, [])]);
     const keep = async (run: LaunchedRun, { record, histories }: JudgedRun, stoppedBecause: string | undefined) => {
       tally.add(run.runId, record, stoppedBecause);
       sampler.addRun(record);
@@ -188,7 +205,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     });
     const launches = driveOptionsOf(scenario, signal, options.durationMs);
     runsTotal = launches.durationMs === undefined ? scenario.runs.count * targetBinaries.length : undefined;
-    const report = () => options.onProgress?.(tally.progress(mocks.recorder.records(), Date.now() - startedAt.getTime(), runsTotal));
+    const report = () => options.onProgress?.(tally.progress(requestRecords(), Date.now() - startedAt.getTime(), runsTotal));
     if (options.onProgress) progressTimer = setInterval(report, options.progressEveryMs ?? 2_000);
     const sampler = startSampler(scenario, harness, tally, launches.ramp);
     const runOne = async (binary: BinaryName, index: number) => {
@@ -280,7 +297,7 @@ export async function runScenario(scenario: Scenario, options: RunScenarioOption
     finishedAt: new Date(),
     partial: signal.aborted && cutShort(tally.records, runsTotal),
     load,
-    inputTokens: inputTokensOf(mocks.recorder.records()),
+    inputTokens: inputTokensOf(requestRecords()),
   });
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fixtureRun, fixtureSummary } from '../../result/testing/index.ts';
 import { replayVerdict } from '../../runner/replay-verdict.ts';
 import { resolveScenario } from '../../scenario/index.ts';
-import { reproCommand, runCommand, soakCommand, startLine, summaryExit } from './run.ts';
+import { reproCommand, runCommand, soakCommand, startLine, summaryExit, unreadReplica } from './run.ts';
 
 describe('run, soak and repro parse their flags', () => {
   const unset = { ui: false, 'ui-port': undefined, 'metrics-port': undefined };
@@ -41,6 +41,20 @@ describe('run, soak and repro parse their flags', () => {
     expect(() => soakCommand.parse(['s', '--duration', '0s'])).toThrow('--duration 0s: want a positive duration');
   });
 
+  it('run and soak: --mock-replicas, each replica once, and a list with an entry that is no http(s) URL refused', () => {
+    expect(runCommand.parse(['smoke', '--mock-replicas', 'http://10.0.0.7:8700/,http://10.0.0.8:8700']).values['mock-replicas']).toEqual([
+      'http://10.0.0.7:8700',
+      'http://10.0.0.8:8700',
+    ]);
+    expect(soakCommand.parse(['s', '--duration', '1m', '--mock-replicas=http://a:8700']).values['mock-replicas']).toEqual([
+      'http://a:8700',
+    ]);
+    expect(runCommand.parse(['smoke']).values['mock-replicas']).toBeUndefined();
+    expect(() => runCommand.parse(['smoke', '--mock-replicas', 'http://a:8700,10.0.0.8:8700'])).toThrow(
+      '--mock-replicas http://a:8700,10.0.0.8:8700: want http(s) URLs of `longrun mock-server`s, comma-separated',
+    );
+  });
+
   it('takes exactly one scenario or incident', () => {
     expect(() => runCommand.parse([])).toThrow('missing the scenario');
     expect(() => runCommand.parse(['a', 'b'])).toThrow('unexpected argument "b"');
@@ -70,6 +84,25 @@ describe('the exit code of a run', () => {
     expect(summaryExit(fixtureSummary([run], { passed: true }))).toBe(0);
     expect(summaryExit(fixtureSummary([run], { passed: false }))).toBe(1);
     expect(summaryExit(fixtureSummary([notReplayed], { passed: false }))).toBe(2);
+  });
+
+  it('is 2, its replica named on one line, when a mock replica could not be read for a run (the report is written all the same)', () => {
+    const why = 'the requests could not be gathered: mock replica http://10.0.0.8:8700/longrun/records?run=r-1: fetch failed';
+    const unread = {
+      ...run,
+      invariants: [...run.invariants, { id: 'requests.accepted' as const, status: 'fail' as const, evidence: [why] }],
+    };
+    const refused = {
+      ...run,
+      invariants: [
+        ...run.invariants,
+        { id: 'requests.accepted' as const, status: 'fail' as const, evidence: ['agent model request refused'] },
+      ],
+    };
+    expect(summaryExit(fixtureSummary([run, unread], { passed: false }))).toBe(2);
+    expect(unreadReplica(fixtureSummary([run, unread], { passed: false }))).toBe(why);
+    expect(summaryExit(fixtureSummary([refused], { passed: false }))).toBe(1);
+    expect(unreadReplica(fixtureSummary([refused], { passed: false }))).toBeUndefined();
   });
 
   it('is 130 when a signal cut the invocation short: an interrupted run is never read as a regression', () => {

@@ -14,6 +14,7 @@ import { queueJudge } from '../../distributed/queue-judge.ts';
 import { DEFAULT_UI_PORT } from '../../environment/index.ts';
 import { isFailingRun, renderProgress, renderText, reportDirFor, writeReport } from '../../report/index.ts';
 import type { RunRecord, Summary } from '../../result/index.ts';
+import { couldNotGather, MOCK_REPLICAS_WANT, mockReplicaList } from '../../runner/mock-replicas.ts';
 import { couldNotReplay } from '../../runner/replay-verdict.ts';
 import { runScenario } from '../../runner/run-scenario.ts';
 import { durationMs, resolveScenario, type Scenario } from '../../scenario/index.ts';
@@ -55,6 +56,12 @@ const REPORT_FLAGS = {
     value: 'NS',
     help: "with --judge-on or --drive-on: the harness task queue's namespace (default: the runs')",
   }),
+  'mock-replicas': valueFlag({
+    value: 'URL[,URL...]',
+    help: "the runs' model and sandbox calls go to these `longrun mock-server` replicas (this process's workers to the first: name the nearest first), and each run's requests.accepted is gathered from all of them; default: this process's own mocks",
+    parse: mockReplicaList,
+    want: MOCK_REPLICAS_WANT,
+  }),
 };
 
 type ReportFlags = {
@@ -66,6 +73,7 @@ type ReportFlags = {
   'judge-on'?: string | undefined;
   'drive-on'?: string | undefined;
   'judge-namespace'?: string | undefined;
+  'mock-replicas'?: string[] | undefined;
 };
 
 function positiveDuration(raw: string): number | undefined {
@@ -125,6 +133,7 @@ async function runAndReport(nameOrPath: string, flags: ReportFlags, duration?: n
       ...(kept ? { environment: kept } : {}),
       ...(flags['judge-on'] !== undefined ? { judgeElsewhere: queueJudge(flags['judge-on'], flags['judge-namespace']) } : {}),
       ...(flags['drive-on'] !== undefined ? { driveElsewhere: queueDriver(flags['drive-on'], flags['judge-namespace']) } : {}),
+      ...(flags['mock-replicas'] !== undefined ? { mockReplicas: flags['mock-replicas'] } : {}),
     });
   } catch (error) {
     stop.release();
@@ -140,6 +149,9 @@ async function runAndReport(nameOrPath: string, flags: ReportFlags, duration?: n
   stop.release();
   if (flags.json) console.log(JSON.stringify(summary, null, 2));
   else console.log(renderText(summary, dir));
+  // A replica that could not be read is named on one line: the report holds every run it left unjudged.
+  const unread = unreadReplica(summary);
+  if (unread) process.stderr.write(`longrun: ${unread}\n`);
   if (stoppedWhileWriting) return EXIT.interrupted;
   if (kept) await serveUiUntilStopped(kept, summary, flags['ui-port']);
   return summaryExit(summary);
@@ -151,15 +163,21 @@ export function startLine(scenario: Pick<Scenario, 'name' | 'description'>): str
   return `longrun: ${terminalText(scenario.name)}${description ? `: ${terminalText(description)}` : ''}`;
 }
 
+/** The first `requests.accepted` line of a run whose mock replicas could not be read, if any. */
+export function unreadReplica(summary: Pick<Summary, 'runs'>): string | undefined {
+  return summary.runs.flatMap((run) => run.invariants.filter(couldNotGather)).at(0)?.evidence[0];
+}
+
 /**
  * 0 passed, 1 not; 2 when a run could not be judged whole (its replayer crashed, timed out or
- * would not start): longrun could not do its job there, though the report holds everything else;
+ * would not start, or a mock replica its requests went to could not be read): longrun could not
+ * do its job there, though the report holds everything else;
  * 130 when a signal cut the invocation short (the partial report says what was judged): an
  * interrupted run is never read as a regression.
  */
 export function summaryExit(summary: Summary): ExitCode {
   if (summary.partial) return EXIT.interrupted;
-  if (summary.runs.some((run) => run.invariants.some(couldNotReplay))) return EXIT.harness;
+  if (summary.runs.some((run) => run.invariants.some((result) => couldNotReplay(result) || couldNotGather(result)))) return EXIT.harness;
   return verdictExit(summary.passed);
 }
 

@@ -42,7 +42,7 @@ describe('longrun', () => {
     const result = await longrun(['run', 'smoke', '--duration', '1m']);
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toEqual([
-      'longrun run: unknown option --duration: this command takes --json, --report-dir, --ui, --ui-port, --metrics-port, --judge-on, --drive-on, --judge-namespace',
+      'longrun run: unknown option --duration: this command takes --json, --report-dir, --ui, --ui-port, --metrics-port, --judge-on, --drive-on, --judge-namespace, --mock-replicas',
     ]);
   });
 

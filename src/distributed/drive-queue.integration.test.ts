@@ -1,7 +1,8 @@
 /**
  * Driving on a harness task queue against the embedded server: the verdicts of the one-process
  * run on the same seed, with the runs started, watched and judged by `longrun harness-worker`
- * processes; a harness worker SIGKILLed mid-drive, whose drive another takes over, every run
+ * processes; a drive whose driver continues as new past its bound of runs, every run reported
+ * once; a harness worker SIGKILLed mid-drive, whose drive another takes over, every run
  * started once and judged once, the report whole; a second `run --drive-on` of the same
  * scenario and seed, which attaches to the drive under way instead of starting its runs again;
  * and an interrupt, which cancels the drive once its runs are stopped.
@@ -45,6 +46,23 @@ describe('driving on a harness task queue', () => {
     }
     await stopHarnessWorkers([worker]);
   }, 90_000);
+
+  it('continues as new past its bound of runs: each run started once and judged once, the one-process verdicts', async () => {
+    const queue = 'drive-continued';
+    await spawnWorker(queue).ready;
+    // One run an execution: the 4 runs (one a binary) take 4 executions of the driver.
+    const summary = await runScenario(scenario, {
+      environment: env,
+      driveElsewhere: queueDriver(queue, undefined, { runsPerExecution: 1 }),
+    });
+    expect(verdictsOf(summary)).toEqual(verdictsOf(baseline.oneProcess));
+    const driveId = driveWorkflowId(scenario);
+    expect(await executionsOf(env, driveId)).toBe(4);
+    // The last execution's result names the runs of every execution.
+    const children = (await env.client.workflow.getHandle(driveId).result()) as string[];
+    expect(new Set(children).size).toBe(4);
+    for (const child of children) expect((await activityCounts(env, child)).completed.startDrivenRun).toBe(1);
+  }, 120_000);
 
   it('loses nothing to a harness worker SIGKILLed mid-drive: another finishes, each run started once and judged once', async () => {
     const queue = 'drive-killed';
@@ -136,6 +154,18 @@ describe('driving on a harness task queue', () => {
     expect((await env.client.workflow.getHandle(run.workflowId).describe()).status.name).not.toBe('RUNNING');
   }, 120_000);
 });
+
+/** How many executions the drive under `driveId` (its latest) has run, following its continues-as-new back to the first. */
+async function executionsOf(env: Environment, driveId: string): Promise<number> {
+  let runId: string | undefined = (await env.client.workflow.getHandle(driveId).describe()).runId;
+  let executions = 0;
+  while (runId) {
+    executions++;
+    const { events } = await env.client.workflow.getHandle(driveId, runId).fetchHistory();
+    runId = events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
+  }
+  return executions;
+}
 
 /** Waits until a drive is under way; its run id. */
 async function driveRunning(env: Environment, driveId: string): Promise<string> {

@@ -3,11 +3,12 @@
  * (docs/decisions/driving-on-the-queue.md). The driver holds the schedule with workflow timers
  * and runs one child per run: started and watched by activities on the harness queue, its
  * mocks' verdict asked of the `run` process on its host queue, then judged by the judging
- * workflow. A harness worker that takes the drive over rebuilds it by replay. It imports the
- * workflow SDK and workflow-safe files only.
+ * workflow. A harness worker that takes the drive over rebuilds it by replay; past a bound of
+ * runs it continues as new. It imports the workflow SDK and workflow-safe files only.
  */
-import { executeChild, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
-import { arrive } from '../shared/arrival-loop.ts';
+import { continueAsNew, executeChild, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { type ArrivalPosition, arrive } from '../shared/arrival-loop.ts';
+import { childrenOf, type DriveCarry, runsPerExecutionOf, type SharePosition, sharesInOrder } from './drive-hand-over.ts';
 import { drivenRunWorkflowId, judgingWorkflowId } from './harness-ids.ts';
 import { JUDGING_HEARTBEAT_TIMEOUT_MS, judgeRunWorkflow } from './judging-workflow.ts';
 
@@ -37,9 +38,13 @@ export interface DriveInput {
   hostQueue: string;
   checkContext: unknown;
   inPlay: string[];
+  /** Runs an execution of the driver starts before it continues as new (DEFAULT_RUNS_PER_EXECUTION). */
+  runsPerExecution?: number;
+  /** Where the execution the driver continued from left the drive. */
+  carried?: DriveCarry;
 }
 
-export type DrivenRunInput = Omit<DriveInput, 'schedule' | 'binaries'> & { binary: string; index: number };
+export type DrivenRunInput = Omit<DriveInput, 'schedule' | 'binaries' | 'runsPerExecution' | 'carried'> & { binary: string; index: number };
 
 export type StartInput = Pick<DrivenRunInput, 'namespace' | 'scenario' | 'taskQueues' | 'startedAtMs' | 'binary' | 'index'>;
 
@@ -87,31 +92,53 @@ function host(hostQueue: string) {
   return proxyActivities<HostActivities>({ taskQueue: hostQueue, startToCloseTimeout: '1 minute', retry: RETRY });
 }
 
-/** A scenario's runs on its schedule, each binary's share apart; the ids of the runs' children, in the order they started. */
+/**
+ * A scenario's runs on its schedule, each binary's share apart; the ids of the runs' children,
+ * binary by binary in index order, every execution's. Past its bound of runs (or once the server
+ * suggests it) it starts no more, waits for the runs in flight to end, and continues as new from
+ * where each share got to (drive-hand-over.ts).
+ */
 export async function driveScenarioWorkflow(input: DriveInput): Promise<string[]> {
-  const { schedule, binaries, ...each } = input;
+  const { schedule, binaries, runsPerExecution, carried, ...each } = input;
   const { offsetsMs, ...arrivals } = schedule;
-  const clock = { now: () => Date.now(), sleep: (ms: number) => sleep(ms), stopped: () => false };
+  const bound = runsPerExecutionOf(input);
+  let startedHere = 0;
+  // The bound counts this execution's starts: its history holds about ten events for each.
+  const handOverDue = () => startedHere >= bound || workflowInfo().continueAsNewSuggested;
+  const clock = { now: () => Date.now(), sleep: (ms: number) => sleep(ms), stopped: handOverDue };
   const driveId = workflowInfo().workflowId;
-  const children: string[] = [];
+  const executions = carried?.executions ?? 0;
+  const positions: Record<string, ArrivalPosition> = {};
   const running: Promise<unknown>[] = [];
   try {
     await Promise.all(
-      binaries.map((binary) =>
-        arrive({ ...arrivals, ...(offsetsMs ? { offsetMs: (index) => offsetsMs[index] } : {}) }, clock, async (index) => {
+      sharesInOrder(binaries, executions).map(async (binary) => {
+        const from = carried?.shares[binary];
+        const offsets = offsetsMs ? { offsetMs: (index: number) => offsetsMs[index] } : {};
+        positions[binary] = await arrive({ ...arrivals, ...offsets, ...(from ? { from } : {}) }, clock, async (index) => {
+          startedHere++;
           const workflowId = drivenRunWorkflowId(driveId, input.startedAtMs, binary, index);
-          children.push(workflowId);
           const child = executeChild(driveRunWorkflow, { workflowId, args: [{ ...each, binary, index }] });
           running.push(child);
           await child;
-        }),
-      ),
+        });
+      }),
     );
   } finally {
     // Cancelled, the drive ends once every child has stopped its run: a child the drive's end terminated would leave it running.
     await Promise.allSettled(running);
   }
-  return children;
+  // Every child of this execution has ended: continuing as new (which would terminate a child still running) loses none.
+  const shares = Object.fromEntries(binaries.map((binary) => [binary, positionOf(positions[binary])]));
+  if (binaries.some((binary) => !positions[binary]?.done)) {
+    await continueAsNew<typeof driveScenarioWorkflow>({ ...input, carried: { shares, executions: executions + 1 } });
+  }
+  return childrenOf(driveId, input.startedAtMs, binaries, shares);
+}
+
+function positionOf(position: ArrivalPosition | undefined): SharePosition {
+  if (!position) throw new Error('a share of the drive ended without its position');
+  return { next: position.next, startedAtMs: position.startedAtMs };
 }
 
 /** One run: started, watched until it closes, its mocks' verdict asked for, judged. */

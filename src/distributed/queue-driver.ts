@@ -13,6 +13,7 @@ import { activityDataConverter } from '../kernel/workers/workflow-bundles.ts';
 import type { RunRecord } from '../result/index.ts';
 import type { DriveRequest, RunDriver } from '../runner/driven-elsewhere.ts';
 import type { LaunchedRun } from '../runner/launch.ts';
+import { runsPerExecutionOf } from './drive-hand-over.ts';
 import type { DriveInput, DrivenRun, HostActivities, WireRun } from './drive-workflow.ts';
 import { driveWorkflowId } from './harness-ids.ts';
 
@@ -24,11 +25,18 @@ export function hostQueueOf(taskQueue: string, driveId: string): string {
   return `${taskQueue}-host-${driveId}`;
 }
 
+export interface QueueDriverOptions {
+  /** Runs an execution of the driver starts before it continues as new (DEFAULT_RUNS_PER_EXECUTION). */
+  runsPerExecution?: number;
+}
+
 /**
  * Drives every run on `taskQueue`, served by `longrun harness-worker`s on the runs' cluster: in
  * `namespace` (a namespace of the harness's own), else in the runs' namespace.
  */
-export function queueDriver(taskQueue: string, namespace?: string): RunDriver {
+export function queueDriver(taskQueue: string, namespace?: string, options: QueueDriverOptions = {}): RunDriver {
+  // Refused here, before the drive starts: a workflow that threw on it would be retried for ever.
+  runsPerExecutionOf(options);
   return {
     queuePrefix: (scenario) => driveWorkflowId(scenario),
     async drive(request) {
@@ -45,13 +53,18 @@ export function queueDriver(taskQueue: string, namespace?: string): RunDriver {
       });
       const serving = worker.run();
       try {
-        const handle = await harness.workflow.start(DRIVE_WORKFLOW_TYPE, {
+        await harness.workflow.start(DRIVE_WORKFLOW_TYPE, {
           taskQueue,
           workflowId: driveId,
-          args: [driveInputOf(request, hostQueue)],
+          args: [{ ...driveInputOf(request, hostQueue), ...options }],
           // A second invocation while the drive runs attaches to it; one after it ended starts afresh.
           workflowIdConflictPolicy: 'USE_EXISTING',
         });
+        // By its id alone: its result follows the drive as it continues as new to the last
+        // execution's, and a cancel reaches the execution under way (attached to a drive that has
+        // continued as new, `start`'s handle takes the execution it found for the chain's first,
+        // and the server refuses a cancel of it).
+        const handle = harness.workflow.getHandle(driveId);
         const stopped = new Promise<void>((resolve) =>
           request.signal.aborted ? resolve() : request.signal.addEventListener('abort', () => resolve(), { once: true }),
         );

@@ -40,7 +40,7 @@ export function driveOptionsOf(scenario: Scenario, signal: AbortSignal, duration
 /** Calls `runOne(index)` for index 0, 1, ... as the model allows; resolves when all have finished. */
 export function drive(options: DriveOptions, runOne: (index: number) => Promise<void>): Promise<number> {
   const clock = { now: () => Date.now(), sleep: (ms: number) => sleep(ms, options.signal), stopped: () => options.signal.aborted };
-  return arrive(arrivalsOf(options), clock, runOne);
+  return arrive(arrivalsOf(options), clock, runOne).then(({ next }) => next);
 }
 
 /** The arrivals `options` ask for, a ramp's as its offsets. */

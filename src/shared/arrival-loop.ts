@@ -16,6 +16,18 @@ export interface Arrivals {
   durationMs?: number;
   /** A ramp: run n starts `offsetMs(n)` after the first, none once it gives undefined. */
   offsetMs?: (index: number) => number | undefined;
+  /** Goes on from where an earlier loop stopped (its position): its runs not started again, its schedule's timing kept. */
+  from?: Pick<ArrivalPosition, 'next' | 'startedAtMs'>;
+}
+
+/** Where a loop has got to. */
+export interface ArrivalPosition {
+  /** Runs started so far (those of the loop it went on from too): the next run's index. */
+  next: number;
+  /** When the schedule began, on the loop's clock: offsets and the duration count from it. */
+  startedAtMs: number;
+  /** No run is left to start: the count, the offsets or the duration is used up. */
+  done: boolean;
 }
 
 export interface ArrivalClock {
@@ -25,19 +37,22 @@ export interface ArrivalClock {
   stopped(): boolean;
 }
 
-/** Calls `runOne(index)` for index 0, 1, ... as the arrivals allow; resolves, with how many started, when all have finished. */
-export async function arrive(arrivals: Arrivals, clock: ArrivalClock, runOne: (index: number) => Promise<void>): Promise<number> {
-  const started = clock.now();
+/**
+ * Calls `runOne(index)` for index 0, 1, ... as the arrivals allow, until they are used up or the
+ * clock is stopped; resolves, with where it got to, when all it started have finished.
+ */
+export async function arrive(arrivals: Arrivals, clock: ArrivalClock, runOne: (index: number) => Promise<void>): Promise<ArrivalPosition> {
+  const started = arrivals.from?.startedAtMs ?? clock.now();
   const inFlight = new Set<Promise<void>>();
-  let next = 0;
+  let next = arrivals.from?.next ?? 0;
   const { offsetMs } = arrivals;
-  const more = () =>
-    !clock.stopped() &&
-    (offsetMs
+  const left = () =>
+    offsetMs
       ? offsetMs(next) !== undefined
       : arrivals.durationMs !== undefined
         ? clock.now() - started < arrivals.durationMs
-        : next < arrivals.count);
+        : next < arrivals.count;
+  const more = () => !clock.stopped() && left();
   const gap = !offsetMs && arrivals.arrivalRate ? 1000 / arrivals.arrivalRate : 0;
   while (more()) {
     if (inFlight.size >= arrivals.concurrency) {
@@ -55,5 +70,5 @@ export async function arrive(arrivals: Arrivals, clock: ArrivalClock, runOne: (i
     if (gap > 0) await clock.sleep(gap);
   }
   await Promise.all(inFlight);
-  return next;
+  return { next, startedAtMs: started, done: !left() };
 }

@@ -3,8 +3,9 @@
  * worker on PostgreSQL). services-smoke passes on it; chaos-history-service's SIGKILL of the
  * history service mid-run is survived, every run ending by itself; and the same kill with the
  * service left down past the runs' timeout is reported as runs that did not end, never as "no
- * violation". No service process is left. Needs PostgreSQL (Debian's postgresql-15); 94 s on two
- * cores at a load average of ~11 (the two scenarios 50 s, the run left down 44 s).
+ * violation". Each service's memory and CPU is in the summary. No service process is left.
+ * Needs PostgreSQL (Debian's postgresql-15); 94 s on two cores at a load average of ~11 (the
+ * two scenarios 50 s, the run left down 44 s).
  */
 import { describe, expect, it } from 'vitest';
 import { resolveScenario, type Scenario } from '../scenario/index.ts';
@@ -37,6 +38,14 @@ describe('the server as one process per service', () => {
       ['completed', 10],
     ]);
     const restarted = Number(/ready again \(pid (\d+)\)/.exec(detail)?.[1]);
+    // The server's memory and CPU: each of the four services sampled, the history service as both
+    // its processes, the server as their sum.
+    const { services, server } = run.summary.load ?? {};
+    const figures = Object.entries(services ?? {}).map(([name, m]) => [name, m.rssBytes.max > 0, m.cpuPercent !== undefined]);
+    expect(figures).toEqual(['frontend', 'history', 'matching', 'worker'].map((name) => [name, true, true]));
+    expect(services?.history?.pids.at(-1)).toBe(restarted);
+    expect(services?.history?.pids).toHaveLength(2);
+    expect(server?.rssBytes.max).toBeGreaterThan(Math.max(...Object.values(services ?? {}).map((m) => m.rssBytes.max)));
     expect(await aliveAfter([restarted])).toEqual([]);
     expect(serviceProcessesLeft()).toEqual([]);
   }, 120_000);

@@ -14,5 +14,14 @@ export {
   startPrometheusEndpoint,
 } from './prometheus-endpoint.ts';
 export { type ArrivalSchedule, arrivalSchedule, checkRamp } from './ramp.ts';
-export { childPids, findEmbeddedServerPid, findProcessByCommand, isDevServerOnPort, serverPidFinder } from './server-process.ts';
+export {
+  childPids,
+  findEmbeddedServerPid,
+  findEmbeddedServicePid,
+  findProcessByCommand,
+  isDevServerOnPort,
+  isDevServiceOnPort,
+  serverPidFinder,
+  servicePidsFinder,
+} from './server-process.ts';
 export { soakVerdict } from './soak-verdict.ts';

@@ -1,25 +1,15 @@
 /**
  * Computes what a load or soak run measured (the result model's LoadMetrics): throughput and
  * turn latency (overall, per run and per ramp stage) from the run records, and memory and CPU
- * of the worker, the server and its database over time from the sampler's series.
+ * of the worker, the server (and each of its services, run as processes of their own) and its
+ * database over time from the sampler's series.
  */
-import type {
-  LatencyPercentiles,
-  LoadMetrics,
-  ProcessMetrics,
-  ProcessUsage,
-  ResourceSample,
-  RunLoad,
-  RunRecord,
-  StageLoad,
-} from '../result/index.ts';
+import type { LatencyPercentiles, LoadMetrics, ResourceSample, RunLoad, RunRecord, StageLoad } from '../result/index.ts';
 import type { Ramp } from '../scenario/soak-schema.ts';
 import { percentile } from '../shared/percentile.ts';
-import { leastSquaresSlope } from './least-squares.ts';
+import { processMetrics } from './process-metrics.ts';
 import { arrivalSchedule } from './ramp.ts';
-
-const MIB = 1024 * 1024;
-const HOUR_MS = 3_600_000;
+import { serviceMetrics } from './service-metrics.ts';
 
 export interface LoadMetricsInput {
   /** Epoch ms of the sampler's start: run start times are placed against it. */
@@ -54,7 +44,9 @@ export function computeLoadMetrics(input: LoadMetricsInput): LoadMetrics {
       }),
       slopeWindow,
     );
-  const server = seriesOf('server');
+  // The server run as one process per service is sampled service by service; `server` is their sum.
+  const perService = serviceMetrics(input.samples, slopeWindow);
+  const server = perService ? perService.server : seriesOf('server');
   const database = seriesOf('database');
   return {
     windowMs: input.windowMs,
@@ -71,6 +63,7 @@ export function computeLoadMetrics(input: LoadMetricsInput): LoadMetrics {
     runs,
     worker,
     ...(server ? { server } : {}),
+    ...(perService ? { services: perService.services } : {}),
     ...(database ? { database } : {}),
     ...(input.ramp ? { stages: stageLoads(input.ramp, input.runs, runs, input.samples) } : {}),
     samples: [...input.samples],
@@ -99,58 +92,6 @@ function runLoad(run: RunRecord, startedAt: number): RunLoad {
     historyBytes,
     historyBytesPerSecond: perSecond(historyBytes, seconds),
     latencyMs: latencyOf([run]),
-  };
-}
-
-interface Reading {
-  atMs: number;
-  usage: ProcessUsage;
-}
-
-/** Consecutive readings of one process. */
-function stretches(readings: readonly Reading[]): Reading[][] {
-  const out: Reading[][] = [];
-  for (const reading of readings) {
-    const last = out.at(-1);
-    if (last && last[0]?.usage.pid === reading.usage.pid) last.push(reading);
-    else out.push([reading]);
-  }
-  return out;
-}
-
-function processMetrics(readings: readonly Reading[], slopeWindow: { warmupMs: number; untilMs: number }): ProcessMetrics | undefined {
-  const first = readings[0];
-  const last = readings.at(-1);
-  if (!first || !last) return undefined;
-  const runs = stretches(readings);
-  const span = (s: Reading[]) => (s.at(-1)?.atMs ?? 0) - (s[0]?.atMs ?? 0);
-  // Each process warms up from its own first sample: a replacement's start-up (its caches
-  // filling again, by replay) is no more a leak than the first process's.
-  const warm = runs
-    .map((stretch) => stretch.filter((r) => r.atMs >= (stretch[0]?.atMs ?? 0) + slopeWindow.warmupMs && r.atMs <= slopeWindow.untilMs))
-    .filter((stretch) => stretch.length > 0);
-  const longest = warm.reduce<Reading[]>((a, b) => (span(b) > span(a) ? b : a), []);
-  const slope = leastSquaresSlope(longest.map((r) => ({ x: r.atMs, y: r.usage.rssBytes })));
-  let cpu = 0;
-  let wall = 0;
-  let busiest = 0;
-  for (const stretch of runs) {
-    for (let i = 1; i < stretch.length; i++) {
-      const [a, b] = [stretch[i - 1] as Reading, stretch[i] as Reading];
-      const dt = (b.atMs - a.atMs) / 1000;
-      if (dt <= 0) continue;
-      const used = b.usage.cpuSeconds - a.usage.cpuSeconds;
-      cpu += used;
-      wall += dt;
-      busiest = Math.max(busiest, used / dt);
-    }
-  }
-  return {
-    samples: readings.length,
-    pids: runs.map((s) => s[0]?.usage.pid as number).filter((pid, i, all) => all.indexOf(pid) === i),
-    rssBytes: { first: first.usage.rssBytes, last: last.usage.rssBytes, max: Math.max(...readings.map((r) => r.usage.rssBytes)) },
-    ...(slope !== undefined ? { rssGrowthMbPerHour: (slope * HOUR_MS) / MIB, rssGrowthSpanMs: span(longest) } : {}),
-    ...(wall > 0 ? { cpuPercent: { mean: (100 * cpu) / wall, max: 100 * busiest } } : {}),
   };
 }
 

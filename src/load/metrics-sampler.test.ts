@@ -70,6 +70,41 @@ describe('MetricsSampler', () => {
     }
   });
 
+  it('samples each service of the server run as one process per service, those found and running', async () => {
+    const [frontend, history, gone] = [0, 1, 2].map(() => spawn('sleep', ['30'], { stdio: 'ignore' }));
+    try {
+      const pid = (child: typeof frontend) => child?.pid as number;
+      await new Promise((resolve) => gone?.once('spawn', resolve));
+      gone?.kill('SIGKILL');
+      await new Promise((resolve) => gone?.once('exit', resolve));
+      let found = new Map([
+        ['frontend', pid(frontend)],
+        ['history', pid(history)],
+        ['matching', pid(gone)], // found, then gone before it is read
+      ]);
+      const sampler = new MetricsSampler({ everyMs: 10, servicePids: () => found });
+      sampler.start();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      found = new Map([['frontend', pid(frontend)]]); // history killed, not yet back
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const metrics = sampler.stop();
+      expect(metrics.samples.every((s) => s.server === undefined && s.services?.frontend?.pid === pid(frontend))).toBe(true);
+      const withHistory = metrics.samples.filter((s) => s.services?.history);
+      expect(withHistory.length).toBeGreaterThan(0);
+      expect(withHistory.length).toBeLessThan(metrics.samples.length);
+      expect(Object.keys(metrics.services ?? {})).toEqual(['frontend', 'history']);
+      expect(metrics.services?.history?.pids).toEqual([pid(history)]);
+      // The whole is the samples that found both, each its two processes summed.
+      expect(metrics.server?.samples).toBe(withHistory.length);
+      expect(metrics.server?.pids).toEqual([pid(frontend), pid(history)]);
+      const sums = withHistory.map((s) => (s.services?.frontend?.rssBytes ?? 0) + (s.services?.history?.rssBytes ?? 0));
+      expect(metrics.server?.rssBytes.max).toBe(Math.max(...sums));
+    } finally {
+      frontend?.kill();
+      history?.kill();
+    }
+  });
+
   it('refuses to be misused, saying how', () => {
     expect(() => new MetricsSampler({ everyMs: 0 })).toThrow('MetricsSampler: everyMs must be a positive number of ms, got 0');
     const sampler = new MetricsSampler();

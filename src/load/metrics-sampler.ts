@@ -1,6 +1,7 @@
 /**
  * Samples memory and CPU of the kernel workers' process (this one, or the workflow worker
- * process when chaos runs the workers apart), of the Temporal server and of its PostgreSQL every `everyMs` while
+ * process when chaos runs the workers apart), of the Temporal server (each of its processes when
+ * it runs as one per service) and of its PostgreSQL every `everyMs` while
  * runs are in flight, collects the finished runs' records, and computes
  * the load metrics when stopped. The runner calls start(), addRun() per finished run, stop().
  */
@@ -18,6 +19,12 @@ export interface MetricsSamplerOptions {
    * its old pid may already belong to someone else. Absent: the server is not sampled.
    */
   serverPid?: () => number | undefined;
+  /**
+   * The server run as one process per service (server.topology services): the pid of each
+   * service running now, by name, asked at every sample (chaos restarts one). Given instead of
+   * `serverPid`.
+   */
+  servicePids?: () => ReadonlyMap<string, number>;
   /** Finds PostgreSQL's postmaster (a restart-database makes another), sampled with all its processes. Absent: not sampled. */
   databasePid?: () => number | undefined;
   /**
@@ -83,6 +90,7 @@ export class MetricsSampler {
     const worker = this.readWorker();
     if (!worker) return;
     const server = this.readServer();
+    const services = this.readServices();
     const databasePid = this.options.databasePid?.();
     const database = databasePid !== undefined ? readProcessTreeUsage(databasePid) : undefined;
     const counters = this.options.counters?.();
@@ -90,6 +98,7 @@ export class MetricsSampler {
       atMs: Date.now() - this.startedAt,
       worker,
       ...(server ? { server } : {}),
+      ...(services ? { services } : {}),
       ...(database ? { database } : {}),
       ...(counters ? { counters: { runsStarted: counters.runsStarted, runsDone: counters.runsDone, turns: counters.turns } } : {}),
     });
@@ -104,5 +113,14 @@ export class MetricsSampler {
   private readServer(): ProcessUsage | undefined {
     const pid = this.options.serverPid?.();
     return pid !== undefined ? readProcessUsage(pid) : undefined;
+  }
+
+  /** Those of the services found that are still there when read; undefined when none is. */
+  private readServices(): Record<string, ProcessUsage> | undefined {
+    const read = [...(this.options.servicePids?.() ?? [])].flatMap(([service, pid]) => {
+      const usage = readProcessUsage(pid);
+      return usage ? [[service, usage] as const] : [];
+    });
+    return read.length > 0 ? Object.fromEntries(read) : undefined;
   }
 }

@@ -3,7 +3,15 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findEmbeddedServerPid, findProcessByCommand, isDevServerOnPort, serverPidFinder } from './server-process.ts';
+import {
+  findEmbeddedServerPid,
+  findEmbeddedServicePid,
+  findProcessByCommand,
+  isDevServerOnPort,
+  isDevServiceOnPort,
+  serverPidFinder,
+  servicePidsFinder,
+} from './server-process.ts';
 
 describe('isDevServerOnPort', () => {
   const args = ['/cache/temporal-server', 'server', 'start-dev', '--port', '45811', '--http-port', '40001', ''];
@@ -19,6 +27,16 @@ describe('isDevServerOnPort', () => {
     expect(isDevServerOnPort(service('frontend'), 45811)).toBe(true);
     expect(isDevServerOnPort(service('history'), 45811)).toBe(false);
     expect(isDevServerOnPort(service('worker'), 45811)).toBe(false);
+  });
+
+  it('knows each service of a cluster run as one process per service, on the frontend port only', () => {
+    const service = (name: string) => [...args.slice(0, -1), '--service', name, '--service-port', 'history=40002', ''];
+    expect(isDevServiceOnPort(service('history'), 45811, 'history')).toBe(true);
+    expect(isDevServiceOnPort(service('history'), 45811, 'matching')).toBe(false);
+    expect(isDevServiceOnPort(service('history'), 45812, 'history')).toBe(false);
+    // The dev server in one process runs every service, and is none of them.
+    expect(isDevServiceOnPort(args, 45811, 'frontend')).toBe(false);
+    expect(isDevServiceOnPort(['node', 'tool.js', '--port', '45811', '--service', 'history'], 45811, 'history')).toBe(false);
   });
 
   it('ignores anything that is not `server start-dev`', () => {
@@ -59,6 +77,38 @@ describe('finding processes', () => {
     expect(find?.()).toBeUndefined();
     const second = await started(process.execPath, args);
     expect(find?.()).toBe(second.pid);
+  });
+
+  /** A stand-in for one service of the server run as one process per service: its arguments after node's own. */
+  const service = (name: string, port: number) =>
+    started(process.execPath, ['-e', 'setTimeout(() => {}, 30_000)', 'server', 'start-dev', '--port', String(port), '--service', name]);
+
+  it('finds each service of the server run as one process per service, by name and port', async () => {
+    const [frontend, history] = [await service('frontend', 39995), await service('history', 39995)];
+    await service('history', 39994); // another cluster's
+    expect(findEmbeddedServicePid('127.0.0.1:39995', 'frontend')).toBe(frontend.pid);
+    expect(findEmbeddedServicePid('127.0.0.1:39995', 'history')).toBe(history.pid);
+    expect(findEmbeddedServicePid('127.0.0.1:39995', 'matching')).toBeUndefined();
+    expect(findEmbeddedServicePid('127.0.0.1:39995', 'history', process.ppid)).toBeUndefined();
+    // The frontend is the server that clients talk to, as it was before its services were sampled.
+    expect(findEmbeddedServerPid('127.0.0.1:39995')).toBe(frontend.pid);
+    expect(() => findEmbeddedServicePid('localhost', 'history')).toThrow('findEmbeddedServicePid: address "localhost" has no port');
+  });
+
+  it('finds every service running, and a service restarted by chaos as the new process', async () => {
+    const find = servicePidsFinder('127.0.0.1:39993', ['frontend', 'history', 'matching', 'worker']);
+    const running = new Map<string, ChildProcess>();
+    for (const name of ['frontend', 'history', 'matching', 'worker']) running.set(name, await service(name, 39993));
+    const pids = () => Object.fromEntries([...running].map(([name, child]) => [name, child.pid]));
+    expect(Object.fromEntries(find())).toEqual(pids());
+    const killed = running.get('history') as ChildProcess;
+    killed.kill('SIGKILL');
+    await new Promise((resolve) => killed.once('exit', resolve));
+    running.delete('history');
+    expect(Object.fromEntries(find())).toEqual(pids());
+    running.set('history', await service('history', 39993));
+    expect(find().get('history')).toBe(running.get('history')?.pid);
+    expect(Object.fromEntries(find())).toEqual(pids());
   });
 
   it('finds one process by its command name and refuses to guess between several', async () => {

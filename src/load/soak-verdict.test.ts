@@ -135,4 +135,52 @@ describe('soakVerdict', () => {
     expect(leak?.met).toBe(false);
     expect(leak?.detail).toMatch(new RegExp(`^${bound * 1.5} MiB/h over 601 samples`));
   });
+
+  it("judges services-soak's server bound on its four services together, each restart of its own a life of its own", () => {
+    const { scenario } = resolveScenario('services-soak');
+    const thresholds = scenario.soak ?? {};
+    const bound = typeof thresholds.maxRssGrowthMbPerHour === 'object' ? thresholds.maxRssGrowthMbPerHour.server : undefined;
+    if (bound === undefined) throw new Error('services-soak states no server RSS bound');
+    const warmupMs = durationMs(thresholds.warmup ?? 0);
+    // Each restart-service step: the service, and when it is killed (down for 2 s).
+    const kills = new Map(scenario.chaos.map((step) => [step.service ?? '', durationMs(step.after ?? 0)]));
+    expect([...kills.keys()]).toEqual(['history', 'matching']);
+    const services = ['frontend', 'history', 'matching', 'worker'];
+    // Five minutes, a sample a second; each process climbs 30 MiB while it warms up, then every
+    // service grows at a quarter of `mibPerHour`, so that the server grows at `mibPerHour`.
+    const soak = (mibPerHour: number): ResourceSample[] =>
+      Array.from({ length: 301 }, (_, s) => {
+        const atMs = s * 1000;
+        const usage = services.flatMap((name, i) => {
+          const killAt = kills.get(name) ?? Number.POSITIVE_INFINITY;
+          if (atMs >= killAt && atMs < killAt + 2000) return []; // down
+          const since = atMs < killAt ? atMs : atMs - killAt - 2000;
+          const rss = (100 + Math.min(since / warmupMs, 1) * 30 + (mibPerHour / 4) * (since / 3_600_000)) * MIB;
+          return [[name, { pid: atMs < killAt ? 10 + i : 20 + i, rssBytes: Math.round(rss), cpuSeconds: since / 4000 }] as const];
+        });
+        return { atMs, worker: { pid: 7, rssBytes: 200 * MIB, cpuSeconds: s }, services: Object.fromEntries(usage) };
+      });
+    const verdict = (mibPerHour: number) =>
+      soakVerdict(
+        { maxRssGrowthMbPerHour: { server: bound } },
+        computeLoadMetrics({ startedAt: 0, windowMs: 300_000, runs: [], samples: soak(mibPerHour), warmupMs }),
+      )[0];
+    expect(verdict(bound / 2)).toMatchObject({ description: `server RSS growth at most ${bound} MiB/h`, met: true });
+    const leak = verdict(bound * 1.5);
+    expect(leak?.met).toBe(false);
+    expect(leak?.detail).toMatch(new RegExp(`^${bound * 1.5} MiB/h over \\d+ samples`));
+    expect(leak?.detail).toContain(
+      `the sum of each service's slope over its longest life (frontend ${bound * 0.375}, history ${bound * 0.375}, matching ${bound * 0.375}, worker ${bound * 0.375} MiB/h); history restarted (pids 11, 21), matching restarted (pids 12, 22)`,
+    );
+  });
+
+  it('names the service with no slope of its own', () => {
+    const server = { ...processMetrics(undefined, [1, 2, 3, 4]) };
+    const services = { frontend: processMetrics(5, [1]), history: processMetrics(undefined, [2, 5]) };
+    const [record] = soakVerdict({ maxRssGrowthMbPerHour: { server: 50 } }, { ...metrics({ server }), services, warmupMs: 120_000 });
+    expect(record).toMatchObject({
+      met: false,
+      detail: 'fewer than two samples of one history service process after the 120 s warm-up: no slope',
+    });
+  });
 });

@@ -35,7 +35,8 @@ export function soakVerdict(thresholds: SoakThresholds, metrics: LoadMetrics): E
   if (growth !== undefined) {
     const limits = typeof growth === 'number' ? { worker: growth, server: growth } : growth;
     if (limits.worker !== undefined) records.push(rssGrowthRecord('worker', limits.worker, metrics.worker, metrics.warmupMs));
-    if (limits.server !== undefined) records.push(rssGrowthRecord('server', limits.server, metrics.server, metrics.warmupMs));
+    if (limits.server !== undefined)
+      records.push(rssGrowthRecord('server', limits.server, metrics.server, metrics.warmupMs, metrics.services));
   }
   return records;
 }
@@ -45,6 +46,8 @@ function rssGrowthRecord(
   limit: number,
   process: ProcessMetrics | undefined,
   warmupMs: number,
+  /** The server run as one process per service: its parts, each fitted on its own. */
+  services?: Record<string, ProcessMetrics>,
 ): ExpectationRecord {
   const description = `${role} RSS growth at most ${fixed(limit)} MiB/h`;
   if (!process) {
@@ -56,14 +59,29 @@ function rssGrowthRecord(
   }
   if (process.rssGrowthMbPerHour === undefined) {
     const after = warmupMs > 0 ? ` after the ${fixed(warmupMs / 1000, 1)} s warm-up` : '';
-    return { description, met: false, detail: `fewer than two samples of one ${role} process${after}: no slope` };
+    const unfitted = Object.entries(services ?? {}).flatMap(([name, p]) => (p.rssGrowthMbPerHour === undefined ? [name] : []));
+    const what = services ? `one ${unfitted.join(' or ')} service process` : `one ${role} process`;
+    return { description, met: false, detail: `fewer than two samples of ${what}${after}: no slope` };
   }
   const mib = (bytes: number) => fixed(bytes / (1024 * 1024), 1);
-  const restarted = process.pids.length > 1 ? `; restarted (pids ${process.pids.join(', ')}), slope over its longest life` : '';
+  const restarted = services
+    ? servicesNote(services)
+    : process.pids.length > 1
+      ? `; restarted (pids ${process.pids.join(', ')}), slope over its longest life`
+      : '';
   const warmup = warmupMs > 0 ? `; slope after a ${fixed(warmupMs / 1000, 1)} s warm-up` : '';
   return {
     description,
     met: process.rssGrowthMbPerHour <= limit,
     detail: `${fixed(process.rssGrowthMbPerHour)} MiB/h over ${process.samples} samples (RSS ${mib(process.rssBytes.first)} -> ${mib(process.rssBytes.last)} MiB, max ${mib(process.rssBytes.max)} MiB)${restarted}${warmup}`,
   };
+}
+
+/** The server's slope as the sum of its services' slopes, and which of them were restarted. */
+function servicesNote(services: Record<string, ProcessMetrics>): string {
+  const restarted = Object.entries(services).flatMap(([name, p]) =>
+    p.pids.length > 1 ? [`${name} restarted (pids ${p.pids.join(', ')})`] : [],
+  );
+  const each = Object.entries(services).map(([name, p]) => `${name} ${fixed(p.rssGrowthMbPerHour ?? 0)}`);
+  return `; the sum of each service's slope over its longest life (${each.join(', ')} MiB/h)${restarted.length > 0 ? `; ${restarted.join(', ')}` : ''}`;
 }

@@ -89,6 +89,22 @@ describe('renderText', () => {
     expect(lines()).toEqual(['  server: RSS 150 MB -> 300 MB (max 300 MB)']);
   });
 
+  it("puts each service beneath the server's sum when the server runs as one process per service", () => {
+    const metrics = (max: number): ProcessMetrics => ({ samples: 2, pids: [9], rssBytes: { first: max / 2, last: max, max } });
+    const load = {
+      overall: { turnsPerSecond: 1, runsPerSecond: 0.1, historyBytesPerSecond: 1e4 },
+      worker: metrics(1e8),
+      server: metrics(4e8),
+      services: { frontend: metrics(1e8), history: metrics(2e8) },
+    };
+    const text = renderText({ ...fixtureSummary([]), load: load as unknown as LoadMetrics });
+    expect(text.split('\n').filter((line) => /^ {2}(server: | {2}\w+: )/.test(line))).toEqual([
+      '  server: RSS 200 MB -> 400 MB (max 400 MB)',
+      '    frontend: RSS 50 MB -> 100 MB (max 100 MB)',
+      '    history: RSS 100 MB -> 200 MB (max 200 MB)',
+    ]);
+  });
+
   it('says when no run was judged', () => {
     expect(renderText(fixtureSummary([]))).toContain('runs: none judged');
   });

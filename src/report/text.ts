@@ -130,6 +130,8 @@ function loadBlock(load: LoadMetrics | undefined): string[] {
     `load: ${overall.turnsPerSecond.toFixed(2)} turns/s, ${overall.runsPerSecond.toFixed(3)} runs/s, history ${formatBytes(overall.historyBytesPerSecond)}/s`,
     ...processLine('worker', load.worker),
     ...processLine('server', load.server),
+    // The server run as one process per service: `server` is their sum, each service beneath it.
+    ...Object.entries(load.services ?? {}).flatMap(([service, metrics]) => processLine(`  ${service}`, metrics)),
     ...processLine('database', load.database, 'PSS'),
     ...(load.store ? [`  store: ${plural(load.store.objects, 'object')}, ${formatBytes(load.store.bytes)} (External Storage)`] : []),
   ];

@@ -38,8 +38,13 @@ export const resourceSampleSchema = z.object({
   atMs: rate,
   /** The kernel workers' process: this one, or the first queue's workflow worker under chaos. */
   worker: processUsageSchema,
-  /** Absent when no server process was found at this sample (an existing cluster, a restart). */
+  /**
+   * Absent when no server process was found at this sample (an existing cluster, a restart), and
+   * on server.topology services, whose processes are read one by one in `services`.
+   */
   server: processUsageSchema.optional(),
+  /** server.topology services: each service's process found at this sample, by service name (frontend, history, matching, worker). */
+  services: z.record(z.string(), processUsageSchema).optional(),
   /**
    * The server's PostgreSQL (server.persistence postgres): the postmaster (its pid) and every
    * process it started, CPU summed, and as rssBytes their proportional set sizes summed (the
@@ -67,7 +72,10 @@ export type RunLoad = z.infer<typeof runLoadSchema>;
 
 export const processMetricsSchema = z.object({
   samples: count,
-  /** Every process seen, in order: more than one means it was restarted. */
+  /**
+   * Every process seen, in order: more than one means it was restarted. The server run as one
+   * process per service (`services` below): every service's processes, in the order first seen.
+   */
   pids: z.array(z.number().int()),
   rssBytes: z.object({ first: count, last: count, max: count }),
   /**
@@ -114,7 +122,15 @@ export const loadMetricsSchema = z.object({
   }),
   runs: z.array(runLoadSchema),
   worker: processMetricsSchema,
+  /**
+   * The Temporal server. On server.topology services, its four processes together: memory and CPU
+   * summed at the samples that found every service, the RSS slope the sum of each service's
+   * slope (absent unless each has one, `rssGrowthSpanMs` the shortest of theirs), mean CPU the
+   * sum of each service's mean.
+   */
   server: processMetricsSchema.optional(),
+  /** server.topology services: each service's process(es) on its own, by service name; the parts of `server`. */
+  services: z.record(z.string(), processMetricsSchema).optional(),
   /** The server's PostgreSQL, all its processes together (server.persistence postgres only; memory as PSS, see database above). */
   database: processMetricsSchema.optional(),
   /**

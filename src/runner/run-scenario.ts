@@ -12,9 +12,9 @@ import type { temporal } from '@temporalio/proto';
 import { type ChaosEvent, planChaos } from '../chaos/index.ts';
 import type { KernelMapping } from '../checks/index.ts';
 import { stoppedByInterrupt } from '../contract/interrupted.ts';
-import type { Environment } from '../environment/index.ts';
+import { type Environment, SERVICES } from '../environment/index.ts';
 import { type BinaryName, isBinaryId } from '../kernel/index.ts';
-import { MetricsSampler, serverPidFinder, soakVerdict } from '../load/index.ts';
+import { MetricsSampler, serverPidFinder, servicePidsFinder, soakVerdict } from '../load/index.ts';
 import type { ExpectationRecord, LoadMetrics, RunRecord, Summary } from '../result/index.ts';
 import type { Conversation } from '../scenario/conversation.ts';
 import type { ExternalTarget } from '../scenario/external-target.ts';
@@ -323,9 +323,12 @@ function startDeclaration(external: ExternalTarget, mapping: KernelMapping, scen
 
 /** Memory, CPU and throughput of the server (and its PostgreSQL) and the workers while the runs go on. */
 function startSampler(scenario: Scenario, harness: RunHarness, tally: RunTally, ramp: Ramp | undefined): MetricsSampler {
-  const serverPid = serverPidFinder(harness.env);
+  // The server run as one process per service is sampled service by service, not by its frontend alone.
+  const { services } = harness.env;
+  const serverPid = services ? undefined : serverPidFinder(harness.env);
   const sampler = new MetricsSampler({
     ...(serverPid ? { serverPid } : {}),
+    ...(services ? { servicePids: servicePidsFinder(harness.env.address, SERVICES) } : {}),
     ...(harness.env.postgres ? { databasePid: () => harness.env.postgres?.postmasterPid } : {}),
     ...(harness.workerPid ? { workerPid: harness.workerPid } : {}),
     counters: () => tally.counters(),

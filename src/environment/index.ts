@@ -33,6 +33,7 @@ export {
   type EnvironmentOptions,
   freeLoopbackPort,
   type Persistence,
+  ServerExitedError,
   startEnvironment,
   type Topology,
 } from './test-environment.ts';

@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { temporal } from '@temporalio/proto';
@@ -6,8 +8,9 @@ import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@t
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findEmbeddedServerPid } from '../load/index.ts';
 import { withEnv } from '../shared/testing/with-env.ts';
-import { type Environment, EnvironmentError, startEnvironment } from './index.ts';
+import { type Environment, EnvironmentError, freeLoopbackPort, startEnvironment } from './index.ts';
 import { resolveTemporalBinary } from './temporal-binary.ts';
+import { crashReason } from './test-environment.ts';
 
 const EventType = temporal.api.enums.v1.EventType;
 const workflowsPath = new URL('./testing/workflows.ts', import.meta.url).pathname;
@@ -157,6 +160,40 @@ describe('database: file', () => {
       await env.teardown();
     }
     expect(existsSync(dirname(db))).toBe(false);
+  });
+});
+
+describe('what the server wrote of its end', () => {
+  const write = (text: string) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'longrun-crash-')), 'crash.log');
+    writeFileSync(file, text);
+    return file;
+  };
+
+  it('is the fatal log line, message and error, or the runtime panic, or nothing', () => {
+    const fatal = JSON.stringify({ level: 'fatal', msg: 'Failed to start gRPC listener', error: 'bind: address already in use' });
+    expect(crashReason(write(`${fatal}\n`))).toBe('Failed to start gRPC listener: bind: address already in use');
+    expect(crashReason(write(`\npanic: runtime error: invalid memory address\n\ngoroutine 1 [running]:\n`))).toBe(
+      'panic: runtime error: invalid memory address',
+    );
+    expect(crashReason(write(''))).toBeUndefined();
+    expect(crashReason('/nonexistent/crash.log')).toBeUndefined();
+  });
+
+  it('names why a start failed: an HTTP port taken gives the bind error, not a timeout', async () => {
+    const httpPort = await freeLoopbackPort();
+    const taken = createServer().listen(httpPort, '127.0.0.1');
+    await once(taken, 'listening');
+    try {
+      const error = await startEnvironment({ httpPort }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(EnvironmentError);
+      const message = (error as Error).message;
+      expect(message).toMatch(/did not start \(4 attempts\): building server: .*bind: address already in use$/);
+      expect(message).toContain(`127.0.0.1:${httpPort}`);
+      expect(message.split('\n')).toHaveLength(1);
+    } finally {
+      taken.close();
+    }
   });
 });
 

@@ -5,7 +5,7 @@
  * cluster from TEMPORAL_ADDRESS. On PostgreSQL it runs as one process or as production does,
  * one per service (service-cluster.ts). Teardown stops what it started.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,11 +80,21 @@ export interface Environment {
   services?: ServiceCluster;
   /** For logs and reports: never contains keys or certificates. */
   description: string;
+  /**
+   * Why the embedded server died, from what it wrote of its own end (a panic, a fatal log line);
+   * undefined while it says nothing, or when the binary cannot say (a LONGRUN_TEMPORAL_BIN).
+   */
+  crashReason?(): string | undefined;
   teardown(): Promise<void>;
 }
 
 export class EnvironmentError extends Error {
   override name = 'EnvironmentError';
+}
+
+/** The embedded server answered its start, then died before longrun could use it. */
+export class ServerExitedError extends EnvironmentError {
+  override name = 'ServerExitedError';
 }
 
 export async function freeLoopbackPort(): Promise<number> {
@@ -258,9 +268,16 @@ async function startEmbedded(options: EnvironmentOptions): Promise<Environment> 
       "longrun: stopping once the Temporal server's start is over (the SDK gives it up to 5 s and cannot cut it short)\n",
     );
   options.signal?.addEventListener('abort', waiting, { once: true });
+  // longrun's own build writes why it died to this file; any other binary may not take the flag.
+  const crashDir = binary.source === 'env' ? undefined : mkdtempSync(join(tmpdir(), 'longrun-server-'));
+  const crashFile = crashDir && join(crashDir, 'crash.log');
+  const removeCrashDir = () => crashDir && rmSync(crashDir, { recursive: true, force: true });
   let started: { testEnv: TestWorkflowEnvironment; httpPort: number };
   try {
-    started = await startServer(binary.path, options, dynamicConfig);
+    started = await startServer(binary.path, options, dynamicConfig, crashFile);
+  } catch (error) {
+    removeCrashDir();
+    throw error;
   } finally {
     options.signal?.removeEventListener('abort', waiting);
   }
@@ -272,9 +289,11 @@ async function startEmbedded(options: EnvironmentOptions): Promise<Environment> 
   } catch (error) {
     // A server that answered the SDK's start and died right after leaves only a connection timeout.
     const listening = await acceptsConnections(testEnv.address);
+    const crash = crashFile && crashReason(crashFile);
     await testEnv.teardown().catch(() => {});
+    removeCrashDir();
     if (listening) throw error;
-    throw new EnvironmentError(`the Temporal server (${description}) exited while longrun needed it: ${firstLine(error)}`);
+    throw new ServerExitedError(`the Temporal server (${description}) exited while longrun needed it: ${crash || firstLine(error)}`);
   }
   return {
     kind: 'embedded',
@@ -286,7 +305,34 @@ async function startEmbedded(options: EnvironmentOptions): Promise<Environment> 
     ...(options.postgres ? { postgres: options.postgres } : {}),
     description,
     ...connected,
+    ...(crashFile ? { crashReason: () => crashReason(crashFile) } : {}),
+    async teardown() {
+      await connected.teardown();
+      removeCrashDir();
+    },
   };
+}
+
+/**
+ * The first line of what the server wrote of its end: a fatal log line (JSON, its message and
+ * error), or the runtime's `panic: ...` / `fatal error: ...`. Undefined when it wrote nothing.
+ */
+export function crashReason(file: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const line = text.split('\n').find((each) => each.trim() !== '');
+  if (line === undefined) return undefined;
+  try {
+    const entry = JSON.parse(line) as { msg?: unknown; error?: unknown };
+    if (typeof entry.msg === 'string') return typeof entry.error === 'string' ? `${entry.msg}: ${entry.error}` : entry.msg;
+  } catch {
+    // not a log line: the runtime's own words
+  }
+  return line.trim();
 }
 
 /** The server started, in up to START_ATTEMPTS attempts. */
@@ -294,9 +340,11 @@ async function startServer(
   path: string,
   options: EnvironmentOptions,
   dynamicConfig: DynamicConfig,
+  crashFile: string | undefined,
 ): Promise<{ testEnv: TestWorkflowEnvironment; httpPort: number }> {
   for (let attempt = 1; ; attempt++) {
     const httpPort = options.httpPort ?? (await freeLoopbackPort());
+    if (crashFile) rmSync(crashFile, { force: true }); // an earlier attempt's end is not this one's
     try {
       // The SDK starts the server with longrun's environment: the user's key is kept out of it.
       const testEnv = await withoutClusterSecrets(() =>
@@ -315,6 +363,7 @@ async function startServer(
               '--http-port',
               String(httpPort),
               ...(options.postgres ? ['--postgres', options.postgresVia ?? options.postgres.address] : []),
+              ...(crashFile ? ['--crash-file', crashFile] : []),
               ...dynamicConfigArgs(dynamicConfig),
             ],
           },
@@ -326,7 +375,8 @@ async function startServer(
       // port was taken between our pick and the server's bind) a fresh start usually succeeds.
       throwIfInterrupted(options.signal, 'starting the Temporal server');
       if (attempt >= START_ATTEMPTS) {
-        throw new EnvironmentError(`the Temporal server ${path} did not start (${attempt} attempts): ${firstLine(error)}`);
+        const crash = crashFile && crashReason(crashFile);
+        throw new EnvironmentError(`the Temporal server ${path} did not start (${attempt} attempts): ${crash || firstLine(error)}`);
       }
       await new Promise((resolve) => setTimeout(resolve, START_PAUSE_MS));
     }

@@ -21,14 +21,21 @@ export interface ServerWatch {
  * names), looked up now: what it returns says, whenever asked, why that process is gone, or
  * undefined while it runs (or when none was found).
  */
-export function serverExit(env: Pick<Environment, 'kind' | 'address' | 'description'>): () => string | undefined {
+export function serverExit(env: WatchedServer): () => string | undefined {
   const pid = serverPidFinder(env)?.();
   if (pid === undefined) return () => undefined;
-  return () => (isLive(pid) ? undefined : `the Temporal server (pid ${pid}, ${env.description}) exited while longrun needed it`);
+  return () => {
+    if (isLive(pid)) return undefined;
+    // Nothing written of its end: a signal took it (a SIGKILL, the kernel's OOM killer).
+    const why = env.crashReason ? (env.crashReason() ?? 'it wrote no panic or fatal error: killed by a signal?') : undefined;
+    return `the Temporal server (pid ${pid}, ${env.description}) exited while longrun needed it${why ? `: ${why}` : ''}`;
+  };
 }
 
+type WatchedServer = Pick<Environment, 'kind' | 'address' | 'description' | 'crashReason'>;
+
 /** Watches the environment's server process, if it can be found. */
-export function watchServer(env: Pick<Environment, 'kind' | 'address' | 'description'>): ServerWatch {
+export function watchServer(env: WatchedServer): ServerWatch {
   const exited = serverExit(env);
   markServerGone(undefined);
   const timer = setInterval(() => {

@@ -13,6 +13,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,6 +58,7 @@ type options struct {
 	uiPort         int
 	sqlitePragmas  repeated
 	printReadyLine bool
+	crashFile      string
 	// One service of the cluster in this process (--service), the others' ports for static membership.
 	service      string
 	servicePorts repeated
@@ -81,7 +83,7 @@ func run(args []string) error {
 		return runPostgresSchema(args[1:])
 	}
 	if len(args) < 2 || args[0] != "server" || args[1] != "start-dev" {
-		return errors.New("usage: temporal-server server start-dev [--ip IP] [--port N] [--http-port N] [--namespace NS] [--db-filename F | --postgres HOST:PORT] [--dynamic-config-value KEY=JSON]... [--service NAME --service-port NAME=PORT...]\n       temporal-server postgres --bin-dir DIR")
+		return errors.New("usage: temporal-server server start-dev [--ip IP] [--port N] [--http-port N] [--namespace NS] [--db-filename F | --postgres HOST:PORT] [--dynamic-config-value KEY=JSON]... [--crash-file F] [--service NAME --service-port NAME=PORT...]\n       temporal-server postgres --bin-dir DIR")
 	}
 	opts, err := parseFlags(args[2:])
 	if err != nil {
@@ -107,6 +109,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.Var(&o.sqlitePragmas, "sqlite-pragma", "KEY=VALUE SQLite pragma (repeatable)")
 	fs.BoolVar(&o.headless, "headless", false, "accepted for compatibility: this server has no UI")
 	fs.IntVar(&o.uiPort, "ui-port", 0, "accepted for compatibility and ignored")
+	fs.StringVar(&o.crashFile, "crash-file", "", "append why the server died (a panic, a fatal log line) to this file, whatever --log-level says")
 	fs.BoolVar(&o.printReadyLine, "print-ready", false, "print 'ready' to stdout once the frontend accepts connections")
 	fs.StringVar(&o.service, "service", "", "run only this service (frontend, history, matching or worker): one process of a multi-process cluster")
 	fs.Var(&o.servicePorts, "service-port", "NAME=PORT gRPC port of history, matching and worker (repeatable; with --service, all three)")
@@ -138,7 +141,20 @@ func parseFlags(args []string) (*options, error) {
 	return o, nil
 }
 
+// serve runs the server until it is told to stop; an error that ends it is also written to the
+// crash file, beside what the runtime and the fatal log lines write there.
 func serve(o *options) error {
+	err := serveUntilStopped(o)
+	if err != nil && o.crashFile != "" {
+		if f, openErr := os.OpenFile(o.crashFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); openErr == nil {
+			fmt.Fprintf(f, "%v\n", err)
+			f.Close()
+		}
+	}
+	return err
+}
+
+func serveUntilStopped(o *options) error {
 	dynConf, err := dynamicConfig(o.dynamicConfig)
 	if err != nil {
 		return err
@@ -152,7 +168,10 @@ func serve(o *options) error {
 	if err != nil {
 		return err
 	}
-	logger, err := buildLogger(o.logFormat, o.logLevel)
+	if err := recordCrashesIn(o.crashFile); err != nil {
+		return err
+	}
+	logger, err := buildLogger(o.logFormat, o.logLevel, o.crashFile)
 	if err != nil {
 		return err
 	}
@@ -390,7 +409,28 @@ func createNamespaces(conf *config.SQL, requested []string) error {
 	return nil
 }
 
-func buildLogger(format, level string) (log.Logger, error) {
+// recordCrashesIn sends the runtime's crash output (an unrecovered panic, a fatal error) to
+// path as well as to stderr, so that whoever started the server can say why it died even when
+// its stderr went nowhere.
+func recordCrashesIn(path string) error {
+	if path == "" {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("--crash-file: %w", err)
+	}
+	defer f.Close() // SetCrashOutput keeps its own descriptor
+	if err := debug.SetCrashOutput(f, debug.CrashOptions{}); err != nil {
+		return fmt.Errorf("--crash-file: %w", err)
+	}
+	return nil
+}
+
+// buildLogger is the server's logger. At level never with a crash file, the fatal lines (a
+// listener that cannot bind, a start that timed out) still go to that file: the server exits
+// on them, and they are the only word of why.
+func buildLogger(format, level, crashFile string) (log.Logger, error) {
 	switch format {
 	case "pretty", "console":
 		format = "console"
@@ -399,7 +439,10 @@ func buildLogger(format, level string) (log.Logger, error) {
 		return nil, fmt.Errorf("--log-format %q: want json or pretty", format)
 	}
 	if level == "never" {
-		return log.NewNoopLogger(), nil
+		if crashFile == "" {
+			return log.NewNoopLogger(), nil
+		}
+		return log.NewZapLogger(log.BuildZapLogger(log.Config{Level: "fatal", Format: format, OutputFile: crashFile})), nil
 	}
 	switch level {
 	case "debug", "info", "warn", "error", "fatal":

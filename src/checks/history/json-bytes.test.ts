@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonStringTextBytes } from './json-bytes.ts';
+import { isSpace, jsonStringTextBytes } from './json-bytes.ts';
 
 const raw = (text: string) => Buffer.from(JSON.stringify(text));
 
@@ -26,8 +26,33 @@ describe('jsonStringTextBytes', () => {
     );
   });
 
+  it.each([
+    '"\\ud83d\\ude00"',
+    '"\\ud800\\udc00"',
+    '"\\udbff\\udfff"',
+    '"\\ud800\\ue000"',
+    '"\\udc00\\udc00"',
+    '"\\u00e9\\udc00"',
+    '"\\ud83dXXdc00"',
+    '"\\ud83dXudc00"',
+    '"\\ud83d\\ndc00"',
+    '"\\u007f\\u0080\\u07ff\\u0800"',
+  ])('counts each escape at the edges of its width and of the surrogate ranges: %s', (written) => {
+    expect(jsonStringTextBytes(Buffer.from(written))).toBe(Buffer.byteLength(JSON.parse(written) as string));
+  });
+
   it('refuses what is not a JSON string', () => {
+    expect(jsonStringTextBytes(Buffer.from('a"'))).toBeUndefined();
+    expect(jsonStringTextBytes(Buffer.from('"a'))).toBeUndefined();
     expect(jsonStringTextBytes(Buffer.from('[1]'))).toBeUndefined();
     expect(jsonStringTextBytes(Buffer.from('"'))).toBeUndefined();
+  });
+});
+
+describe('isSpace', () => {
+  it("is JSON's four whitespace characters and nothing else", () => {
+    expect([' ', '\n', '\r', '\t'].map((c) => isSpace(c.charCodeAt(0)))).toEqual([true, true, true, true]);
+    expect(['\f', '\v', '\u00a0', 'x', '{', '"'].map((c) => isSpace(c.charCodeAt(0)))).toEqual([false, false, false, false, false, false]);
+    expect(isSpace(undefined)).toBe(false);
   });
 });

@@ -7,8 +7,7 @@
  * scenario and seed, which attaches to the drive under way instead of starting its runs again;
  * and an interrupt, which cancels the drive once its runs are stopped.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
@@ -19,7 +18,7 @@ import { runScenario } from '../runner/run-scenario.ts';
 import { packagePath } from '../shared/package-paths.ts';
 import { driveWorkflowId, judgingWorkflowId } from './harness-ids.ts';
 import { queueDriver } from './queue-driver.ts';
-import { oneProcessBaseline, QUEUE_SCENARIO, stopHarnessWorkers, verdictsOf } from './testing/harness-workers.ts';
+import { oneProcessBaseline, QUEUE_SCENARIO, reportIn, spawnRun, stopHarnessWorkers, verdictsOf } from './testing/harness-workers.ts';
 
 const scenario = QUEUE_SCENARIO;
 const { EventType, PendingActivityState } = temporal.api.enums.v1;
@@ -100,22 +99,13 @@ describe('driving on a harness task queue', () => {
       const yaml = readFileSync(packagePath('scenarios', 'cross-version-replay.yaml'), 'utf8');
       writeFileSync(file, yaml.replace(/^ {2}count: \d+$/m, `  count: ${scenario.runs.count}`));
       const reportDir = join(dir, 'reports');
-      const args = [packagePath('bin', 'longrun.js'), 'run', file, '--drive-on', queue, '--report-dir', reportDir];
-      const first = spawn(process.execPath, args, {
-        env: { ...process.env, TEMPORAL_ADDRESS: env.address },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      first.stdout.on('data', (data: Buffer) => (output += data));
-      first.stderr.on('data', (data: Buffer) => (output += data));
-      const exited = new Promise<number | null>((resolve) => first.on('close', resolve));
+      const first = spawnRun(env.address, [file, '--drive-on', queue, '--report-dir', reportDir]);
       const driveId = driveWorkflowId(scenario);
       const drive = await driveRunning(env, driveId);
       const summary = await runScenario(scenario, { environment: env, driveElsewhere: queueDriver(queue) });
       // Passed, or a verdict failed (exit 1); never a harness error (exit 2).
-      expect([0, 1], output).toContain(await exited);
-      const [report] = readdirSync(reportDir);
-      const firstSummary = JSON.parse(readFileSync(join(reportDir, report as string, 'summary.json'), 'utf8')) as Summary;
+      expect([0, 1], first.output()).toContain(await first.exited);
+      const firstSummary = reportIn(reportDir);
       // One drive, whose runs both invocations report whole: each started once. (Their verdicts are
       // not compared: a run's requests may reach either process's mocks, whose ledgers are their own.)
       const handle = env.client.workflow.getHandle(driveId);

@@ -87,9 +87,18 @@ function watcher(timeoutMs: number) {
   }).watchDrivenRun;
 }
 
-/** On the `run` process's queue: tried until a `run` process serves it (one that attaches, if this one died). */
+/**
+ * On the `run` process's queue: tried until a `run` process serves it (one that attaches, if this
+ * one died). Heartbeats: one the dead process had taken is tried again on the one that replaced
+ * it after 10 s, not after its start-to-close minute.
+ */
 function host(hostQueue: string) {
-  return proxyActivities<HostActivities>({ taskQueue: hostQueue, startToCloseTimeout: '1 minute', retry: RETRY });
+  return proxyActivities<HostActivities>({
+    taskQueue: hostQueue,
+    startToCloseTimeout: '1 minute',
+    heartbeatTimeout: JUDGING_HEARTBEAT_TIMEOUT_MS,
+    retry: RETRY,
+  });
 }
 
 /**

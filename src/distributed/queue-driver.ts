@@ -16,6 +16,7 @@ import type { LaunchedRun } from '../runner/launch.ts';
 import { runsPerExecutionOf } from './drive-hand-over.ts';
 import type { DriveInput, DrivenRun, HostActivities, WireRun } from './drive-workflow.ts';
 import { driveWorkflowId } from './harness-ids.ts';
+import { heartbeating } from './heartbeating.ts';
 
 /** The workflow type of a scenario's drive (drive-workflow.ts). */
 export const DRIVE_WORKFLOW_TYPE = 'driveScenarioWorkflow';
@@ -122,12 +123,14 @@ class Gathering {
   activities(): HostActivities {
     return {
       drivenRunStarted: async (run) => this.#heardStarted(callerId(), run),
-      drivenRunEnded: async (run) => {
-        const child = callerId();
-        const verdict = this.#heardEnded(child, run);
-        void this.#record(child).catch(() => {});
-        return verdict;
-      },
+      // Heartbeating: the verdict of a run whose `run` process died while giving it is asked of the one that replaced it.
+      drivenRunEnded: (run) =>
+        heartbeating(() => {
+          const child = callerId();
+          const verdict = this.#heardEnded(child, run);
+          void this.#record(child).catch(() => {});
+          return verdict;
+        }),
     };
   }
 

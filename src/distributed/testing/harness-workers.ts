@@ -3,6 +3,8 @@
  * run them, ready once they say they serve the queue.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type Environment, startEnvironment } from '../../environment/index.ts';
 import type { Summary } from '../../result/index.ts';
@@ -76,6 +78,31 @@ export function spawnHarnessWorker(address: string, taskQueue: string, namespace
   });
   ready.catch(() => {});
   return { child, ready, exited, output: () => output };
+}
+
+export interface RunProcess {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  output(): string;
+}
+
+/** `longrun run <args>` against the cluster at `address`, as a user would run it. */
+export function spawnRun(address: string, args: readonly string[]): RunProcess {
+  const child = spawn(process.execPath, [packagePath('bin', 'longrun.js'), 'run', ...args], {
+    env: { ...process.env, TEMPORAL_ADDRESS: address },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (data: Buffer) => (output += data));
+  child.stderr?.on('data', (data: Buffer) => (output += data));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { child, exited, output: () => output };
+}
+
+/** The one report a `run` process wrote under `reportDir`. */
+export function reportIn(reportDir: string): Summary {
+  const [report] = readdirSync(reportDir);
+  return JSON.parse(readFileSync(join(reportDir, report as string, 'summary.json'), 'utf8')) as Summary;
 }
 
 /** Stops them the way a user does (SIGTERM) and waits for them to go. */

@@ -70,6 +70,10 @@ describe('canonicalPieces', () => {
   it.each([
     ['a repeated key', '{"a":1,"a":2}'],
     ['a digit key', '{"b":1,"1":2}'],
+    ['a key of digits', '{"b":1,"12":2}'],
+    ['an array closed by a brace', '[1}'],
+    ['an object closed by a bracket', '{"a":1]'],
+    ['a key without its colon', '{"a"11}'],
     ['a space', '[1, 2]'],
     ['a number written otherwise', '[1.0]'],
     ['negative zero', '-0'],

@@ -44,6 +44,23 @@ export function sharesInOrder<T>(binaries: readonly T[], executions: number): T[
   return binaries.map((_, at) => binaries[(at + executions) % binaries.length] as T);
 }
 
+/**
+ * What the drive returns: where each binary's share ended, from which its runs' children are
+ * named (childrenOfDrive). Its size is the binaries', not the runs': a list of the children's
+ * ids, about 60 bytes a run, would pass the server's 2 MB limit on a result past about 30,000 runs.
+ */
+export interface DriveOutcome {
+  /** The drive's start, as its input gave it: the runs' ids carry it. */
+  startedAtMs: number;
+  /** Each binary's place, in the order of the drive's binaries. */
+  shares: DriveCarry['shares'];
+}
+
+/** The workflow ids of every run's child the drive `driveId` started, as its outcome names them. */
+export function childrenOfDrive(driveId: string, outcome: DriveOutcome): string[] {
+  return childrenOf(driveId, outcome.startedAtMs, Object.keys(outcome.shares), outcome.shares);
+}
+
 /** The workflow ids of every run's child the drive has started, binary by binary, in index order. */
 export function childrenOf(driveId: string, startedAtMs: number, binaries: readonly string[], shares: DriveCarry['shares']): string[] {
   return binaries.flatMap((binary) =>

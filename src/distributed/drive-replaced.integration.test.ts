@@ -11,14 +11,16 @@ import { temporal } from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Environment, startEnvironment } from '../environment/index.ts';
 import { packagePath } from '../shared/package-paths.ts';
+import { childrenOfDrive } from './drive-hand-over.ts';
 import { driveWorkflowId } from './harness-ids.ts';
-import { QUEUE_SCENARIO, reportIn, spawnHarnessWorker, spawnRun, stopHarnessWorkers } from './testing/harness-workers.ts';
+import { executionsOf, QUEUE_SCENARIO, reportIn, spawnHarnessWorker, spawnRun, stopHarnessWorkers } from './testing/harness-workers.ts';
 
 const { EventType, PendingActivityState, TimeoutType } = temporal.api.enums.v1;
 /** Two runs a binary, one at a time: 8 runs, so that some are judged while others are in flight. */
 const RUNS = 8;
 
 describe('a `run --drive-on` process replaced mid-drive', () => {
+  const driveId = driveWorkflowId(QUEUE_SCENARIO);
   let env: Environment;
   let dir: string;
   beforeAll(async () => {
@@ -30,19 +32,38 @@ describe('a `run --drive-on` process replaced mid-drive', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** `longrun run` of the scenario driven on `queue`, its report under `dir/<name>`. */
+  function runOf(queue: string, name: string, runEnv: NodeJS.ProcessEnv = {}) {
+    const file = join(dir, 'cross-version-replay.yaml');
+    const yaml = readFileSync(packagePath('scenarios', 'cross-version-replay.yaml'), 'utf8');
+    // A model call the dead process had taken waits out its 2-minute start-to-close timeout; its run
+    // is stopped at runs.timeout from its start instead, here 30 s rather than the scenario's minute.
+    writeFileSync(file, yaml.replace(/^ {2}concurrency: \d+$/m, '  concurrency: 1').replace(/^ {2}timeout: 1m$/m, '  timeout: 30s'));
+    return spawnRun(env.address, [file, '--drive-on', queue, '--report-dir', join(dir, name)], runEnv);
+  }
+
+  /** The drive's children, and the report of the `run` that replaced the dead one: every run of the drive once, each with its verdict. */
+  async function reportedWhole(name: string) {
+    const children = childrenOfDrive(driveId, await env.client.workflow.getHandle(driveId).result());
+    expect(children).toHaveLength(RUNS);
+    const summary = reportIn(join(dir, name));
+    expect(summary.partial).toBe(false);
+    expect(summary.runs).toHaveLength(RUNS);
+    const reported = new Set(summary.runs.map((run) => run.workflowId));
+    expect(reported.size).toBe(RUNS);
+    for (const child of children) expect(reported).toContain(await startedRun(env, child));
+    for (const run of summary.runs) expect(run.invariants.map(({ id }) => id)).toContain('requests.accepted');
+    return reported;
+  }
+
   it('attaches a new `run` to the drive of the SIGKILLed one: the drive finishes, every run reported once with a verdict', async () => {
     const queue = 'drive-replaced';
     const worker = spawnHarnessWorker(env.address, queue);
     try {
       await worker.ready;
-      const file = join(dir, 'cross-version-replay.yaml');
-      const yaml = readFileSync(packagePath('scenarios', 'cross-version-replay.yaml'), 'utf8');
-      writeFileSync(file, yaml.replace(/^ {2}concurrency: \d+$/m, '  concurrency: 1'));
-      const runOf = (name: string) => spawnRun(env.address, [file, '--drive-on', queue, '--report-dir', join(dir, name)]);
-      const driveId = driveWorkflowId(QUEUE_SCENARIO);
-
-      const dead = runOf('dead');
-      const { judged, watched } = await judgedAndInFlight(env, driveId);
+      const dead = runOf(queue, 'dead');
+      const watched = await watchedOnceReady(env, driveId, (events) => judgedIn(events).length > 0);
+      const judged = judgedIn((await env.client.workflow.getHandle(driveId).fetchHistory()).events ?? []);
       // Stopped, then killed once the verdict of the run `watched` watches is headed to it: the
       // host activity the dead process took must be asked again of the one that replaces it.
       dead.child.kill('SIGSTOP');
@@ -52,43 +73,69 @@ describe('a `run --drive-on` process replaced mid-drive', () => {
       dead.child.kill('SIGKILL');
       expect(await dead.exited).toBeNull();
 
-      const replacing = runOf('replacing');
+      const replacing = runOf(queue, 'replacing');
       // Passed, or a verdict failed (exit 1: the run terminated above); never a harness error (exit 2).
       expect([0, 1], replacing.output()).toContain(await replacing.exited);
-      const children = (await env.client.workflow.getHandle(driveId).result()) as string[];
-      expect(children).toHaveLength(RUNS);
-      const summary = reportIn(join(dir, 'replacing'));
-      expect(summary.partial).toBe(false);
-      // Every run of the drive once, each with its verdict, those judged before the kill among them.
-      expect(summary.runs).toHaveLength(RUNS);
-      const reported = new Set(summary.runs.map((reportedRun) => reportedRun.workflowId));
-      expect(reported.size).toBe(RUNS);
+      // Those judged before the kill among them.
+      const reported = await reportedWhole('replacing');
+      expect(judged.length).toBeGreaterThan(0);
       for (const child of judged) expect(reported).toContain(await startedRun(env, child));
-      expect(reported).toContain(run);
-      for (const reportedRun of summary.runs) expect(reportedRun.invariants.map(({ id }) => id)).toContain('requests.accepted');
       // The verdict the dead process had taken was asked again once its heartbeats stopped, not at its start-to-close timeout.
       expect(await hostAttempts(env, watched)).toEqual([{ attempt: 2, timedOut: TimeoutType.TIMEOUT_TYPE_HEARTBEAT }]);
     } finally {
       await stopHarnessWorkers([worker]);
     }
   }, 180_000);
+
+  it('attaches across the drive continued as new: the new `run` follows the executions, every run of each reported once', async () => {
+    const queue = 'drive-replaced-continued';
+    const worker = spawnHarnessWorker(env.address, queue);
+    try {
+      await worker.ready;
+      // 4 runs an execution: each binary's first run in the first, its second in the next.
+      const dead = runOf(queue, 'dead-continued', { LONGRUN_DRIVE_RUNS_PER_EXECUTION: '4' });
+      await watchedOnceReady(env, driveId, (events) =>
+        Boolean(events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId),
+      );
+      dead.child.kill('SIGKILL');
+      expect(await dead.exited).toBeNull();
+      const replacing = runOf(queue, 'replacing-continued');
+      expect([0, 1], replacing.output()).toContain(await replacing.exited);
+      await reportedWhole('replacing-continued');
+      expect(await executionsOf(env, driveId)).toBe(2);
+    } finally {
+      await stopHarnessWorkers([worker]);
+    }
+  }, 180_000);
 });
 
-/** Waits until the drive has judged a run and watches another; the children of those judged, and of the one watched. */
-async function judgedAndInFlight(env: Environment, driveId: string): Promise<{ judged: string[]; watched: string }> {
+/** The children the drive's history has seen complete: their runs judged. */
+function judgedIn(events: readonly temporal.api.history.v1.IHistoryEvent[]): string[] {
+  return events.flatMap((event) =>
+    event.eventType === EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED
+      ? [event.childWorkflowExecutionCompletedEventAttributes?.workflowExecution?.workflowId ?? '']
+      : [],
+  );
+}
+
+/** Waits until the drive's running execution is `ready` by its history and watches a run; the child that watches it. */
+async function watchedOnceReady(
+  env: Environment,
+  driveId: string,
+  ready: (events: readonly temporal.api.history.v1.IHistoryEvent[]) => boolean,
+): Promise<string> {
   const drive = env.client.workflow.getHandle(driveId);
   for (;;) {
     const description = await drive.describe().catch(() => undefined);
-    if (description?.status.name === 'RUNNING') {
-      const events = (await drive.fetchHistory()).events ?? [];
-      const judged = events.flatMap((event) =>
-        event.eventType === EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED
-          ? [event.childWorkflowExecutionCompletedEventAttributes?.workflowExecution?.workflowId ?? '']
-          : [],
-      );
-      for (const child of judged.length > 0 ? (description.raw.pendingChildren ?? []) : []) {
-        const pending = (await env.client.workflow.getHandle(child.workflowId ?? '').describe()).raw.pendingActivities ?? [];
-        if (pending.some((activity) => isStarted(activity, 'watchDrivenRun'))) return { judged, watched: child.workflowId as string };
+    if (description?.status.name === 'RUNNING' && ready((await drive.fetchHistory()).events ?? [])) {
+      for (const child of description.raw.pendingChildren ?? []) {
+        // A child the drive has initiated may not have started yet.
+        const description = await env.client.workflow
+          .getHandle(child.workflowId ?? '')
+          .describe()
+          .catch(() => undefined);
+        const pending = description?.raw.pendingActivities ?? [];
+        if (pending.some((activity) => isStarted(activity, 'watchDrivenRun'))) return child.workflowId as string;
       }
     }
     await pause();

@@ -8,7 +8,7 @@
  */
 import { continueAsNew, executeChild, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import { type ArrivalPosition, arrive } from '../shared/arrival-loop.ts';
-import { childrenOf, type DriveCarry, runsPerExecutionOf, type SharePosition, sharesInOrder } from './drive-hand-over.ts';
+import { type DriveCarry, type DriveOutcome, runsPerExecutionOf, type SharePosition, sharesInOrder } from './drive-hand-over.ts';
 import { drivenRunWorkflowId, judgingWorkflowId } from './harness-ids.ts';
 import { JUDGING_HEARTBEAT_TIMEOUT_MS, judgeRunWorkflow } from './judging-workflow.ts';
 
@@ -102,12 +102,12 @@ function host(hostQueue: string) {
 }
 
 /**
- * A scenario's runs on its schedule, each binary's share apart; the ids of the runs' children,
- * binary by binary in index order, every execution's. Past its bound of runs (or once the server
+ * A scenario's runs on its schedule, each binary's share apart; where each share ended, which
+ * names the runs' children of every execution (childrenOfDrive). Past its bound of runs (or once the server
  * suggests it) it starts no more, waits for the runs in flight to end, and continues as new from
  * where each share got to (drive-hand-over.ts).
  */
-export async function driveScenarioWorkflow(input: DriveInput): Promise<string[]> {
+export async function driveScenarioWorkflow(input: DriveInput): Promise<DriveOutcome> {
   const { schedule, binaries, runsPerExecution, carried, ...each } = input;
   const { offsetsMs, ...arrivals } = schedule;
   const bound = runsPerExecutionOf(input);
@@ -142,7 +142,7 @@ export async function driveScenarioWorkflow(input: DriveInput): Promise<string[]
   if (binaries.some((binary) => !positions[binary]?.done)) {
     await continueAsNew<typeof driveScenarioWorkflow>({ ...input, carried: { shares, executions: executions + 1 } });
   }
-  return childrenOf(driveId, input.startedAtMs, binaries, shares);
+  return { startedAtMs: input.startedAtMs, shares };
 }
 
 function positionOf(position: ArrivalPosition | undefined): SharePosition {

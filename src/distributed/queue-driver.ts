@@ -13,7 +13,7 @@ import { activityDataConverter } from '../kernel/workers/workflow-bundles.ts';
 import type { RunRecord } from '../result/index.ts';
 import type { DriveRequest, RunDriver } from '../runner/driven-elsewhere.ts';
 import type { LaunchedRun } from '../runner/launch.ts';
-import { runsPerExecutionOf } from './drive-hand-over.ts';
+import { childrenOfDrive, type DriveOutcome, runsPerExecutionOf } from './drive-hand-over.ts';
 import type { DriveInput, DrivenRun, HostActivities, WireRun } from './drive-workflow.ts';
 import { driveWorkflowId } from './harness-ids.ts';
 import { heartbeating } from './heartbeating.ts';
@@ -29,6 +29,21 @@ export function hostQueueOf(taskQueue: string, driveId: string): string {
 export interface QueueDriverOptions {
   /** Runs an execution of the driver starts before it continues as new (DEFAULT_RUNS_PER_EXECUTION). */
   runsPerExecution?: number;
+}
+
+/**
+ * The options `longrun run --drive-on` takes from its environment: `LONGRUN_DRIVE_RUNS_PER_EXECUTION`,
+ * the driver's bound of runs an execution (for a server whose history limits are set lower, and
+ * for the tests that drive a continued drive from a `run` process). Refused when not a whole number of at least 1.
+ */
+export function queueDriverOptionsOf(env: NodeJS.ProcessEnv): QueueDriverOptions {
+  const bound = env.LONGRUN_DRIVE_RUNS_PER_EXECUTION;
+  if (bound === undefined || bound === '') return {};
+  const runsPerExecution = Number(bound);
+  if (!Number.isInteger(runsPerExecution) || runsPerExecution < 1) {
+    throw new RangeError(`LONGRUN_DRIVE_RUNS_PER_EXECUTION must be a whole number of at least 1, not ${bound}`);
+  }
+  return { runsPerExecution };
 }
 
 /**
@@ -69,19 +84,19 @@ export function queueDriver(taskQueue: string, namespace?: string, options: Queu
         const stopped = new Promise<void>((resolve) =>
           request.signal.aborted ? resolve() : request.signal.addEventListener('abort', () => resolve(), { once: true }),
         );
-        const children = await Promise.race([handle.result() as Promise<string[]>, stopped, request.failed]).catch(
+        const outcome = await Promise.race([handle.result() as Promise<DriveOutcome>, stopped, request.failed]).catch(
           async (error: unknown) => {
             await handle.cancel().catch(() => {});
             throw error;
           },
         );
-        if (!children) {
+        if (!outcome) {
           // Interrupted: the drive is cancelled and ends once its watches have stopped their runs; what was judged is kept.
           await handle.cancel().catch(() => {});
           await handle.result().catch(() => {});
           return;
         }
-        await gathering.all(children);
+        await gathering.all(childrenOfDrive(driveId, outcome));
       } finally {
         worker.shutdown();
         await serving;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import type { temporal } from '@temporalio/proto';
 import { INCIDENTS } from '../../checks/index.ts';
-import { queueDriver } from '../../distributed/queue-driver.ts';
+import { queueDriver, queueDriverOptionsOf } from '../../distributed/queue-driver.ts';
 import { queueJudge } from '../../distributed/queue-judge.ts';
 import { DEFAULT_UI_PORT } from '../../environment/index.ts';
 import { isFailingRun, renderProgress, renderText, reportDirFor, writeReport } from '../../report/index.ts';
@@ -132,7 +132,9 @@ async function runAndReport(nameOrPath: string, flags: ReportFlags, duration?: n
       onHistories: (record, histories) => saveFailingHistories(dir, record, histories),
       ...(kept ? { environment: kept } : {}),
       ...(flags['judge-on'] !== undefined ? { judgeElsewhere: queueJudge(flags['judge-on'], flags['judge-namespace']) } : {}),
-      ...(flags['drive-on'] !== undefined ? { driveElsewhere: queueDriver(flags['drive-on'], flags['judge-namespace']) } : {}),
+      ...(flags['drive-on'] !== undefined
+        ? { driveElsewhere: queueDriver(flags['drive-on'], flags['judge-namespace'], queueDriverOptionsOf(process.env)) }
+        : {}),
       ...(flags['mock-replicas'] !== undefined ? { mockReplicas: flags['mock-replicas'] } : {}),
     });
   } catch (error) {

@@ -86,10 +86,10 @@ export interface RunProcess {
   output(): string;
 }
 
-/** `longrun run <args>` against the cluster at `address`, as a user would run it. */
-export function spawnRun(address: string, args: readonly string[]): RunProcess {
+/** `longrun run <args>` against the cluster at `address`, as a user would run it, `env` added to its environment. */
+export function spawnRun(address: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): RunProcess {
   const child = spawn(process.execPath, [packagePath('bin', 'longrun.js'), 'run', ...args], {
-    env: { ...process.env, TEMPORAL_ADDRESS: address },
+    env: { ...process.env, ...env, TEMPORAL_ADDRESS: address },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -103,6 +103,18 @@ export function spawnRun(address: string, args: readonly string[]): RunProcess {
 export function reportIn(reportDir: string): Summary {
   const [report] = readdirSync(reportDir);
   return JSON.parse(readFileSync(join(reportDir, report as string, 'summary.json'), 'utf8')) as Summary;
+}
+
+/** How many executions the drive under `driveId` (its latest) has run, following its continues-as-new back to the first. */
+export async function executionsOf(env: Environment, driveId: string): Promise<number> {
+  let runId: string | undefined = (await env.client.workflow.getHandle(driveId).describe()).runId;
+  let executions = 0;
+  while (runId) {
+    executions++;
+    const { events } = await env.client.workflow.getHandle(driveId, runId).fetchHistory();
+    runId = events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
+  }
+  return executions;
 }
 
 /** Stops them the way a user does (SIGTERM) and waits for them to go. */

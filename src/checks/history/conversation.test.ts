@@ -191,3 +191,222 @@ describe('an Agents SDK history', () => {
     expect(result?.evidence.join('\n')).toMatch(/call_0002/);
   });
 });
+
+describe('the forms at their edges', () => {
+  it('refuses a request, a message or an answer it cannot read, each in one line', () => {
+    expect(() => conversationOf('text')).toThrow(/^request is not an object$/);
+    expect(() => conversationOf({ messages: [CHAT[0], { content: 'no role' }] })).toThrow(/^messages\[1\] has no role$/);
+    expect(() => conversationOf({ messages: ['text'] })).toThrow(/^messages\[0\] has no role$/);
+    // A messages list beside an input: the messages are read, and the input is not.
+    expect(conversationOf({ messages: CHAT, input: 'ignored' }).format).toBe('chat-completions');
+    expect(() => answerOf({ role: 'user', content: 'hi' })).toThrow(/^the answer is not an assistant message$/);
+    expect(() => answerOf('hi')).toThrow(/^the answer is not an assistant message$/);
+    for (const items of [[], [{ type: 'reasoning' }, 'text'], [{ type: 'reasoning' }, { type: 'function_call_output', call_id: 'c' }]]) {
+      expect(() => answerOf(items)).toThrow(/^the answer is not the model's output items$/);
+    }
+  });
+
+  it("reads Pydantic AI's messages as their own format, a request's and an answer's", () => {
+    const request = { kind: 'request', parts: [{ part_kind: 'user-prompt', content: 'Fix OPS-1.' }] };
+    const response = { kind: 'response', parts: [{ part_kind: 'text', content: 'Done.' }] };
+    const conversation = conversationOf({ messages: [request, response] });
+    expect(conversation.format).toBe('pydantic-ai-messages');
+    expect(conversation.requestBytes).toBe(Buffer.byteLength(JSON.stringify({ messages: [request, response] })));
+    expect(conversation.messages.map((m) => m.message.role)).toEqual(['user', 'assistant']);
+    const answer = answerOf(response);
+    expect(answer.message).toEqual({ role: 'assistant', content: 'Done.' });
+    expect(answer.bytes).toBe(Buffer.byteLength(JSON.stringify(response)));
+    // A Pydantic AI request is no answer.
+    expect(() => answerOf(request)).toThrow(/^the answer is not an assistant message$/);
+  });
+
+  it('keeps a Chat answer as it is, blocks or not, unless it is an Anthropic response', () => {
+    const chat = { role: 'assistant', content: 'Looking.', tool_calls: [call('call_1')] };
+    expect(answerOf(chat)).toEqual({ message: chat, bytes: Buffer.byteLength(JSON.stringify(chat)), source: JSON.stringify(chat) });
+    // An Anthropic message without a tool call or thinking block is already a Chat message.
+    const plain = { id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Done.' }] };
+    expect(answerOf(plain).message).toBe(plain);
+    const thinking = {
+      ...plain,
+      content: [
+        { type: 'thinking', thinking: 'hm' },
+        { type: 'text', text: 'Done.' },
+      ],
+    };
+    expect(answerOf(thinking).message).toEqual({ role: 'assistant', content: 'Done.' });
+    const redacted = { ...plain, content: [{ type: 'redacted_thinking', data: 'x' }] };
+    expect(answerOf(redacted).message).toEqual({ role: 'assistant', content: null });
+    // A string's content is its text; a text of no characters is no content.
+    const said = { type: 'message', role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'n', input: {} }, 'loose'] };
+    expect(answerOf(said).message).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 't', type: 'function', function: { name: 'n', arguments: '{}' } }],
+    });
+  });
+
+  it("reads Anthropic's form from its blocks alone, a user's tool results without other blocks, and its images", () => {
+    const results = {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'call_1' },
+        { type: 'tool_result', tool_use_id: 'call_2', content: 'b.ts' },
+      ],
+    };
+    const request = { messages: [{ role: 'user', content: 'Fix.' }, results] };
+    const conversation = conversationOf(request);
+    expect(conversation.format).toBe('anthropic-messages');
+    expect(conversation.messages.map((m) => m.message)).toEqual([
+      { role: 'user', content: 'Fix.' },
+      { role: 'tool', tool_call_id: 'call_1', content: '' },
+      { role: 'tool', tool_call_id: 'call_2', content: 'b.ts' },
+    ]);
+    const resultsSource = JSON.stringify(results);
+    expect(conversation.messages.map((m) => m.source)).toEqual([
+      JSON.stringify({ role: 'user', content: 'Fix.' }),
+      `${resultsSource}#call_1`,
+      `${resultsSource}#call_2`,
+    ]);
+    // The message's bytes shared out: the first result takes the rest of the message's, so their sum (with a comma) is its own.
+    const [, first, second] = conversation.messages;
+    expect(second?.bytes).toBe(Buffer.byteLength(JSON.stringify(results.content[1])));
+    expect((first?.bytes ?? 0) + (second?.bytes ?? 0) + 1).toBe(Buffer.byteLength(resultsSource));
+    // A thinking block alone makes the form Anthropic's; so does a redacted one, and a tool result alone.
+    for (const block of [
+      { type: 'thinking', thinking: 'hm' },
+      { type: 'redacted_thinking', data: 'x' },
+    ]) {
+      expect(conversationOf({ messages: [{ role: 'assistant', content: [block] }] }).format).toBe('anthropic-messages');
+    }
+    expect(conversationOf({ messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] }).format).toBe('chat-completions');
+    expect(conversationOf({ messages: [{ role: 'user', content: ['text', { type: 'text', text: 'hi' }] }] }).format).toBe(
+      'chat-completions',
+    );
+    // Images: base64 as a data URL, a URL as it is, beside a tool result.
+    const images = {
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: 'call_3',
+          content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBOR' } }],
+        },
+        { type: 'image', source: { type: 'url', url: 'https://example.test/a.png' } },
+        'loose',
+      ],
+    };
+    expect(conversationOf({ messages: [images] }).messages.map((m) => m.message)).toEqual([
+      { role: 'tool', tool_call_id: 'call_3', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,iVBOR' } }] },
+      { role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://example.test/a.png' } }] },
+    ]);
+    // A system given apart is a system message even when the messages hold no block.
+    expect(conversationOf({ system: [{ type: 'text', text: 'Be brief.' }], messages: [CHAT[1]] }).messages[0]?.message).toEqual({
+      role: 'system',
+      content: 'Be brief.',
+    });
+  });
+
+  it("reads the items' roles, reasoning, refusals, texts and images into Chat messages", () => {
+    const items = [
+      { role: 'developer', content: 'Be brief.' },
+      {
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'Look: ' },
+          { type: 'input_image', image_url: 'data:image/png;base64,AA' },
+        ],
+      },
+      { type: 'reasoning', id: 'rs_1', summary: [] },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'One.' }] },
+      { type: 'message', role: 'assistant', content: [{ type: 'refusal', refusal: 'no', text: 'Two.' }] },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text' }] },
+      { role: 'user', content: { type: 'image', image: { url: 'https://example.test/b.png' } } },
+      { type: 'message', role: 'user', content: 7 },
+    ];
+    const conversation = conversationOf({ input: items });
+    expect(conversation.format).toBe('responses-items');
+    expect(conversation.messages.map((m) => m.message)).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Look: ' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,AA' } },
+        ],
+      },
+      { role: 'assistant', content: 'One.\nTwo.' },
+      { role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://example.test/b.png' } }] },
+      { role: 'user', content: 7 },
+    ]);
+    // The model's run of items is one message: its items' bytes and the commas between them.
+    const run = items.slice(2, 6).map((item) => JSON.stringify(item));
+    expect(conversation.messages[2]?.source).toBe(run.join(','));
+    expect(conversation.messages[2]?.bytes).toBe(Buffer.byteLength(run.join(',')));
+    // Reasoning alone is an assistant message without text or calls.
+    expect(answerOf([{ type: 'reasoning', id: 'rs_1' }]).message).toEqual({ role: 'assistant', content: null });
+    // An item with a role but another type is no message item.
+    expect(conversationOf({ input: [{ type: 'custom', role: 'user' }] }).messages[0]?.message).toEqual({
+      role: 'item:custom',
+      item: { type: 'custom', role: 'user' },
+    });
+    expect(conversationOf({ input: [{ type: 'message' }] }).messages[0]?.message).toEqual({
+      role: 'item:message',
+      item: { type: 'message' },
+    });
+  });
+});
+
+describe('the parts of a message', () => {
+  it("read texts, other parts and missing content as the forms write them (each a survivor's rule)", () => {
+    expect(conversationOf({ input: 'Fix OPS-1.' }).format).toBe('responses-items');
+    expect(() => answerOf([{ type: 'reasoning' }, null])).toThrow(/^the answer is not the model's output items$/);
+    expect(() => answerOf([{}])).toThrow(/^the answer is not the model's output items$/);
+    const items = [
+      { content: 'no type, no role' },
+      { type: 'function_call_output', output: 'x' },
+      {
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'Look ' },
+          { type: 'input_text', text: 'here.' },
+        ],
+      },
+      { role: 'user', content: [{ type: 'input_text', text: 'a' }, { type: 'reasoning_text', text: 'b' }, null] },
+      { type: 'reasoning', content: 'a thought is no text' },
+      { type: 'message', role: 'assistant', content: 'Plain.' },
+      { type: 'message', role: 'assistant' },
+      { role: 'user', content: [{ type: 'input_file', file_id: 'f' }] },
+    ];
+    expect(conversationOf({ input: items }).messages.map((m) => m.message)).toEqual([
+      { role: 'item:undefined', item: items[0] },
+      { role: 'tool', tool_call_id: '', content: 'x' },
+      { role: 'user', content: 'Look here.' },
+      { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'reasoning_text', text: 'b' }, null] },
+      { role: 'assistant', content: 'Plain.' },
+      { role: 'user', content: [{ type: 'input_file', file_id: 'f' }] },
+    ]);
+  });
+
+  it("reads Anthropic's empty user message, an assistant's string and null blocks, and a document block as it is", () => {
+    const empty = { role: 'user', content: [] };
+    const [read] = conversationOf({ system: 's', messages: [empty] }).messages.slice(1);
+    expect(read?.message).toEqual({ role: 'user', content: '' });
+    expect(read?.source).toBe(`${JSON.stringify(empty)}#rest`);
+    expect(read?.bytes).toBe(Buffer.byteLength(JSON.stringify(empty)));
+    expect(conversationOf({ system: 's', messages: [{ role: 'assistant', content: 'Hi.' }] }).messages[1]?.message).toEqual({
+      role: 'assistant',
+      content: 'Hi.',
+    });
+    const use = { type: 'tool_use', id: 't', name: 'n', input: {} };
+    expect(answerOf({ type: 'message', role: 'assistant', content: [use, null] }).message).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 't', type: 'function', function: { name: 'n', arguments: '{}' } }],
+    });
+    const document = { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBER' } };
+    expect(conversationOf({ system: 's', messages: [{ role: 'user', content: [document] }] }).messages[1]?.message).toEqual({
+      role: 'user',
+      content: [document],
+    });
+  });
+});

@@ -1,15 +1,33 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sleep } from '../../shared/sleep.ts';
 import { AgentRunHistory } from '../testing/agent-run-history.ts';
 import { HistoryBuilder } from '../testing/history-builder.ts';
-import { HistoryLoadError, loadHistory, loadHistoryFile } from './index.ts';
+import { HistoryLoadError, historyLoader, loadHistory, loadHistoryFile } from './index.ts';
+
+/**
+ * The events each stream of a file handed over, stream by stream: the one pass and the three
+ * passes give the same record and error, so only the reading tells which one judged a file.
+ */
+const pulled = vi.hoisted(() => [] as number[]);
+vi.mock('./event-stream.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./event-stream.ts')>();
+  async function* counted(...args: Parameters<typeof real.streamHistoryEvents>): AsyncGenerator<unknown> {
+    const stream = pulled.push(0) - 1;
+    for await (const event of real.streamHistoryEvents(...args)) {
+      pulled[stream] = (pulled[stream] ?? 0) + 1;
+      yield event;
+    }
+  }
+  return { ...real, streamHistoryEvents: counted };
+});
 
 let dir: string;
 beforeAll(async () => {
@@ -143,6 +161,18 @@ describe('a malformed history gives one line naming its source', () => {
       letReaderGo(fifo);
     }
     expect((await loadError(() => loadHistoryFile(dir))).message).toBe(`${dir}: not a regular file (a folder): not read`);
+  });
+
+  it('a device, a socket: named at once', async () => {
+    expect((await loadError(() => loadHistoryFile('/dev/null'))).message).toBe('/dev/null: not a regular file (a device): not read');
+    const socket = join(dir, 'history.sock');
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    try {
+      expect((await loadError(() => loadHistoryFile(socket))).message).toBe(`${socket}: not a regular file (a socket): not read`);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('the wrong shape', async () => {
@@ -314,5 +344,165 @@ describe('another workflow is read, not refused', () => {
     expect((await loadError(() => loadHistoryFile(path))).message).toMatch(
       new RegExp(`event ${id - 1} follows event ${id + 1} newest first \\(events missing or out of order\\)$`),
     );
+  });
+});
+
+describe('a history in memory: its forms, its refusals, its name', () => {
+  const json = sampleRun().histories()[0] as { events: Record<string, unknown>[] };
+  const expected = loadHistory(json, { source: 'x' });
+
+  it('reads a history given as UTF-8 bytes', () => {
+    expect(loadHistory(new TextEncoder().encode(JSON.stringify(json)), { source: 'x' })).toEqual(expected);
+    expect(loadHistory(Buffer.from(JSON.stringify(json)), { source: 'x' })).toEqual(expected);
+  });
+
+  it('parses a text as it is given, never re-encoded: a lone surrogate in a string stays one', () => {
+    const run = new HistoryBuilder('run-\uD800');
+    run.started({ runId: 'r', systemPrompt: 's', userRequest: 'u' });
+    const text = JSON.stringify(run.toJson()).replace('\\ud800', '\uD800');
+    expect(text).toContain('"run-\uD800"');
+    expect(loadHistory(text, { source: 'x' }).events[0]?.attrs).toMatchObject({ runId: 'run-\uD800' });
+  });
+
+  it('refuses, as one line, a value with no events array at either place', async () => {
+    for (const value of [null, 'null', {}, { history: null }, { history: { events: 'abc' } }, { events: 'abc' }]) {
+      expect((await loadError(() => loadHistory(value as never, { source: 'v' }))).message, JSON.stringify(value)).toBe(
+        'v: not a history: expected an object with an "events" array, or an array of events',
+      );
+    }
+  });
+
+  it('names a history given no source "history"', async () => {
+    expect((await loadError(() => loadHistory('{'))).message).toMatch(/^history: not valid JSON/);
+  });
+
+  it('reads a history whose first event is event 1 oldest first, whatever follows', async () => {
+    const [first, second] = json.events as [Record<string, unknown>, Record<string, unknown>];
+    expect((await loadError(() => loadHistory([first, { ...second, eventId: '0' }], { source: 'z' }))).message).toBe(
+      'z: event 0 follows event 1 (events missing or out of order)',
+    );
+  });
+
+  it('historyLoader reads events handed one by one to the same model, and names its history "history" by default', async () => {
+    const loader = historyLoader({ source: 'x' });
+    for (const event of json.events) loader.add(event);
+    expect(loader.finish()).toEqual(expected);
+    expect((await loadError(() => historyLoader().finish())).message).toBe('history: history has no events');
+  });
+});
+
+describe('a file is streamed once, and again only when the one pass cannot judge it', () => {
+  const json = sampleRun().histories()[0] as { events: Record<string, unknown>[] };
+  const expected = loadHistory(json, { source: 'x' });
+  const n = json.events.length;
+  const newestFirst = [...json.events].reverse();
+  /** The first scheduled event newest first, its place and id: its result and started event come just before it. */
+  const scheduled = newestFirst.findIndex((e) => String(e.eventType).endsWith('ACTIVITY_TASK_SCHEDULED'));
+  const scheduledId = Number(newestFirst[scheduled]?.eventId);
+  const namesScheduled = new RegExp(`activity result names scheduled event ${scheduledId}, which is not in the history$`);
+  const file = async (name: string, value: unknown): Promise<string> => {
+    const path = join(dir, name);
+    await writeFile(path, JSON.stringify(value));
+    return path;
+  };
+  beforeEach(() => {
+    pulled.length = 0;
+  });
+
+  it('oldest first, and newest first with each result read before its scheduled event', async () => {
+    expect({ ...(await loadHistoryFile(await file('once.json', json))), source: 'x' }).toEqual(expected);
+    expect({ ...(await loadHistoryFile(await file('once-newest-first.json', newestFirst))), source: 'x' }).toEqual(expected);
+    expect(pulled).toEqual([n, n]);
+  });
+
+  it('newest first, two activities at once: their results held together until both scheduled events are read', async () => {
+    const run = new HistoryBuilder('r');
+    run.started({ runId: 'r', systemPrompt: 's', userRequest: 'u' });
+    run.workflowTask();
+    const lookup = run.activityScheduled('lookup', { q: 1 });
+    const fetch = run.activityScheduled('fetch', { q: 2 });
+    run.activityCompleted(lookup, { a: 1 });
+    run.activityFailed(fetch, 'down');
+    run.workflowTask();
+    run.completed('done');
+    const { events } = run.toJson();
+    const loaded = await loadHistoryFile(await file('at-once.json', { events: [...events].reverse() }));
+    expect({ ...loaded, source: 'x' }).toEqual(loadHistory(events, { source: 'x' }));
+    expect(loaded.events.filter((e) => e.attrs.kind === 'activity-closed')).toHaveLength(2);
+    expect(pulled).toEqual([events.length]);
+  });
+
+  it('a history of one event in one pass; of none, refused as the three passes refuse it', async () => {
+    const one = { events: json.events.slice(0, 1) };
+    expect({ ...(await loadHistoryFile(await file('one.json', one))), source: 'x' }).toEqual(loadHistory(one, { source: 'x' }));
+    expect(pulled).toEqual([1]);
+    const none = await file('none.json', { events: [] });
+    expect((await loadError(() => loadHistoryFile(none))).message).toBe(`${none}: history has no events`);
+    expect(pulled).toEqual([1, 0, 0, 0]);
+  });
+
+  it('a file that is not a history is refused by the first pass, not read again', async () => {
+    const numbers = await file('numbers.json', [1, 2]);
+    expect((await loadError(() => loadHistoryFile(numbers))).message).toContain('not a history: events[0] is not an object');
+    expect(pulled).toEqual([0]);
+  });
+
+  it('oldest first, an event missing: the one pass stops there; the three read two events, then up to it', async () => {
+    const gap = await file('gap.json', { events: json.events.filter((_, i) => i !== 4) });
+    expect((await loadError(() => loadHistoryFile(gap))).message).toBe(`${gap}: event 6 follows event 4 (events missing or out of order)`);
+    expect(pulled).toEqual([5, 2, 5]);
+  });
+
+  it('newest first, a scheduled event missing: the one pass stops at the first event older than it', async () => {
+    const missing = await file(
+      'no-scheduled.json',
+      newestFirst.filter((_, i) => i !== scheduled),
+    );
+    expect((await loadError(() => loadHistoryFile(missing))).message).toMatch(namesScheduled);
+    // The three passes: two events for the order, all for the activity types, then up to the result.
+    expect(pulled).toEqual([scheduled + 1, 2, n - 1, scheduled - 1]);
+  });
+
+  /** The first result oldest first, naming the event just before its scheduled one (no activity's: ids stay whole). */
+  const result = json.events.findIndex((e) => String(e.eventType).endsWith('ACTIVITY_TASK_COMPLETED'));
+  const resultEvent = json.events[result] as Record<string, unknown>;
+  const attrs = resultEvent.activityTaskCompletedEventAttributes as Record<string, unknown>;
+  const named = Number(attrs.scheduledEventId) - 1;
+  const misnamed = json.events.map((e) =>
+    e === resultEvent ? { ...e, activityTaskCompletedEventAttributes: { ...attrs, scheduledEventId: String(named) } } : e,
+  );
+  const namesNamed = new RegExp(`activity result names scheduled event ${named}, which is not in the history$`);
+
+  it('oldest first, a result naming no scheduled activity: the one pass stops at the result, holding nothing', async () => {
+    const path = await file('misnamed.json', { events: misnamed });
+    expect((await loadError(() => loadHistoryFile(path))).message).toMatch(namesNamed);
+    expect(pulled).toEqual([result + 1, 2, result + 1]);
+  });
+
+  it('newest first, a result naming no scheduled activity: the one pass stops at the first event older than the one named', async () => {
+    const path = await file('misnamed-newest-first.json', [...misnamed].reverse());
+    expect((await loadError(() => loadHistoryFile(path))).message).toMatch(namesNamed);
+    // Newest first the result is at n - 1 - result; its started, scheduled and the named event follow it.
+    const at = n - 1 - result;
+    expect(pulled).toEqual([at + 5, 2, n, at + 1]);
+  });
+
+  it('newest first, an event after event 1 is refused, even a result still waiting for its scheduled event', async () => {
+    const late = {
+      eventId: '3',
+      eventType: 'EVENT_TYPE_ACTIVITY_TASK_COMPLETED',
+      activityTaskCompletedEventAttributes: { scheduledEventId: '2' },
+    };
+    const path = await file('after-event-1.json', [...newestFirst, late]);
+    expect((await loadError(() => loadHistoryFile(path))).message).toBe(
+      `${path}: event 3 follows event 1 newest first (events missing or out of order)`,
+    );
+    expect(pulled).toEqual([n + 1, 2, n + 1, n + 1]);
+  });
+
+  it('newest first, the file ending between a result and its scheduled event: the result is named', async () => {
+    const cut = await file('cut.json', newestFirst.slice(0, scheduled));
+    expect((await loadError(() => loadHistoryFile(cut))).message).toMatch(namesScheduled);
+    expect(pulled).toEqual([scheduled, 2, scheduled, scheduled - 1]);
   });
 });

@@ -8,7 +8,7 @@
 import type { temporal } from '@temporalio/proto';
 import { createMockProvider, type MockProvider, startInProcessMocks } from '../../mocks/index.ts';
 import { type ChaosEvent, type ChaosPlan, type ChaosSessionOptions, planChaos, servedBinaries, startChaosSession } from '../chaos/index.ts';
-import { type Environment, ServerExitedError, startEnvironment } from '../environment/index.ts';
+import { type Environment, startEnvironment } from '../environment/index.ts';
 import type { BinaryId, BinaryName } from '../kernel/index.ts';
 import { type KernelWorkers, startKernelWorkers, workflowCacheSize } from '../kernel/workers/kernel-workers.ts';
 import type { OffloadStore } from '../kernel/workers/offload.ts';
@@ -17,7 +17,7 @@ import { mockOptionsOf } from '../scenario/mock-options.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
 import { replicaEndpoints } from './mock-replicas.ts';
 import { startScenarioStore } from './offload-store.ts';
-import { ServerGoneError } from './server-retry.ts';
+import { ServerGoneError, startedAgainIfServerDied } from './server-retry.ts';
 import { serverExit } from './server-watch.ts';
 
 export interface RunHarness {
@@ -78,25 +78,17 @@ export function startHarness(
 
 type InProcessOptions = { environment?: Environment; forceReplay?: boolean; signal?: AbortSignal; mockUrl?: string };
 
-/**
- * A server of longrun's own that dies while the workers connect has lost no run yet: it is started
- * again, once, and says so (a Go server has been seen to die under load right after its start). A
- * server the caller gave is theirs to restart; a second death ends the scenario.
- */
+/** The in-process harness, started again once when its own server died before any run (server-retry.ts). */
 async function startInProcessHarness(
   scenario: Scenario,
   binaries: readonly BinaryId[],
   queuePrefix: string,
   options: InProcessOptions = {},
 ): Promise<RunHarness> {
-  try {
-    return await startInProcessHarnessOnce(scenario, binaries, queuePrefix, options);
-  } catch (error) {
-    const gone = error instanceof ServerGoneError || error instanceof ServerExitedError;
-    if (!gone || options.environment || options.signal?.aborted) throw error;
-    process.stderr.write(`longrun: ${error.message}, before any run started; starting it again\n`);
-    return startInProcessHarnessOnce(scenario, binaries, queuePrefix, options);
-  }
+  return startedAgainIfServerDied(() => startInProcessHarnessOnce(scenario, binaries, queuePrefix, options), {
+    ownServer: !options.environment,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
 }
 
 async function startInProcessHarnessOnce(

@@ -3,6 +3,7 @@
  * makes the frontend unavailable for seconds, and the runner's watch, start, terminate and
  * history fetches must wait for it rather than fail the scenario.
  */
+import { ServerExitedError } from '../environment/index.ts';
 import { sleep } from '../shared/sleep.ts';
 
 /** gRPC UNAVAILABLE and DEADLINE_EXCEEDED: the server is not there (yet). */
@@ -30,6 +31,26 @@ export function markServerGone(reason: string | undefined): void {
 
 /** The error a call waiting for a server that is gone ends with: one line, the cause. */
 export class ServerGoneError extends Error {}
+
+/**
+ * `start` (the server, the mocks and the workers), once more when the server it started died
+ * before any run did: nothing is lost, and a Go server has been seen to die under load right
+ * after its start. Said in one line on `say`. A server the caller gave (`ownServer` false) is
+ * theirs to restart; any other error, an abort, or a second death ends the start.
+ */
+export async function startedAgainIfServerDied<T>(
+  start: () => Promise<T>,
+  options: { ownServer: boolean; signal?: AbortSignal; say?: (line: string) => void },
+): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    const died = error instanceof ServerGoneError || error instanceof ServerExitedError;
+    if (!died || !options.ownServer || options.signal?.aborted) throw error;
+    (options.say ?? ((line) => process.stderr.write(line)))(`longrun: ${error.message}, before any run started; starting it again\n`);
+    return start();
+  }
+}
 
 /**
  * `call`, again while the server is unavailable, for up to `toleranceMs`; other errors at once,

@@ -135,6 +135,10 @@ describe("cutArray finds a request's messages in its JSON bytes", () => {
       '{"messages":[1,]}',
       '{"messages":[,1]}',
       '{"messages":[1]',
+      '{"messages":[{"a":1}x{"b":2}]}', // a byte where a comma or a colon belongs
+      '{"a":"b"x"messages":[1]}',
+      '{"messages"x[1]}',
+      '{"messages":x1]}', // no opening bracket
       '{"messages":[1]} x', // something after the root
       '{"messages":[1]}}',
       '["messages"]',

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runScenario, scenarioSchema } from '../src/index.ts';
 import { MUTANTS } from '../src/mutants/catalogue.ts';
+import { longSmokeScenario } from './long-smoke.ts';
 
 /** The control's catalogue scenario, also expected to hold every invariant (which it must not). */
 async function runStalling(binary: string) {
@@ -51,7 +52,7 @@ describe('an interrupt while runs are judged', () => {
     // Its own process group, as a terminal makes one: the signal reaches every process in it.
     const child = spawn(
       process.execPath,
-      [fileURLToPath(new URL('../bin/longrun.js', import.meta.url)), 'run', 'smoke', '--report-dir', reports],
+      [fileURLToPath(new URL('../bin/longrun.js', import.meta.url)), 'run', longSmokeScenario(), '--report-dir', reports],
       {
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -94,7 +95,7 @@ describe('an interrupt while runs are judged', () => {
     const bin = fileURLToPath(new URL('../bin/longrun.js', import.meta.url));
     // A parent like npx: it starts longrun, reads its stderr, and dies without passing anything on.
     const parentScript = `
-      const child = require('node:child_process').spawn(process.execPath, ${JSON.stringify([bin, 'run', 'smoke', '--report-dir', reports])}, { stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = require('node:child_process').spawn(process.execPath, ${JSON.stringify([bin, 'run', longSmokeScenario(), '--report-dir', reports])}, { stdio: ['ignore', 'ignore', 'pipe'] });
       process.stdout.write(child.pid + '\\n');
       child.stderr.on('data', (d) => process.stderr.write(d));`;
     const parent = spawn(process.execPath, ['-e', parentScript], { stdio: ['ignore', 'pipe', 'pipe'] });

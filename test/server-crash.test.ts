@@ -11,12 +11,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { resolveTemporalBinary } from '../src/environment/index.ts';
+import { longSmokeScenario } from './long-smoke.ts';
 import { commandLine, descendants } from './processes.ts';
 
-/** longrun on smoke; `strike` is called with each stderr chunk so far and longrun's pid. */
+/** longrun on a long smoke (it must not end before the strike); `strike` is called with each stderr chunk so far and longrun's pid. */
 async function runSmoke(env: NodeJS.ProcessEnv, dir: string, strike: (stderr: string, pid: number) => void) {
   const bin = fileURLToPath(new URL('../bin/longrun.js', import.meta.url));
-  const child = spawn(process.execPath, [bin, 'run', 'smoke', '--report-dir', dir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'run', longSmokeScenario(), '--report-dir', dir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stdout.resume();
   child.stderr.on('data', (d: Buffer) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractIdentifiers } from '../../contract/identifiers.ts';
+import { ACTIVITY } from '../../contract/kernel-api.ts';
 import { CARD_SECTIONS } from '../../contract/limits.ts';
 import { resolveContext } from '../context.ts';
 import { DEFAULT_KERNEL_MAPPING } from '../mapping.ts';
@@ -142,6 +143,47 @@ describe('compaction.card', () => {
       ),
       expect.stringMatching(/context\.compacted \(turn \d+\): card is not the result of any compact_context$/),
     ]);
+  });
+
+  it('fails a context.compacted that carries no card', () => {
+    const run = overTrigger();
+    run.compact({ record: ({ card: _, ...data }) => data }).turn();
+    expect(resultOf(run, 'compaction.card').evidence).toEqual([
+      expect.stringMatching(/compact_context completed but the journal has neither context\.compacted with its card nor/),
+      expect.stringMatching(/^event \d+: context\.compacted \(turn \d+\) has no card$/),
+    ]);
+  });
+
+  it('charges a card journaled as failed with being thrown away up to the card max, to the byte', () => {
+    const thrownAway = (bytes: number) => {
+      const run = overTrigger();
+      const card = validCard(run.dialog, ' ');
+      return resultOf(
+        run.compact({ card: `${card}${'x'.repeat(bytes - Buffer.byteLength(card))}`, outcome: 'rejected' }).turn(),
+        'compaction.card',
+      );
+    };
+    expect(thrownAway(8192).evidence).toEqual([
+      expect.stringMatching(/returned a card of 8,192 bytes, within the card max 8,192, with the six sections, but/),
+    ]);
+    // One byte over: rightly rejected, and failed only for its size.
+    expect(thrownAway(8193).evidence).toEqual([
+      expect.stringMatching(/^event \d+: compact_context result card 8,193 bytes > card max 8,192$/),
+    ]);
+  });
+
+  it('judges a run that ends while a compaction is still open, without a card to read', () => {
+    const run = overTrigger();
+    run.history.workflowTask();
+    const input = {
+      runId: run.input.runId,
+      turn: run.turnNumber + 1,
+      messages: run.dialog,
+      settings: run.input.settings,
+      cardMaxBytes: 8192,
+    };
+    run.history.activityScheduled(ACTIVITY.compactContext, input);
+    expect(resultOf(run, 'compaction.card')).toMatchObject({ status: 'pass', evidence: [] });
   });
 
   it('is not applicable without compaction', () => {

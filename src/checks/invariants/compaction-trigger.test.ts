@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { COMPACTION_PATCH_ID } from '../../contract/limits.ts';
 import type { Message } from '../../contract/messages.ts';
+import { checkRun } from '../index.ts';
+import { DIGEST_ONLY_MAPPING } from '../testing/digest-only-mapping.ts';
 import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
+import { withUnreadableCall } from '../testing/unreadable-call.ts';
 
 /** Turns until the next request would pass the trigger. */
 function upToTrigger(run: AgentRunHistory): AgentRunHistory {
@@ -94,6 +97,46 @@ describe('compaction.trigger', () => {
     expect(resultOf(short, 'compaction.trigger').evidence).toEqual([
       expect.stringMatching(/^requests never passed the trigger 20,000 \(largest [\d,]+ bytes\)$/),
     ]);
+  });
+
+  it('does not judge a turn whose call_model input it cannot read, and judges the others', () => {
+    const run = upToTrigger(new AgentRunHistory({ limits: SMALL_LIMITS }))
+      .compact()
+      .turn();
+    const calls = run.turnNumber;
+    const judged = (histories: object[]) => checkRun(histories as never).results.find((r) => r.id === 'compaction.trigger');
+    // The turn before the compaction unread: noted, and the compaction still judged.
+    const result = judged(withUnreadableCall(run, calls - 2));
+    expect(result?.status).toBe('pass');
+    expect(result?.evidence[0]).toMatch(
+      new RegExp(`^event \\d+: call_model input unreadable, turn #${calls - 1} of execution 1 not judged$`),
+    );
+    // The only turn over the trigger, sent without compaction, unread: nothing to fail it on.
+    const late = upToTrigger(new AgentRunHistory({ limits: SMALL_LIMITS })).turn();
+    expect(judged(withUnreadableCall(late, late.turnNumber - 1))?.status).toBe('not-applicable');
+  });
+
+  describe('a kernel that sends compaction only a digest (the boundary read off the dialog the history holds)', () => {
+    const judged = (run: AgentRunHistory) =>
+      checkRun(run.histories() as never, { mapping: DIGEST_ONLY_MAPPING }).results.find((r) => r.id === 'compaction.trigger');
+
+    it('notes a boundary it cannot establish (a tool whose result the history lacks) and fails nothing there', () => {
+      const run = new AgentRunHistory({ limits: SMALL_LIMITS }).turns(2).turn({ failedTools: [0] });
+      const result = judged(run.compact().turn());
+      expect(result?.status).toBe('pass');
+      expect(result?.evidence[0]).toMatch(/^event \d+: compaction at turn \d+: the request at the boundary cannot be established$/);
+    });
+
+    it('judges a compaction at the end of an execution by the dialog the execution ended with', () => {
+      const early = judged(new AgentRunHistory({ limits: SMALL_LIMITS }).turns(3).compact().continueAsNew().turn());
+      expect(early?.status).toBe('fail');
+      expect(early?.evidence[0]).toMatch(/compaction at the end of the execution when the request was [\d,]+ bytes <= trigger 20,000$/);
+      const due = upToTrigger(new AgentRunHistory({ limits: SMALL_LIMITS }))
+        .compact()
+        .continueAsNew()
+        .turn();
+      expect(judged(due)?.status).toBe('pass');
+    });
   });
 
   it('opens the gate at the marker when a newer binary took over mid-execution (gateOpens: at-marker)', () => {

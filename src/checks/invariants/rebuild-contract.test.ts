@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ContentPart, Message } from '../../contract/messages.ts';
+import { checkRun } from '../index.ts';
+import { DEFAULT_KERNEL_MAPPING } from '../mapping.ts';
 import { AgentRunHistory, CARD_FRAME, lastGroups, resultOf, SMALL_LIMITS, validCard } from '../testing/index.ts';
+import { withUnreadableCall } from '../testing/unreadable-call.ts';
 
 function overTrigger(): AgentRunHistory {
   const run = new AgentRunHistory({ limits: SMALL_LIMITS });
@@ -148,6 +151,29 @@ describe('rebuild.contract', () => {
     );
   });
 
+  it('fails a wrong kept beside a right dropped, and judges no counts a context.compacted does not give', () => {
+    const run = overTrigger();
+    run.compact({ tailGroups: 3, record: (data) => ({ ...data, kept: 4 }) }).turn();
+    const result = resultOf(run, 'rebuild.contract');
+    expect(result.status).toBe('fail');
+    expect(result.evidence).toContainEqual(
+      expect.stringMatching(/context\.compacted says kept 4, dropped \d+; the rebuild kept 3 turn groups/),
+    );
+    // A kernel that journals no counts (or only one of them) is judged on its rebuild alone.
+    const without = (...left: string[]) =>
+      resultOf(
+        overTrigger()
+          .compact({ tailGroups: 3, record: (data) => Object.fromEntries(Object.entries(data).filter(([key]) => !left.includes(key))) })
+          .turn(),
+        'rebuild.contract',
+      );
+    for (const left of [['kept', 'dropped'], ['kept'], ['dropped']]) {
+      const judged = without(...left);
+      expect(judged.status).toBe('pass');
+      expect(judged.evidence.filter((line) => line.includes('context.compacted says'))).toEqual([]);
+    }
+  });
+
   it('reads the counts of each compaction from its own context.compacted, when two turns compacted to the same card', () => {
     const run = overTrigger();
     const card = validCard(run.request().messages);
@@ -272,6 +298,30 @@ describe('rebuild.contract', () => {
     expect(resultOf(run, 'rebuild.contract').evidence[0]).toMatch(
       /^event \d+ \(turn 3\): message 5 \(assistant\): tool call call_2_0 has no tool result after it$/,
     );
+  });
+
+  it('fails a call_model input it cannot read (a payload codec the checks lack), and judges the turns it can', () => {
+    const histories = withUnreadableCall(new AgentRunHistory().turns(3).complete(), 1);
+    const result = checkRun(histories as never).results.find((r) => r.id === 'rebuild.contract');
+    expect(result?.status).toBe('fail');
+    expect(result?.evidence).toEqual([
+      expect.stringMatching(/^event \d+: call_model input: .+$/),
+      '3 requests checked for tool contiguity; 0 rebuilds',
+    ]);
+  });
+
+  it('does not apply to a framework without compaction whose only turn had no dialog before it to be held to', () => {
+    const mapping = { ...DEFAULT_KERNEL_MAPPING, activities: { ...DEFAULT_KERNEL_MAPPING.activities, compactContext: null } };
+    const judged = (turns: number) =>
+      checkRun(new AgentRunHistory().turns(turns).histories() as never, { mapping }).results.find((r) => r.id === 'rebuild.contract');
+    expect(judged(1)).toMatchObject({
+      status: 'not-applicable',
+      evidence: [
+        '1 requests checked for tool contiguity; 0 rebuilds',
+        '0 turns held to the dialog as it stood (append-only; no compaction to rebuild after)',
+      ],
+    });
+    expect(judged(2)?.status).toBe('pass');
   });
 
   it('is not applicable without a rebuild, once every request kept the contract', () => {

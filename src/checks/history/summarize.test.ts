@@ -4,10 +4,14 @@
  */
 import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
+import { journalHash } from '../../contract/journal-hash.ts';
+import type { JournalEvent } from '../../contract/kernel-api.ts';
 import { DEFAULT_KERNEL_MAPPING } from '../mapping.ts';
+import { AgentRunHistory } from '../testing/agent-run-history.ts';
+import { jsonTextPayloads } from '../testing/payload-bytes.ts';
 import { MessageInterner } from './messages.ts';
 import { decodePayload, payloadSize } from './payloads.ts';
-import { ContractReader } from './summarize.ts';
+import { activityRole, ContractReader } from './summarize.ts';
 
 const MULTIBYTE = 'Заказ ord_7Gk2Qx9 оплачен: 1\u202f250,00 ₽ 💳 注文 Zoe\u0308 \ud83d';
 const LONE_LOW = '\udcce\udcf2\udcf7\udcb8\udcf2.txt';
@@ -63,5 +67,286 @@ describe('the identifiers of tool outputs sent to compaction', () => {
     expect(recent).toContain('tail_id_42');
     expect(recent).not.toContain('ord_edge777');
     expect(recent).not.toContain('next_id_99');
+  });
+});
+
+const reader = (): ContractReader => new ContractReader(DEFAULT_KERNEL_MAPPING);
+
+describe('the role of an activity', () => {
+  it('is told by the mapping activity type, anything else is other', () => {
+    const role = (type: string) => activityRole(DEFAULT_KERNEL_MAPPING, type);
+    expect(role('call_model')).toBe('call-model');
+    expect(role('kernel.compact_context')).toBe('compact-context');
+    expect(role('run_tool')).toBe('run-tool');
+    expect(role('journal.append')).toBe('journal-append');
+    expect(role('send_email')).toBe('other');
+  });
+});
+
+describe('a RunInput', () => {
+  // As our kernel's workflow starts: the run's input, no limits given.
+  const INPUT = new AgentRunHistory({ runId: 'run-7f3a' }).input;
+  const RESUME = {
+    messages: [
+      { role: 'system', content: INPUT.systemPrompt },
+      { role: 'user', content: INPUT.userRequest },
+    ],
+    counters: { turns: 40, totalRequestBytes: 9_000_000, compactions: 2, compactionFailures: 0, executions: 1 },
+    journal: { nextSeq: 81, headHash: 'ab'.repeat(32) },
+  };
+
+  it('is summarized field by field, its problem read, no resume on a first execution', () => {
+    const summary = reader().runInput([{ ...INPUT, limits: { compactionTriggerBytes: 400_000 } }]);
+    expect(summary).toEqual({
+      runId: 'run-7f3a',
+      systemPrompt: INPUT.systemPrompt,
+      userRequest: INPUT.userRequest,
+      maxTurns: 500,
+      limits: { compactionTriggerBytes: 400_000 },
+      fixedHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      problem: null,
+    });
+    expect(reader().runInput([{ ...INPUT, maxTurns: 0 }]).problem).toBe('maxTurns is not a positive integer');
+    const nullResume = reader().runInput([{ ...INPUT, resume: null }]);
+    expect(nullResume).not.toHaveProperty('resume');
+    expect(nullResume.fixedHash).toBe(reader().runInput([INPUT]).fixedHash);
+  });
+
+  it('reads a missing maxTurns as 0 and limits that are not an object as none', () => {
+    const { maxTurns: _, ...bare } = INPUT;
+    expect(reader().runInput([bare])).toMatchObject({ maxTurns: 0, limits: {} });
+    expect(reader().runInput([{ ...INPUT, maxTurns: '120', limits: 'big' }])).toMatchObject({ maxTurns: 0, limits: {} });
+  });
+
+  it('hashes everything but resume: the same across a ContinueAsNew, another when a fixed field changes', () => {
+    const first = reader().runInput([INPUT]);
+    const next = reader().runInput([{ ...INPUT, resume: RESUME }]);
+    expect(next.fixedHash).toBe(first.fixedHash);
+    expect(reader().runInput([{ ...INPUT, maxTurns: 121 }]).fixedHash).not.toBe(first.fixedHash);
+    expect(reader().runInput([{ ...INPUT, settings: { agent: { model: 'other' } } }]).fixedHash).not.toBe(first.fixedHash);
+  });
+
+  it('carries its resume: the messages summarized, the counters and the journal head', () => {
+    const interner = new MessageInterner();
+    const { resume } = reader().runInput([{ ...INPUT, resume: RESUME }]);
+    expect(resume).toEqual({
+      messages: RESUME.messages.map((m) => interner.summarize(m)),
+      counters: RESUME.counters,
+      journal: RESUME.journal,
+    });
+  });
+
+  it.each([
+    ['no input', [], 'nothing at [0]'],
+    ['an input that is not an object', ['run-7f3a'], 'RunInput is not an object'],
+    ['a runId that is not a string', [{ ...INPUT, runId: 7 }], 'RunInput.runId is not a string'],
+    ['no systemPrompt', [{ ...INPUT, systemPrompt: undefined }], 'RunInput.systemPrompt is not a string'],
+    ['no userRequest', [{ ...INPUT, userRequest: null }], 'RunInput.userRequest is not a string'],
+    ['a resume that is not an object', [{ ...INPUT, resume: 'r' }], 'RunInput.resume lacks counters or journal'],
+    ['a resume without counters', [{ ...INPUT, resume: { ...RESUME, counters: undefined } }], 'RunInput.resume lacks counters or journal'],
+    ['a resume without journal', [{ ...INPUT, resume: { ...RESUME, journal: 3 } }], 'RunInput.resume lacks counters or journal'],
+    ['resume messages without a role', [{ ...INPUT, resume: { ...RESUME, messages: [{ content: 'x' }] } }], 'messages[0] has no role'],
+  ])('is refused with one line for %s', (_, args, reason) => {
+    expect(() => reader().runInput(args)).toThrow(new Error(reason));
+  });
+});
+
+describe('an activity input read whole', () => {
+  it('of call_model: its turn and its request', () => {
+    const request = { model: 'agent-m', messages: [{ role: 'user', content: 'go' }], metadata: { longrun_turn: '3' } };
+    expect(reader().activityInput('call-model', [{ runId: 'r', turn: 3, request }])).toEqual({
+      kind: 'call-model',
+      turn: 3,
+      request: new MessageInterner().summarizeRequest(request),
+    });
+    // A turn that is not a number is no turn.
+    expect(reader().activityInput('call-model', [{ turn: '3', request }])).toMatchObject({ turn: undefined });
+    expect(() => reader().activityInput('call-model', [{ turn: 3 }])).toThrow(new Error('nothing at [0].request'));
+  });
+
+  it('of compact_context: messages that are not an array refused, none where the mapping has no path', () => {
+    expect(() => reader().activityInput('compact-context', [{ turn: 4, messages: { role: 'user' } }])).toThrow(
+      new Error('compaction messages is not an array'),
+    );
+    expect(() => reader().activityInput('compact-context', [{ turn: 4 }])).toThrow(new Error('nothing at [0].messages'));
+    const mapping = { ...DEFAULT_KERNEL_MAPPING, paths: { ...DEFAULT_KERNEL_MAPPING.paths, compactMessages: null } };
+    expect(new ContractReader(mapping).activityInput('compact-context', [{ turn: 4, messages: 'x' }])).toEqual({
+      kind: 'compact-context',
+      turn: 4,
+      messages: undefined,
+      recentToolIdentifiers: [],
+    });
+    expect(new ContractReader(mapping).compactInput([{ turn: 4, messages: [] }])).toBeUndefined();
+  });
+
+  it('of run_tool: its turn and the call it runs', () => {
+    const call = { id: 'call_4_2', type: 'function', function: { name: 'shell', arguments: '{}' } };
+    expect(reader().activityInput('run-tool', [{ runId: 'r', turn: 5, call }])).toEqual({
+      kind: 'run-tool',
+      turn: 5,
+      toolCallId: 'call_4_2',
+    });
+    expect(reader().activityInput('run-tool', [{ turn: 5, call: { id: 42 } }])).toEqual({
+      kind: 'run-tool',
+      turn: 5,
+      toolCallId: undefined,
+    });
+  });
+
+  it('of journal.append: each event with its hash, one event taken as a list of one', () => {
+    const event: JournalEvent = { runId: 'r', seq: 7, type: 'turn.completed', turn: 3, data: { bytes: 1200 }, prevHash: '0'.repeat(64) };
+    const second = { ...event, seq: 8, prevHash: journalHash(event) };
+    expect(reader().activityInput('journal-append', [{ events: [event, second] }])).toEqual({
+      kind: 'journal-append',
+      entries: [
+        { event, hash: journalHash(event) },
+        { event: second, hash: journalHash(second) },
+      ],
+    });
+    expect(reader().activityInput('journal-append', [{ events: event }])).toEqual({
+      kind: 'journal-append',
+      entries: [{ event, hash: journalHash(event) }],
+    });
+  });
+
+  it.each([
+    ['an event that is not an object', ['e'], 'journal event 0 has no seq or type'],
+    ['an event without seq', [{ type: 'turn.completed' }], 'journal event 0 has no seq or type'],
+    ['a seq that is not a number', [{ seq: '7', type: 'turn.completed' }], 'journal event 0 has no seq or type'],
+    ['an event without type', [{ seq: 7 }, { seq: 8, type: 7 }], 'journal event 0 has no seq or type'],
+    [
+      'a second event without type',
+      [
+        { seq: 7, type: 'turn.completed' },
+        { seq: 8, type: 7 },
+      ],
+      'journal event 1 has no seq or type',
+    ],
+  ])('of journal.append refuses %s', (_, events, reason) => {
+    expect(() => reader().activityInput('journal-append', [{ events }])).toThrow(new Error(reason));
+  });
+
+  it('of another activity: nothing read', () => {
+    expect(reader().activityInput('other', [])).toEqual({ kind: 'other' });
+    expect(reader().inputFromBytes('other', [])).toBeUndefined();
+    expect(reader().inputFromBytes('run-tool', [])).toBeUndefined();
+    expect(reader().resultFromBytes('call-model', [])).toBeUndefined();
+  });
+});
+
+describe('an activity result read whole', () => {
+  const ANSWER = {
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'shell', arguments: '{}' } }],
+  };
+
+  it('of call_model: the answer, and its usage where there is one', () => {
+    const usage = { prompt_tokens: 1200, completion_tokens: 40 };
+    expect(reader().activityResult('call-model', [{ message: ANSWER, usage }])).toEqual({
+      kind: 'call-model',
+      answer: new MessageInterner().summarizeAnswer(ANSWER),
+      usage,
+    });
+    const bare = reader().activityResult('call-model', [{ message: ANSWER }]);
+    expect(bare).toEqual({ kind: 'call-model', answer: new MessageInterner().summarizeAnswer(ANSWER) });
+    expect(bare).not.toHaveProperty('usage');
+    const paths = { ...DEFAULT_KERNEL_MAPPING.paths, callModelUsage: null };
+    expect(
+      new ContractReader({ ...DEFAULT_KERNEL_MAPPING, paths }).activityResult('call-model', [{ message: ANSWER, usage }]),
+    ).not.toHaveProperty('usage');
+    expect(() => reader().activityResult('call-model', [{ usage }])).toThrow(new Error('nothing at [0].message'));
+  });
+
+  it('of compact_context: the card, which must be a text', () => {
+    expect(reader().activityResult('compact-context', [{ card: 'GOAL: fix src/main.go' }])).toEqual({
+      kind: 'compact-context',
+      card: 'GOAL: fix src/main.go',
+    });
+    expect(() => reader().activityResult('compact-context', [{ card: { goal: 'x' } }])).toThrow(new Error('the card is not a string'));
+  });
+
+  it('of run_tool: the tool message the kernel appends; a result without a call id refused', () => {
+    const result = { tool_call_id: 'call_1', content: 'exit 0', is_error: false };
+    expect(reader().activityResult('run-tool', [result])).toEqual({
+      kind: 'run-tool',
+      message: new MessageInterner().summarize({ role: 'tool', tool_call_id: 'call_1', content: 'exit 0' }),
+    });
+    for (const bad of ['exit 0', { content: 'exit 0' }, { tool_call_id: 1, content: 'exit 0' }]) {
+      expect(() => reader().activityResult('run-tool', [bad])).toThrow(new Error('the tool result has no tool_call_id'));
+    }
+  });
+
+  it('of journal.append: the hashes as texts, none when they are not a list or the mapping has no path', () => {
+    expect(reader().activityResult('journal-append', [{ hashes: ['ab12', 7] }])).toEqual({ kind: 'journal-append', hashes: ['ab12', '7'] });
+    expect(reader().activityResult('journal-append', [{ hashes: 'ab12' }])).toEqual({ kind: 'journal-append', hashes: undefined });
+    const paths = { ...DEFAULT_KERNEL_MAPPING.paths, journalHashes: null };
+    expect(new ContractReader({ ...DEFAULT_KERNEL_MAPPING, paths }).activityResult('journal-append', [{ hashes: ['ab12'] }])).toEqual({
+      kind: 'journal-append',
+      hashes: undefined,
+    });
+  });
+
+  it('of another activity: nothing read', () => {
+    expect(reader().activityResult('other', [{ anything: 1 }])).toEqual({ kind: 'other' });
+  });
+});
+
+describe('the tool outputs whose identifiers compaction keeps', () => {
+  const tool = (i: number) => ({ role: 'tool', tool_call_id: `call_${i}`, content: `built ${i}abcdef12 at src/m${i}.go` });
+  const assistant = (i: number) => ({ role: 'assistant', content: null, tool_calls: [{ id: `call_${i}`, type: 'function' }] });
+  const dialog = [{ role: 'user', content: 'build it' }, ...Array.from({ length: 10 }, (_, i) => [assistant(i), tool(i)]).flat()];
+  const expected = [9, 8, 7, 6, 5, 4, 3, 2].map((i) => [`${i}abcdef12`, `src/m${i}.go`]);
+
+  it('are the 8 most recent, most recent first, other messages passed over, read whole or from the bytes', () => {
+    const whole = reader().activityInput('compact-context', [{ turn: 11, messages: dialog }]);
+    expect(whole).toMatchObject({ recentToolIdentifiers: expected });
+    const fromBytes = reader().compactInput(jsonTextPayloads(JSON.stringify({ turn: 11, messages: dialog }), true));
+    expect(fromBytes).toMatchObject({ kind: 'compact-context', turn: 11, recentToolIdentifiers: expected });
+  });
+
+  it('are all of them when fewer than 8, even the first message of the dialog', () => {
+    const short = [tool(0), assistant(1), tool(1)];
+    const read = (messages: unknown[]) => reader().compactInput(jsonTextPayloads(JSON.stringify({ turn: 2, messages }), true));
+    const both = [
+      ['1abcdef12', 'src/m1.go'],
+      ['0abcdef12', 'src/m0.go'],
+    ];
+    expect(read(short)).toMatchObject({ recentToolIdentifiers: both });
+    expect(reader().activityInput('compact-context', [{ messages: short }])).toMatchObject({ recentToolIdentifiers: both });
+  });
+});
+
+describe('the part of a tool output the digest shows', () => {
+  /** The identifiers the checks take from one tool output sent to compaction. */
+  const recentOf = (content: string): string[] => {
+    const input = reader().activityInput('compact-context', [{ messages: [{ role: 'tool', tool_call_id: 'call_1', content }] }]);
+    return input.kind === 'compact-context' ? (input.recentToolIdentifiers[0] ?? []) : [];
+  };
+  /** `text` padded with spaces to `bytes` ASCII bytes. */
+  const padded = (text: string, bytes: number) => text.padEnd(bytes, ' ');
+
+  it('is the whole text up to 2,048 bytes, and only its head and tail past that', () => {
+    // An identifier straddles byte 1,024: the digest shows it only while it shows the whole text.
+    const whole = `${padded('head_id_1', 1020)}mid_id_2${padded('', 1020)}`;
+    expect(Buffer.byteLength(whole)).toBe(2048);
+    expect(recentOf(whole)).toEqual(['head_id_1', 'mid_id_2']);
+    expect(recentOf(`${whole} `)).toEqual(['head_id_1']);
+  });
+
+  it('has no head when the head is one token cut at the edge, and no tail when the tail is', () => {
+    const token = 'a_1'.repeat(400);
+    expect(recentOf(`${token} ${padded('', 1500)}tail_id_3`)).toEqual(['tail_id_3']);
+    expect(recentOf(`head_id_1${padded('', 1500)}${token}`)).toEqual(['head_id_1']);
+  });
+
+  it('keeps a tail identifier right after the space that opens the tail', () => {
+    const tail = padded(' tail_id_4', 1024);
+    expect(recentOf(`head_id_1${'x'.repeat(1500)}${tail}`)).toEqual(['tail_id_4']);
+  });
+
+  it('keeps the last whole token of the head and drops the one the edge cuts', () => {
+    const head = `${padded('', 1000)}head_id_1 cut_id_22222222222222222222222`;
+    expect(recentOf(`${head}${padded('', 1500)}tail_id_3`)).toEqual(['head_id_1', 'tail_id_3']);
   });
 });

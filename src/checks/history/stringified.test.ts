@@ -108,6 +108,11 @@ describe('isStringified', () => {
     ['no quotes', 'abc'],
     ['one quote', '"'],
     ['a short escape', '"\\u12"'],
+    ['a \\u escape with a letter past f', '"\\u000g"'],
+    ['a \\u escape with a byte between the digits and the lowercase letters', '"\\u000Z"'],
+    ['a lone surrogate escaped with a letter past f', '"\\ud80z"'],
+    ['no opening quote', 'abc"'],
+    ['a byte before the opening quote', ':"abc"'],
   ])('refuses %s', (_, json) => {
     expect(isStringified(Buffer.from(json))).toBe(false);
   });
@@ -115,6 +120,27 @@ describe('isStringified', () => {
   it('refuses malformed UTF-8: invalid bytes, an encoded surrogate, an overlong form, a cut sequence', () => {
     for (const inner of [[0xff], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xe6, 0xbc], [0xf4, 0x90, 0x80, 0x80]]) {
       expect(isStringified(Buffer.from([0x22, ...inner, 0x22]))).toBe(false);
+    }
+  });
+
+  it('takes a lone high surrogate followed by text that reads as a low one once its first bytes are skipped', () => {
+    // JSON.stringify escapes the lone surrogate and writes the rest as it is: no pair follows.
+    for (const s of ['\uD800xudc00', '\uD800\\dc00', '\uD800\ndc00', '\uDBFFabdfff']) {
+      const json = Buffer.from(JSON.stringify(s));
+      expect(roundTrips(json), s).toBe(true);
+      expect(isStringified(json), JSON.stringify(s)).toBe(true);
+    }
+  });
+
+  it('reads a long string at the very end of its own memory, from any offset off a 4-byte boundary', () => {
+    // A string cut from the end of a chunk: no byte of the memory lies past its closing quote.
+    const json = Buffer.from(JSON.stringify(`${'tool output '.repeat(600)}\u0001 done`));
+    for (let offset = 0; offset < 8; offset++) {
+      const memory = Buffer.alloc(offset + json.length);
+      json.copy(memory, offset);
+      expect(isStringified(memory.subarray(offset)), `offset ${offset}`).toBe(true);
+      memory[memory.length - 2] = 0x01;
+      expect(isStringified(memory.subarray(offset)), `offset ${offset}, a raw control character`).toBe(false);
     }
   });
 });

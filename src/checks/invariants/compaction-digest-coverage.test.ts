@@ -8,7 +8,14 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../contract/messages.ts';
 import { checkRun, loadHistory } from '../index.ts';
+import { DIGEST_ONLY_MAPPING } from '../testing/digest-only-mapping.ts';
 import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
+
+function overTrigger(): AgentRunHistory {
+  const run = new AgentRunHistory({ limits: SMALL_LIMITS });
+  while (Buffer.byteLength(JSON.stringify(run.request())) <= run.limits.compactionTriggerBytes) run.turn();
+  return run;
+}
 
 const corpus = new URL('../../../test/corpus/v1/', import.meta.url);
 const RUN = 'corpus-20261201-run-0000';
@@ -97,11 +104,6 @@ describe('compaction.digest-coverage', () => {
   });
 
   it("judges a failed compaction's input against all but the first two messages, and takes no card from it", () => {
-    const overTrigger = () => {
-      const run = new AgentRunHistory({ limits: SMALL_LIMITS });
-      while (Buffer.byteLength(JSON.stringify(run.request())) <= run.limits.compactionTriggerBytes) run.turn();
-      return run;
-    };
     const run = overTrigger();
     const leaving = run.dialog.length - 2;
     const retried = resultOf(run.compact({ outcome: 'failed' }).compact().turn(), 'compaction.digest-coverage');
@@ -111,6 +113,85 @@ describe('compaction.digest-coverage', () => {
     const failed = resultOf(overTrigger().compact({ outcome: 'failed', sent: withoutFirstTool }).turn(), 'compaction.digest-coverage');
     expect(failed.status).toBe('fail');
     expect(failed.evidence[0]).toMatch(/leaves out the tool result for \S+ \(message 3 of the dialog it displaces\)$/);
+  });
+
+  it('takes a tool result the history lacks (its run_tool failed) as shown by any message with its call id, and fails its absence', () => {
+    const run = (sent?: (before: Message[]) => Message[]) =>
+      resultOf(
+        overTrigger()
+          .turn({ failedTools: [0] })
+          .compact({ outcome: 'failed', ...(sent && { sent }) })
+          .turn(),
+        'compaction.digest-coverage',
+      );
+    expect(run().status).toBe('pass');
+    const failedCall = (m: Message) => m.role === 'tool' && m.content === 'error: sandbox unavailable';
+    const left = run((before) => before.filter((m) => !failedCall(m)));
+    expect(left.status).toBe('fail');
+    expect(left.evidence[0]).toMatch(/leaves out the tool result for call_\d+_0 \(message \d+ of the dialog it displaces\)$/);
+  });
+
+  describe('a chat run, whose user speaks again', () => {
+    const ask = (dialog: Message[]): Message[] => [...dialog, { role: 'user', content: 'Anything else to check?' }];
+    /** A run whose user asked the same twice and was answered the same twice, then a failed compaction sent `sent`. */
+    const chat = (sent: (before: Message[]) => Message[]) =>
+      resultOf(
+        new AgentRunHistory({ limits: SMALL_LIMITS })
+          .turns(2)
+          .turn({ final: true })
+          .turn({ final: true, messages: ask })
+          .turn({ final: true, messages: ask })
+          .compact({ outcome: 'failed', sent })
+          .turn({ messages: ask }),
+        'compaction.digest-coverage',
+      );
+
+    it('fails a digest that shows two identical exchanges as one', () => {
+      expect(chat((before) => before).status).toBe('pass');
+      const once = chat((before) => before.slice(0, -2));
+      expect(once.status).toBe('fail');
+      expect(once.evidence).toEqual([
+        expect.stringMatching(/leaves out a user turn \(message 9 of the dialog it displaces\)$/),
+        expect.stringMatching(/leaves out an assistant text \(message 10 of the dialog it displaces\)$/),
+      ]);
+    });
+
+    it('fails a user turn elided to a placeholder (only tool outputs and assistant texts may be), and takes an assistant text so elided', () => {
+      const elide = (role: string) => (before: Message[]) =>
+        before.map((m, i) =>
+          i > 1 && m.role === role && typeof m.content === 'string' ? ({ ...m, content: '[elided: text, 32 bytes]' } as Message) : m,
+        );
+      const user = chat(elide('user'));
+      expect(user.status).toBe('fail');
+      expect(user.evidence[0]).toMatch(/leaves out a user turn \(message 7 of the dialog it displaces\)$/);
+      expect(chat(elide('assistant')).status).toBe('pass');
+    });
+  });
+
+  it('takes an empty text sent as no text: it held nothing a digest could show', () => {
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).turns(2);
+    const calling = run.dialog.findIndex((m) => m.role === 'assistant');
+    const empty = (dialog: Message[]) => dialog.map((m, i) => (i === calling ? ({ ...m, content: '' } as Message) : m));
+    run.turn({ messages: empty });
+    const nulled = (dialog: Message[]) => dialog.map((m, i) => (i === calling ? ({ ...m, content: null } as Message) : m));
+    expect(resultOf(run.compact({ outcome: 'failed', sent: nulled }).turn(), 'compaction.digest-coverage').status).toBe('pass');
+  });
+
+  it('does not judge a compaction whose input holds no dialog (a digest-only kernel) or that no turn follows in its execution', () => {
+    const digestOnly = checkRun(overTrigger().compact().turn().histories() as never, { mapping: DIGEST_ONLY_MAPPING });
+    expect(digestOnly.results.find((r) => r.id === 'compaction.digest-coverage')).toMatchObject({
+      status: 'not-applicable',
+      evidence: [expect.stringMatching(/^event \d+: the compaction's input or the dialog it displaces is not in the history; not judged$/)],
+    });
+    const atTheEnd = resultOf(overTrigger().compact().continueAsNew().turn(), 'compaction.digest-coverage');
+    expect(atTheEnd).toMatchObject({
+      status: 'not-applicable',
+      evidence: [
+        expect.stringMatching(
+          /^execution 1 event \d+: the compaction's input or the dialog it displaces is not in the history; not judged$/,
+        ),
+      ],
+    });
   });
 
   it('does not apply to a run that never compacts', () => {

@@ -10,7 +10,7 @@ import { DEFAULT_KERNEL_MAPPING } from '../mapping.ts';
 import { AgentRunHistory } from '../testing/agent-run-history.ts';
 import { jsonTextPayloads } from '../testing/payload-bytes.ts';
 import { MessageInterner } from './messages.ts';
-import { decodePayload, payloadSize } from './payloads.ts';
+import { decodePayload, decodePayloads, payloadSize } from './payloads.ts';
 import { activityRole, ContractReader } from './summarize.ts';
 
 const MULTIBYTE = 'Заказ ord_7Gk2Qx9 оплачен: 1\u202f250,00 ₽ 💳 注文 Zoe\u0308 \ud83d';
@@ -348,5 +348,31 @@ describe('the part of a tool output the digest shows', () => {
   it('keeps the last whole token of the head and drops the one the edge cuts', () => {
     const head = `${padded('', 1000)}head_id_1 cut_id_22222222222222222222222`;
     expect(recentOf(`${head}${padded('', 1500)}tail_id_3`)).toEqual(['head_id_1', 'tail_id_3']);
+  });
+});
+
+describe('a message the next request re-sends', () => {
+  const request = (messages: unknown[]) => JSON.stringify({ runId: 'r', turn: 2, request: { model: 'claude', messages } });
+  const wholeRead = (json: string) => reader().activityInput('call-model', decodePayloads({ payloads: jsonTextPayloads(json, false) }));
+
+  it('is left to the whole read when it is an Anthropic answer with a tool call, as the request holds it', () => {
+    const answer = { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'shell', input: { cmd: 'go build' } }] };
+    const contract = reader();
+    contract.activityResult('call-model', [{ message: answer }]);
+    const json = request([{ role: 'user', content: 'build it' }, answer]);
+    expect(contract.callModelInput(jsonTextPayloads(json, true))).toBeUndefined();
+    expect(wholeRead(json)).toMatchObject({ request: { format: 'anthropic-messages' } });
+  });
+
+  it('is left to the whole read when it is a tool message of content blocks', () => {
+    const blocks = [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }];
+    const contract = reader();
+    contract.activityResult('run-tool', [{ tool_call_id: 't1', content: blocks }]);
+    const json = request([
+      { role: 'user', content: 'build it' },
+      { role: 'tool', tool_call_id: 't1', content: blocks },
+    ]);
+    expect(contract.callModelInput(jsonTextPayloads(json, true))).toBeUndefined();
+    expect(wholeRead(json)).toMatchObject({ request: { format: 'anthropic-messages' } });
   });
 });

@@ -34,4 +34,11 @@ describe('the notes of what the checks did not read', () => {
       'skipped 8 events marked workerMayIgnore, as a worker does: Unknown (execution 1: events 10, 11, 12, 13, 14 and 3 more)',
     ]);
   });
+
+  it('name every id when there are no more than shown', () => {
+    const five = Array.from({ length: 5 }, (_, i) => unknown(20 + i));
+    expect(uninterpretedNotes([execution(five)])).toEqual([
+      'judged around 5 events of a type the checks do not know (not read): UnknownEvent (execution 1: events 20, 21, 22, 23, 24)',
+    ]);
+  });
 });

@@ -166,4 +166,42 @@ describe('compaction.failure-continues: what counts as a failed compaction, and 
       expect.stringMatching(/^event \d+: compact_context failed but the journal has no context\.compaction_failed for turn \d+$/),
     );
   });
+
+  describe('a compaction failure whose chain holds two failure types', () => {
+    /**
+     * A failed compaction journaled with `reason`, its failure `type` caused by another failure
+     * `causeType` (the kernel's HttpUnavailable caused by Node's `TypeError: fetch failed`, say).
+     */
+    const chained = (type: string, causeType: string, reason: string) => {
+      const run = overTrigger().compact({ outcome: 'failed', reason }).turn().complete();
+      const histories = structuredClone(run.histories());
+      const failed = histories[0]?.events.find((event) => event.activityTaskFailedEventAttributes)?.activityTaskFailedEventAttributes as {
+        failure: Record<string, unknown>;
+      };
+      failed.failure = {
+        message: 'compaction model unavailable',
+        applicationFailureInfo: { type },
+        cause: { message: 'fetch failed', applicationFailureInfo: { type: causeType } },
+      };
+      return checkRun(histories).results.find((r) => r.id === 'compaction.failure-continues');
+    };
+
+    it("passes a contract type beside another, the record naming the contract's", () => {
+      expect(chained('HttpUnavailable', 'TypeError', 'HttpUnavailable: compaction model unavailable')?.status).toBe('pass');
+    });
+
+    it('passes two of the contract types, the record naming either', () => {
+      for (const reason of ['MalformedResponse: compaction model unavailable', 'HttpUnavailable: fetch failed']) {
+        expect(chained('MalformedResponse', 'HttpUnavailable', reason)?.status, reason).toBe('pass');
+      }
+    });
+
+    it('fails a record that names only the type the contract does not', () => {
+      const result = chained('HttpUnavailable', 'TypeError', 'TypeError: fetch failed');
+      expect(result?.status).toBe('fail');
+      expect(result?.evidence[0]).toMatch(
+        /^event \d+: compact_context failed with HttpUnavailable; the journal's context\.compaction_failed of turn \d+ gives the reason "TypeError: fetch failed"$/,
+      );
+    });
+  });
 });

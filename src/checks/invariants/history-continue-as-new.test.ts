@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkRun } from '../index.ts';
 import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
+import { scheduledOf } from '../testing/storage-reference.ts';
 
 describe('history.continue-as-new', () => {
   it('passes a run that continues as new once each execution has sent its budget', () => {
@@ -115,5 +116,55 @@ describe('history.continue-as-new', () => {
 
   it('is not applicable when no execution passes the budget', () => {
     expect(resultOf(new AgentRunHistory().turns(3).complete(), 'history.continue-as-new').status).toBe('not-applicable');
+  });
+
+  it('passes a ContinueAsNew under the budget once the history reached half its count or size limit, and fails one just under half', () => {
+    const run = new AgentRunHistory().turns(3).continueAsNew().turn().complete();
+    const events = run.executions[0]?.toJson().events.length ?? 0;
+    const judged = (limits: { historyCountLimit?: number; historySizeLimitBytes?: number }) =>
+      resultOf(run, 'history.continue-as-new', { historyCountLimit: 1e9, historySizeLimitBytes: 1e12, ...limits });
+    const byCount = judged({ historyCountLimit: events * 2 });
+    expect(byCount.status).toBe('pass');
+    expect(byCount.evidence[0]).toMatch(
+      new RegExp(
+        `^execution 1: [\\d,]+ request bytes, under the budget [\\d,]+; the history reached half a limit \\(${events} events, [\\d,]+ payload bytes\\); continued as new at execution 1 event ${events}$`,
+      ),
+    );
+    expect(judged({ historyCountLimit: events * 2 + 1 }).evidence[0]).toMatch(
+      /: ContinueAsNew after [\d,]+ request bytes, not over the budget/,
+    );
+    // The payload bytes of execution 1, as the note states them: half the size limit, to the byte.
+    const size = Number(/, ([\d,]+) payload bytes\)/.exec(byCount.evidence[0] ?? '')?.[1]?.replaceAll(',', ''));
+    expect(size).toBeGreaterThan(10_000);
+    expect(judged({ historySizeLimitBytes: size * 2 }).status).toBe('pass');
+    expect(judged({ historySizeLimitBytes: size * 2 + 1 }).status).toBe('fail');
+  });
+
+  it('is not applicable to an execution the server told to continue as new that completed instead', () => {
+    const run = new AgentRunHistory().turns(3);
+    run.history.workflowTask({ suggestContinueAsNew: true });
+    const result = resultOf(run.complete(), 'history.continue-as-new');
+    expect(result.status).toBe('not-applicable');
+    expect(result.evidence[0]).toMatch(/; the server suggested ContinueAsNew at event \d+ \(\d+ events\); ended completed$/);
+  });
+
+  it('does not judge a ContinueAsNew under the budget early where a call_model input cannot be read', () => {
+    const run = new AgentRunHistory().turns(3).continueAsNew().turn().complete();
+    const histories = structuredClone(run.histories());
+    // Encrypted by a payload codec: the checks cannot read it without the codec.
+    const encrypted = { payloads: [{ metadata: { encoding: Buffer.from('binary/encrypted').toString('base64') }, data: 'AAAA' }] };
+    (scheduledOf(histories[0] as never, 'call_model')[1] as { input: unknown }).input = encrypted;
+    const result = checkRun(histories).results.find((r) => r.id === 'history.continue-as-new');
+    expect(result?.status).toBe('not-applicable');
+    expect(result?.evidence[0]).toMatch(
+      /^execution 1: [\d,]+ request bytes \(1 call_model inputs unreadable\), under the budget [\d,]+; continued as new at execution 1 event \d+$/,
+    );
+    // The bytes counted are the readable requests': the unreadable one adds none.
+    const readable = resultOf(run, 'history.continue-as-new').evidence;
+    expect(readable[0]).toMatch(/ContinueAsNew after ([\d,]+) request bytes/);
+    const all = Number(/after ([\d,]+) request bytes/.exec(readable[0] ?? '')?.[1]?.replaceAll(',', ''));
+    const counted = Number(/^execution 1: ([\d,]+) request bytes/.exec(result?.evidence[0] ?? '')?.[1]?.replaceAll(',', ''));
+    expect(counted).toBeGreaterThan(0);
+    expect(counted).toBeLessThan(all);
   });
 });

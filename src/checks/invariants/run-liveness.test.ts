@@ -3,6 +3,7 @@ import { CONVERSATION_ENDED } from '../../contract/conversation-end.ts';
 import { ACTIVITY } from '../../contract/kernel-api.ts';
 import { checkRun } from '../index.ts';
 import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
+import { referencePayload, scheduledOf } from '../testing/storage-reference.ts';
 
 const STOPPED = 'longrun stopped the run after its timeout of 30 s';
 
@@ -299,5 +300,52 @@ describe('run.liveness: the edges of each rule', () => {
   it('passes a run that took exactly its timeout', () => {
     const run = new AgentRunHistory().turn().complete();
     expect(liveness(run, { runTimeoutMs: (run.history.lastEventId - 1) * 1000 }).status).toBe('pass');
+  });
+
+  it("fails a guard's failure on a dialog whose floor is exactly half the blob limit, and passes it a byte under half", () => {
+    const run = new AgentRunHistory().turn({ tools: [20_000] });
+    run.history.failed('the request of turn 2 cannot be brought under the limit', 'PayloadGuard');
+    const limited = (blobLimitBytes: number) => resultOf(run, 'run.liveness', { limits: { blobLimitBytes } });
+    const floor = Number(/ is ([0-9,]+) with every tool output/.exec(limited(64_000).evidence[0] ?? '')?.[1]?.replaceAll(',', ''));
+    expect(floor).toBeGreaterThan(0);
+    expect(limited(floor * 2).status).toBe('fail');
+    expect(limited(floor * 2 - 1)).toMatchObject({
+      status: 'pass',
+      evidence: [expect.stringMatching(/failed with PayloadGuard, a reason the contract names$/)],
+    });
+  });
+
+  it("takes the guard's reason as given where the last model call's input cannot be read (the dialog is unknown)", () => {
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).turn({ tools: [20_000] });
+    run.history.failed('the request of turn 2 cannot be brought under the limit', 'PayloadGuard');
+    const histories = structuredClone(run.histories());
+    // Encrypted by a payload codec: the checks cannot read it without the codec.
+    const encrypted = { payloads: [{ metadata: { encoding: Buffer.from('binary/encrypted').toString('base64') }, data: 'AAAA' }] };
+    (scheduledOf(histories[0] as never, ACTIVITY.callModel).at(-1) as { input: unknown }).input = encrypted;
+    expect(resultOf(run, 'run.liveness').status).toBe('fail');
+    expect(checkRun(histories).results.find((r) => r.id === 'run.liveness')).toMatchObject({
+      status: 'pass',
+      evidence: [expect.stringMatching(/failed with PayloadGuard, a reason the contract names$/)],
+    });
+  });
+
+  it('sets aside a refused input where payloads it reads were offloaded and not read, and says so', () => {
+    // Refused at a resumed input (a kernel may refuse a resume): a reason the contract names.
+    const run = new AgentRunHistory().turn().continueAsNew();
+    const refused = failedAtStart(run, 'resume.counters.turns must be an integer >= 0', 'InvalidRunInput');
+    expect(resultOf(run, 'run.liveness').evidence).toEqual([
+      `execution 2 event ${refused}: failed with InvalidRunInput, a reason the contract names`,
+    ]);
+    // Execution 1's model call offloaded to a store the checks were not given: whether the reason was true is not judged.
+    const histories = structuredClone(run.histories());
+    (scheduledOf(histories[0] as never, ACTIVITY.callModel)[0] as { input: unknown }).input = {
+      payloads: [referencePayload('aws.s3driver', 'v0/d/sha256/ab12', 40_000)],
+    };
+    expect(checkRun(histories).results.find((r) => r.id === 'run.liveness')).toMatchObject({
+      status: 'pass',
+      evidence: [
+        `execution 2 event ${refused}: failed with InvalidRunInput, a reason the contract names (whether it was true is not judged: payloads offloaded to External Storage were not read)`,
+      ],
+    });
   });
 });

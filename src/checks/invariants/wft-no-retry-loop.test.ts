@@ -28,7 +28,9 @@ describe('wft.no-retry-loop', () => {
     const run = new AgentRunHistory();
     const scheduled = run.history.activityScheduled('run_tool', { runId: 'run-0001', turn: 1, call: { id: 'c' } });
     run.history.activityFailed(scheduled, '[TMPRL1103] result too large', 'PayloadsTooLarge');
-    expect(resultOf(run, 'wft.no-retry-loop').evidence[0]).toMatch(/ActivityTaskFailed with PayloadsTooLarge/);
+    expect(resultOf(run, 'wft.no-retry-loop').evidence[0]).toBe(
+      `event ${run.history.lastEventId}: ActivityTaskFailed with PayloadsTooLarge: [TMPRL1103] result too large`,
+    );
   });
 
   it('fails on N consecutive failed workflow tasks (N from the context)', () => {
@@ -92,5 +94,49 @@ describe('wft.no-retry-loop', () => {
     run.history.workflowTaskFailed('UNHANDLED_COMMAND', 'boom', 5);
     run.turn();
     expect(resultOf(run, 'wft.no-retry-loop').evidence[0]).toMatch(/WorkflowTaskScheduled attempt 5/);
+  });
+
+  it('fails a workflow task scheduled at exactly the attempt limit, and passes one scheduled below it', () => {
+    const run = new AgentRunHistory().turn();
+    run.history.workflowTaskFailed('UNHANDLED_COMMAND', 'boom', 3);
+    run.turn();
+    expect(resultOf(run, 'wft.no-retry-loop').evidence[0]).toMatch(/WorkflowTaskScheduled attempt 3 \(a retry loop; limit 3\)$/);
+    expect(resultOf(run, 'wft.no-retry-loop', { workflowTaskFailureRun: 4 }).status).toBe('pass');
+  });
+
+  it('judges a failed workflow task the server wrote without a failure', () => {
+    /** A WorkflowTaskFailed as the server writes it for its own causes: a cause and no failure. */
+    const bare = (run: AgentRunHistory, cause: string): number => {
+      const scheduled = run.history.event('WorkflowTaskScheduled', { startToCloseTimeout: '10s', attempt: 1 });
+      const started = run.history.event('WorkflowTaskStarted', { scheduledEventId: String(scheduled) });
+      return run.history.event('WorkflowTaskFailed', {
+        scheduledEventId: String(scheduled),
+        startedEventId: String(started),
+        cause: `WORKFLOW_TASK_FAILED_CAUSE_${cause}`,
+      });
+    };
+    const tooLarge = new AgentRunHistory().turn();
+    const failed = bare(tooLarge, 'PAYLOADS_TOO_LARGE');
+    tooLarge.turn().complete();
+    expect(resultOf(tooLarge, 'wft.no-retry-loop').evidence).toEqual([
+      `event ${failed}: WorkflowTaskFailed cause PAYLOADS_TOO_LARGE`,
+      '1 failed workflow tasks',
+    ]);
+
+    const stuck = new AgentRunHistory().turn();
+    const last = bare(stuck, 'UNHANDLED_COMMAND');
+    stuck.history.terminated('stuck', 'longrun-harness');
+    expect(resultOf(stuck, 'wft.no-retry-loop').evidence[0]).toBe(
+      `event ${last}: WorkflowTaskFailed cause UNHANDLED_COMMAND, and no workflow task completed after it (the task is retrying)`,
+    );
+
+    // Retried to the limit after a failure that names no store: a loop, not an outage waited out.
+    const retried = new AgentRunHistory().turn();
+    bare(retried, 'UNHANDLED_COMMAND');
+    const again = retried.history.workflowTask({ attempt: 5 });
+    retried.turn().complete();
+    expect(resultOf(retried, 'wft.no-retry-loop').evidence[0]).toBe(
+      `event ${again - 2}: WorkflowTaskScheduled attempt 5 (a retry loop; limit 3)`,
+    );
   });
 });

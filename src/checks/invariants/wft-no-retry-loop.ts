@@ -46,7 +46,7 @@ export const wftNoRetryLoop: HistoryInvariant = {
           streak.push(event);
           lastFailure = event;
           if (isPayloadTooLarge(event)) {
-            failures.push(`${at(event)}: WorkflowTaskFailed cause ${attrs.cause}: ${attrs.failure?.text ?? ''}`.trimEnd());
+            failures.push(`${at(event)}: WorkflowTaskFailed${causeOf(event)}`);
           }
         } else if (attrs.kind === 'workflow-task') {
           if (attrs.phase === 'completed') endStreak();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../contract/messages.ts';
-import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
+import { AgentRunHistory, lastGroups, resultOf, SMALL_LIMITS } from '../testing/index.ts';
 
 /** The request with each tool output of one of these sizes replaced by its placeholder, as a guard leaves it. */
 const eliding =
@@ -81,6 +81,56 @@ describe('elision.minimal', () => {
     const run = new AgentRunHistory({ limits: { ...SMALL_LIMITS, tailMaxBytes: 1_000_000 } });
     while (Buffer.byteLength(JSON.stringify(run.request())) <= run.limits.compactionTriggerBytes) run.turn();
     expect(resultOf(run.compact({ tailGroups: 8 }).turn().complete(), 'elision.minimal').status).toBe('pass');
+  });
+});
+
+describe('elision.minimal: what a request elided before, and the tail at its edges', () => {
+  it('charges the first request of a continued execution only with its own elisions, where the kernel carried its dialog whole', () => {
+    // A kernel whose guard elides each request from its whole dialog, and carries that dialog across ContinueAsNew.
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).turn({ tools: [2_000] }).turn({ tools: [600] });
+    const whole = run.dialog.find((m) => m.role === 'tool') as Message;
+    run.turn({ messages: eliding(2_000), tools: [3_000] });
+    const restore = (messages: Message[]) => messages.map((m) => (m.role === 'tool' && m.tool_call_id === whole.tool_call_id ? whole : m));
+    run.continueAsNew({ resume: (resume) => ({ ...resume, messages: restore(resume.messages) }) });
+    // Its first request sends the placeholder the last one sent, and keeps the 3,000-byte output whole.
+    const result = resultOf(run.turn().complete(), 'elision.minimal');
+    expect(result.status).toBe('pass');
+    expect(result.evidence[0]).toBe('1 elisions judged, 1 items elided');
+  });
+
+  /** Bytes of the last `groups` whole turn groups of the dialog compacted after turns like overTrigger's. */
+  const lastGroupsBytes = (groups: number) => Buffer.byteLength(JSON.stringify(lastGroups(overTrigger().dialog, groups)));
+  const tailOf = (tailMaxBytes: number, groups: number) => {
+    const run = new AgentRunHistory({ limits: { ...SMALL_LIMITS, tailMaxBytes } });
+    while (Buffer.byteLength(JSON.stringify(run.request())) <= SMALL_LIMITS.compactionTriggerBytes) run.turn();
+    return resultOf(run.compact({ tailGroups: groups }).turn().complete(), 'elision.minimal');
+  };
+
+  it('fails a tail of 2 groups where the third fits the tail max to the byte, and holds it one byte under', () => {
+    const three = lastGroupsBytes(3);
+    expect(tailOf(three, 2).evidence[0]).toMatch(
+      new RegExp(`keeps 2 turn groups where 3 fit \\(${three.toLocaleString('en-US')} bytes <= tail max`),
+    );
+    expect(tailOf(three - 1, 2).status).toBe('pass');
+  });
+
+  it('leaves a tail that is not the dialog verbatim, or of fewer groups than the minimum, to rebuild.contract', () => {
+    const run = overTrigger();
+    const elideLast = (rebuilt: Message[]) =>
+      rebuilt.map((m, i) => (i === rebuilt.length - 1 ? ({ ...m, content: '[elided: tool output, 2,000 bytes]' } as Message) : m));
+    const elided = resultOf(run.compact({ tailGroups: 2, rebuild: elideLast }).turn().complete(), 'elision.minimal');
+    expect(elided.status).toBe('pass');
+    expect(elided.evidence).toEqual(['1 elisions judged, 1 items elided', '1 rebuilt tails judged']);
+    expect(tailOf(lastGroupsBytes(3), 1)).toMatchObject({
+      status: 'pass',
+      evidence: ['no payload elided an item', '1 rebuilt tails judged'],
+    });
+    // A dialog of one group: its tail is that group.
+    const one = new AgentRunHistory({ limits: SMALL_LIMITS }).turn().compact().turn().complete();
+    expect(resultOf(one, 'elision.minimal')).toMatchObject({
+      status: 'pass',
+      evidence: ['no payload elided an item', '1 rebuilt tails judged'],
+    });
   });
 });
 

@@ -88,9 +88,9 @@ describe('elision.minimal: what a request elided before, and the tail at its edg
   it('charges the first request of a continued execution only with its own elisions, where the kernel carried its dialog whole', () => {
     // A kernel whose guard elides each request from its whole dialog, and carries that dialog across ContinueAsNew.
     const run = new AgentRunHistory({ limits: SMALL_LIMITS }).turn({ tools: [2_000] }).turn({ tools: [600] });
-    const whole = run.dialog.find((m) => m.role === 'tool') as Message;
+    const whole = run.dialog[3] as Message;
     run.turn({ messages: eliding(2_000), tools: [3_000] });
-    const restore = (messages: Message[]) => messages.map((m) => (m.role === 'tool' && m.tool_call_id === whole.tool_call_id ? whole : m));
+    const restore = (messages: Message[]) => messages.map((m, i) => (i === 3 ? whole : m));
     run.continueAsNew({ resume: (resume) => ({ ...resume, messages: restore(resume.messages) }) });
     // Its first request sends the placeholder the last one sent, and keeps the 3,000-byte output whole.
     const result = resultOf(run.turn().complete(), 'elision.minimal');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../contract/messages.ts';
+import type { ContentPart, Message } from '../../contract/messages.ts';
 import { AgentRunHistory, lastGroups, resultOf, SMALL_LIMITS } from '../testing/index.ts';
 
 /** The request with each tool output of one of these sizes replaced by its placeholder, as a guard leaves it. */
@@ -155,6 +155,71 @@ describe('elision.minimal: what it judges besides a request', () => {
     expect(smaller.evidence[0]).toMatch(
       /^event \d+ \(turn 4\), the compaction's input: elided a tool output of 600 bytes .* kept a tool output of 3,000 bytes/,
     );
+  });
+
+  it('takes a screenshot as a tool item: elided before a smaller tool output, never after it', () => {
+    const shot: ContentPart[] = [{ type: 'image_url', image_url: { url: `data:image/png;base64,${'A'.repeat(3_000)}` } }];
+    const url = Buffer.byteLength(shot[0]?.type === 'image_url' ? shot[0].image_url.url : '');
+    const elide = (which: 'screenshot' | 'text') => (dialog: Message[]) =>
+      dialog.map((m) => {
+        if (m.role !== 'tool') return m;
+        if (which === 'screenshot' && Array.isArray(m.content))
+          return { ...m, content: [{ type: 'text', text: `[elided: screenshot, ${url.toLocaleString('en-US')} bytes]` }] } as Message;
+        return which === 'text' && m.content.length === 2_000 ? ({ ...m, content: '[elided: tool output, 2,000 bytes]' } as Message) : m;
+      });
+    const run = (which: 'screenshot' | 'text') =>
+      resultOf(
+        new AgentRunHistory({ limits: SMALL_LIMITS })
+          .turn({ tools: [shot, 2_000] })
+          .turn({ messages: elide(which) })
+          .complete(),
+        'elision.minimal',
+      );
+    expect(run('screenshot').status).toBe('pass');
+    expect(run('text').evidence[0]).toMatch(
+      new RegExp(
+        `elided a tool output of 2,000 bytes \\(message 4, part 0\\) and kept a screenshot of ${url.toLocaleString('en-US')} bytes \\(message 3, part 0\\) whole`,
+      ),
+    );
+  });
+
+  describe("assistant texts, which a compaction's input may elide: a class of their own", () => {
+    const said =
+      (bytes: number) =>
+      (dialog: Message[]): Message[] => [
+        ...dialog,
+        { role: 'assistant', content: `Found so far: ${'x'.repeat(bytes - 14)}` },
+        { role: 'user', content: 'Go on.' },
+      ];
+    const eliding = (bytes: number) => (dialog: Message[]) =>
+      dialog.map((m) =>
+        m.role === 'assistant' && typeof m.content === 'string' && m.content.length === bytes
+          ? ({ ...m, content: `[elided: assistant text, ${bytes} bytes]` } as Message)
+          : m,
+      );
+    const compacted = (elided: number) =>
+      resultOf(
+        new AgentRunHistory({ limits: SMALL_LIMITS })
+          .turn()
+          .turn({ messages: said(900) })
+          .turn({ messages: said(300) })
+          .compact({ sent: eliding(elided) })
+          .turn()
+          .complete(),
+        'elision.minimal',
+      );
+
+    it('fails a smaller assistant text elided while a larger one is kept whole', () => {
+      expect(compacted(300).evidence[0]).toMatch(
+        /the compaction's input: elided an assistant text of 300 bytes \(message \d+, part 0\) and kept an assistant text of 900 bytes \(message \d+, part 0\) whole/,
+      );
+    });
+
+    it('holds the larger text elided first, weighed apart from the tool outputs: a larger tool output kept whole is no fault', () => {
+      // The tool outputs (2,000 bytes each) stay whole; the 900-byte text goes first among texts.
+      const result = compacted(900);
+      expect(result.evidence[0]).toBe('1 elisions judged, 1 items elided');
+    });
   });
 
   it('counts an item at the big-item threshold as small, and an item as large as the one kept whole as no reason to fail', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Resume } from '../../contract/kernel-api.ts';
+import { ACTIVITY, type Resume, type RunInput } from '../../contract/kernel-api.ts';
 import { checkRun } from '../index.ts';
 import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
+import { scheduledOf } from '../testing/storage-reference.ts';
 
 function carried(edit: (resume: Resume) => Resume): AgentRunHistory {
   return new AgentRunHistory()
@@ -11,27 +12,26 @@ function carried(edit: (resume: Resume) => Resume): AgentRunHistory {
     .complete();
 }
 
+/** The resume with its tool outputs elided, as a kernel elides a ContinueAsNew input to fit. */
+function elideToolOutputs(resume: Resume): Resume {
+  return {
+    ...resume,
+    messages: resume.messages.map((m) =>
+      m.role === 'tool' && typeof m.content === 'string'
+        ? { ...m, content: `[elided: tool output, ${Buffer.byteLength(m.content)} bytes]` }
+        : m,
+    ),
+  };
+}
+
 /**
  * A ContinueAsNew whose input had its tool outputs elided, the elision journaled under
  * `journalTurn(next)`, where `next` is the turn the carried dialog is for.
  */
-function elidedCarry(journalTurn: (next: number) => number): AgentRunHistory {
-  const run = new AgentRunHistory().turns(3, { tools: [1500, 800] });
+function elidedCarry(journalTurn: (next: number) => number, run = new AgentRunHistory().turns(3, { tools: [1500, 800] })): AgentRunHistory {
   const turn = journalTurn(run.turnNumber + 1);
   run.journal('payload.elided', { turn, payload: 'continue_as_new', items: 2, tool_outputs: 2 }, { turn });
-  return run
-    .continueAsNew({
-      resume: (r) => ({
-        ...r,
-        messages: r.messages.map((m) =>
-          m.role === 'tool' && typeof m.content === 'string'
-            ? { ...m, content: `[elided: tool output, ${Buffer.byteLength(m.content)} bytes]` }
-            : m,
-        ),
-      }),
-    })
-    .turn()
-    .complete();
+  return run.continueAsNew({ resume: elideToolOutputs }).turn().complete();
 }
 
 describe('can.carry-over', () => {
@@ -157,5 +157,121 @@ describe('can.carry-over', () => {
 
   it('is not applicable without ContinueAsNew', () => {
     expect(resultOf(new AgentRunHistory().turn().complete(), 'can.carry-over').status).toBe('not-applicable');
+  });
+
+  it('reads the turn an execution without a turn of its own carries over from its resume', () => {
+    // Resumed at turn 3, the execution continues as new at once: its carried dialog is for turn 4.
+    const resumed = () => new AgentRunHistory().turns(3, { tools: [1500, 800] }).continueAsNew();
+    expect(
+      resultOf(
+        elidedCarry((next) => next, resumed()),
+        'can.carry-over',
+      ).status,
+    ).toBe('pass');
+    const other = resultOf(
+      elidedCarry((next) => next - 1, resumed()),
+      'can.carry-over',
+    );
+    expect(other.status).toBe('fail');
+    expect(other.evidence.join('\n')).toMatch(
+      /execution 2 event \d+: ContinueAsNew: resume\.messages is not the dialog as it stood: message \d+ \(tool call_\d+_\d+\) differs/,
+    );
+  });
+
+  it("takes only a payload.elided for the ContinueAsNew's elision, not another event journaled under the next turn", () => {
+    // A compaction that failed at the end of the execution journals context.compaction_failed under the next turn.
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).turns(3, { tools: [1500, 800] }).compact({ outcome: 'failed' });
+    run.continueAsNew({ resume: elideToolOutputs }).turn();
+    const result = resultOf(run, 'can.carry-over');
+    expect(result.status).toBe('fail');
+    expect(result.evidence[0]).toMatch(/resume\.messages is not the dialog as it stood: message \d+ \(tool call_\d+_\d+\) differs/);
+  });
+
+  it('takes an elision under any turn where the model calls do not name their turns', () => {
+    const unnamed = (run: AgentRunHistory) => {
+      const histories = structuredClone(run.histories());
+      for (const call of scheduledOf(histories[0] as never, 'call_model')) {
+        const payload = (call.input as { payloads: { data: string }[] }).payloads[0] as { data: string };
+        const { turn, ...input } = JSON.parse(Buffer.from(payload.data, 'base64').toString());
+        payload.data = Buffer.from(JSON.stringify(input)).toString('base64');
+      }
+      return checkRun(histories).results.find((r) => r.id === 'can.carry-over');
+    };
+    expect(unnamed(elidedCarry((next) => next + 1))?.status).toBe('pass');
+    // The dialog is still read: the same elision journaled nowhere fails.
+    expect(unnamed(carried(elideToolOutputs))?.evidence[0]).toMatch(
+      /resume\.messages is not the dialog as it stood: message \d+ \(tool call_\d+_\d+\) differs/,
+    );
+  });
+
+  it('fails a next execution that did not start with the input the ContinueAsNew carried (a history set mixed from two runs)', () => {
+    /** The run's histories, execution 2 started with its input edited. */
+    const startedWith = (edit: (input: RunInput) => RunInput) => {
+      const histories = structuredClone(carried((r) => r).histories());
+      const started = histories[1]?.events[0]?.workflowExecutionStartedEventAttributes as { input: { payloads: { data: string }[] } };
+      const payload = started.input.payloads[0] as { data: string };
+      payload.data = Buffer.from(JSON.stringify(edit(JSON.parse(Buffer.from(payload.data, 'base64').toString())))).toString('base64');
+      return checkRun(histories).results.find((r) => r.id === 'can.carry-over')?.evidence ?? [];
+    };
+    const mixed = /^execution 1 event \d+: ContinueAsNew: execution 2 did not start with the input the ContinueAsNew carried$/;
+    expect(startedWith((input) => input)).not.toContainEqual(expect.stringMatching(mixed));
+    const resumed = (edit: (resume: Resume) => Resume) => (input: RunInput) => ({ ...input, resume: edit(input.resume as Resume) });
+    const edits: Record<string, (input: RunInput) => RunInput> = {
+      'another system prompt': (input) => ({ ...input, systemPrompt: 'Be brief.' }),
+      'no resume': ({ resume, ...input }) => input,
+      'a message fewer': resumed((r) => ({ ...r, messages: r.messages.slice(0, -1) })),
+      'a message changed': resumed((r) => ({ ...r, messages: r.messages.map((m, i) => (i === 2 ? { ...m, content: 'changed' } : m)) })),
+      'other counters': resumed((r) => ({ ...r, counters: { ...r.counters, compactions: 1 } })),
+      'another journal seq': resumed((r) => ({ ...r, journal: { ...r.journal, nextSeq: r.journal.nextSeq + 1 } })),
+      'another journal hash': resumed((r) => ({ ...r, journal: { ...r.journal, headHash: 'f'.repeat(64) } })),
+    };
+    for (const [name, edit] of Object.entries(edits)) expect(startedWith(edit), name).toContainEqual(expect.stringMatching(mixed));
+  });
+
+  it('fails a ContinueAsNew whose input cannot be read', () => {
+    const histories = structuredClone(carried((r) => r).histories());
+    const can = histories[0]?.events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes as { input: unknown };
+    // Encrypted by a payload codec: the checks cannot read it without the codec.
+    can.input = { payloads: [{ metadata: { encoding: Buffer.from('binary/encrypted').toString('base64') }, data: 'AAAA' }] };
+    const result = checkRun(histories).results.find((r) => r.id === 'can.carry-over');
+    expect(result?.status).toBe('fail');
+    expect(result?.evidence[0]).toMatch(/^execution 1 event \d+: ContinueAsNew: \S.*binary\/encrypted/);
+  });
+
+  it("counts a turn's completed model call only: not one that failed before it, nor a turn whose only call failed", () => {
+    /** Two turns, then a model call of turn 3 that fails (the model unavailable). */
+    const failedCall = () => {
+      const run = new AgentRunHistory().turns(2);
+      run.history.workflowTask();
+      const input = { runId: run.input.runId, turn: 3, request: run.request() };
+      run.history.activityFailed(run.history.activityScheduled('call_model', input), 'model unavailable', 'HttpUnavailable');
+      return run;
+    };
+    const retried = failedCall().turn().continueAsNew().turn().complete();
+    expect(resultOf(retried, 'can.carry-over').status).toBe('pass');
+    const abandoned = failedCall().continueAsNew().turn().complete();
+    expect(resultOf(abandoned, 'can.carry-over').status).toBe('pass');
+    // Counted, the failed call would make three turns.
+    const counted = failedCall().continueAsNew({ resume: (r) => ({ ...r, counters: { ...r.counters, turns: 3 } }) });
+    expect(resultOf(counted, 'can.carry-over').evidence).toEqual([expect.stringMatching(/: counters\.turns is 3, expected 2$/)]);
+  });
+
+  it('judges a ContinueAsNew right after a compaction on the dialog at the end where the compaction input cannot be read', () => {
+    const histories = structuredClone(new AgentRunHistory({ limits: SMALL_LIMITS }).turns(4).compact().continueAsNew().turn().histories());
+    // Encrypted by a payload codec: the checks cannot read it without the codec.
+    (scheduledOf(histories[0] as never, ACTIVITY.compactContext)[0] as { input: unknown }).input = {
+      payloads: [{ metadata: { encoding: Buffer.from('binary/encrypted').toString('base64') }, data: 'AAAA' }],
+    };
+    expect(checkRun(histories).results.find((r) => r.id === 'can.carry-over')?.status).toBe('pass');
+  });
+
+  it('holds the tail of a dialog compacted just before ContinueAsNew verbatim, not by its call ids', () => {
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).turns(4).compact();
+    run.continueAsNew({
+      resume: (r) => ({ ...r, messages: r.messages.map((m, i) => (i === r.messages.length - 1 ? { ...m, content: 'changed' } : m)) }),
+    });
+    const result = resultOf(run, 'can.carry-over');
+    expect(result.status).toBe('fail');
+    expect(result.evidence[0]).toMatch(/: ContinueAsNew: resume\.messages after compaction: /);
   });
 });

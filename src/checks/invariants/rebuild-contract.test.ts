@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { Resume } from '../../contract/kernel-api.ts';
 import type { ContentPart, Message } from '../../contract/messages.ts';
 import { checkRun } from '../index.ts';
 import { DEFAULT_KERNEL_MAPPING } from '../mapping.ts';
+import { DIGEST_ONLY_MAPPING } from '../testing/digest-only-mapping.ts';
 import { AgentRunHistory, CARD_FRAME, lastGroups, resultOf, SMALL_LIMITS, validCard } from '../testing/index.ts';
 import { withUnreadableCall } from '../testing/unreadable-call.ts';
 
@@ -322,6 +324,22 @@ describe('rebuild.contract', () => {
       ],
     });
     expect(judged(2)?.status).toBe('pass');
+  });
+
+  it("judges a rebuild whose compaction's input holds no dialog (a digest-only kernel), or whose displaced dialog the history lacks", () => {
+    const judged = (run: AgentRunHistory, mapping = DEFAULT_KERNEL_MAPPING) =>
+      checkRun(run.histories() as never, { mapping }).results.find((r) => r.id === 'rebuild.contract');
+    const digestOnly = judged(overTrigger().compact().turn(), DIGEST_ONLY_MAPPING);
+    expect(digestOnly?.status).toBe('pass');
+    expect(digestOnly?.evidence[0]).toMatch(/^event \d+ \(turn \d+\): rebuilt with \d+ turn groups, tail [\d,]+ bytes$/);
+    // A continued execution that carries nothing in its input: the compaction's input is all the dialog there is.
+    const unheld = overTrigger()
+      .continueAsNew({ resume: () => undefined as unknown as Resume })
+      .compact()
+      .turn();
+    const result = judged(unheld);
+    expect(result?.status).toBe('pass');
+    expect(result?.evidence[0]).toMatch(/^execution 2 event \d+ \(turn \d+\): rebuilt with \d+ turn groups/);
   });
 
   it('is not applicable without a rebuild, once every request kept the contract', () => {

@@ -111,6 +111,8 @@ describe('compaction.card', () => {
   it('reads headings as whole lines: a blank line or a trailing space is no problem, an indented or missing heading is', () => {
     const [task, ...rest] = CARD_SECTIONS;
     expect(sectionProblem(`\n\n${CARD_SECTIONS.join('\nbody ## not a heading\n')}`)).toBeNull();
+    expect(sectionProblem(` \t\n${CARD_SECTIONS.join('\n')}`)).toBeNull();
+    expect(sectionProblem(` .\n${CARD_SECTIONS.join('\n')}`)).toBe('text before ## Task');
     expect(sectionProblem([`${task} `, ...rest].join('\n'))).toBeNull();
     expect(sectionProblem([`  ${task}`, ...rest].join('\n'))).toMatch(/not the six in order$/);
     expect(sectionProblem(CARD_SECTIONS.slice(0, -1).join('\n'))).toMatch(/not the six in order$/);

@@ -4,7 +4,7 @@ import { AgentRunHistory } from '../testing/agent-run-history.ts';
 import { HistoryBuilder, type JsonObject, jsonPayload, jsonPayloads } from '../testing/history-builder.ts';
 import { payload as sdkPayload } from '../testing/sdk-histories.ts';
 import { HistoryLoadError } from './errors.ts';
-import { REFERENCE_MESSAGE_TYPE, referenceKey, type StoredPayload, type StoredPayloads } from './external-storage.ts';
+import { listReferences, REFERENCE_MESSAGE_TYPE, referenceKey, type StoredPayload, type StoredPayloads } from './external-storage.ts';
 import type { EventAttributes, HistoryEvent, LoadedHistory } from './model.ts';
 import { type EventOrder, HistoryNormalizer, rawEventId, resultScheduledEventId, scheduledActivityType } from './normalize.ts';
 import { payloadFields, payloadSize } from './payloads.ts';
@@ -426,6 +426,25 @@ describe('activities', () => {
     expect(last(normalize(unbounded))).toMatchObject({ activityId: '', maximumAttempts: 0, scheduleToCloseMs: 0 });
   });
 
+  it("leaves an unmapped activity's payloads undecoded, whatever their encoding", () => {
+    const binary = { payloads: [sdkPayload.bytes(Buffer.from([0x0a, 0x02, 0x08, 0x01]))] };
+    const loaded = normalize(
+      withLast(
+        (h) => h.activity('fetch_weather', {}, {}),
+        (a) => Object.assign(a, { result: binary }),
+      ).map((event) =>
+        event.eventId === '5'
+          ? {
+              ...event,
+              activityTaskScheduledEventAttributes: { ...(event.activityTaskScheduledEventAttributes as JsonObject), input: binary },
+            }
+          : event,
+      ),
+    );
+    expect(attrsOf(loaded, 5)).toMatchObject({ kind: 'activity-scheduled', input: { kind: 'other' } });
+    expect(attrsOf(loaded, 7)).toMatchObject({ kind: 'activity-closed', result: { kind: 'other' } });
+  });
+
   it("names what it cannot read in a mapped activity's input or result", () => {
     const encrypted = { payloads: [{ metadata: { encoding: Buffer.from('binary/encrypted').toString('base64') }, data: 'AAAA' }] };
     const input = withLast(
@@ -590,6 +609,11 @@ describe('timers, children, external workflows, markers and the end', () => {
       kind: 'marker',
       name: 'SideEffect',
     });
+    // Only the gate markers name a patch, whatever another marker's details hold.
+    expect(marker('MutableSideEffect', { 'change-id': jsonPayloads('go-change'), version: jsonPayloads(2) })).toEqual({
+      kind: 'marker',
+      name: 'MutableSideEffect',
+    });
     expect(marker(undefined, undefined)).toEqual({ kind: 'marker', name: '' });
     expect(marker('Version', 'details')).toEqual({ kind: 'marker', name: 'Version' });
   });
@@ -674,6 +698,7 @@ describe('the raw readers a newest-first load uses', () => {
     expect(scheduledActivityType(events[4])).toBe('run_tool');
     expect(scheduledActivityType(events[5])).toBeUndefined();
     expect(scheduledActivityType('event')).toBeUndefined();
+    expect(scheduledActivityType(null)).toBeUndefined();
     expect(scheduledActivityType({ eventId: '5', eventType: 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED' })).toBeUndefined();
     expect(resultScheduledEventId(events[6])).toBe(5);
     expect(resultScheduledEventId(events[5])).toBeUndefined();
@@ -792,5 +817,61 @@ describe('External Storage references', () => {
       activityType: 'run_tool',
       read: true,
     });
+  });
+
+  it('leaves an unresolved reference in its place, so that what reads it names the reference', () => {
+    const events = offloaded();
+    for (const stored of [undefined, new Map<string, StoredPayload | 'missing'>([[keyOf('start'), 'missing']])]) {
+      const start = attrsOf(normalize(events, undefined, stored), 1);
+      expect(start.kind === 'workflow-started' && 'unreadable' in start.input && start.input.unreadable).toContain(
+        'an External Storage reference whose stored payload the checks were not given',
+      );
+    }
+  });
+
+  it("reads the payloads of the workflow's own events besides the mapping's activities", () => {
+    const one = { payloads: [reference('r')] };
+    const events = history((h) => {
+      h.event('MarkerRecorded', { markerName: 'core_patch', details: { 'patch-data': one } });
+      h.workflowTaskFailed('UNHANDLED_COMMAND');
+      h.continuedAsNew('run-b', {});
+    });
+    const failure = (events[7] as JsonObject).workflowTaskFailedEventAttributes as JsonObject;
+    ((failure.failure as JsonObject).applicationFailureInfo as JsonObject).details = one;
+    ((events[8] as JsonObject).workflowExecutionContinuedAsNewEventAttributes as JsonObject).input = one;
+    const completed = withLast(
+      (h) => h.completed({}),
+      (a) => Object.assign(a, { result: one }),
+    );
+    const failed = withLast(
+      (h) => h.failed('x'),
+      (a) => Object.assign(a.failure as JsonObject, { applicationFailureInfo: { type: 'E', details: one } }),
+    );
+    const read = [
+      ...(normalize(events).references ?? []),
+      ...(normalize(completed).references ?? []),
+      ...(normalize(failed).references ?? []),
+    ];
+    expect(read.map((r) => [r.eventType, r.read])).toEqual([
+      ['MarkerRecorded', true],
+      ['WorkflowTaskFailed', true],
+      ['WorkflowExecutionContinuedAsNew', true],
+      ['WorkflowExecutionCompleted', true],
+      ['WorkflowExecutionFailed', true],
+    ]);
+  });
+
+  it("lists an event's references in the same order oldest first and newest first", () => {
+    // A retried start: its input and the failure it retries after, both offloaded.
+    const events = history();
+    const start = (events[0] as JsonObject).workflowExecutionStartedEventAttributes as JsonObject;
+    start.input = { payloads: [reference('input')] };
+    start.continuedFailure = { message: 'crashed', applicationFailureInfo: { type: 'E', details: { payloads: [reference('details')] } } };
+    start.initiator = 'CONTINUE_AS_NEW_INITIATOR_RETRY';
+    const fields = (loaded: LoadedHistory) => loaded.references?.map((r) => r.field);
+    const ascending = fields(normalize(events));
+    expect(ascending).toEqual(fields(normalize(reversed(events), { order: 'descending', scheduledTypes: new Map() })));
+    expect(ascending).toEqual(['continuedFailure.applicationFailureInfo.details', 'input']);
+    expect(ascending).toEqual(listReferences({ events }).map((r) => r.field));
   });
 });

@@ -299,8 +299,8 @@ export class HistoryNormalizer {
     if (first.attrs.kind !== 'workflow-started') this.fail(`event 1 is ${first.type}, not WorkflowExecutionStarted`);
     if (this.order.order === 'descending') this.uninterpreted.reverse();
     const uninterpreted = this.uninterpreted.length > 0 ? { uninterpreted: this.uninterpreted } : {};
-    if (this.order.order === 'descending')
-      this.references.sort((a, b) => a.eventId - b.eventId || a.field.localeCompare(b.field) || a.index - b.index);
+    // By event, field and index as `listReferences` lists them: the same whichever order the history came in.
+    this.references.sort((a, b) => a.eventId - b.eventId || a.field.localeCompare(b.field) || a.index - b.index);
     const references = this.references.length > 0 ? { references: this.references } : {};
     return { source: this.source, mapping: this.mapping, events: this.events, ...uninterpreted, ...references };
   }

@@ -174,6 +174,18 @@ describe('compaction.card', () => {
     ]);
   });
 
+  it('names a compaction by the event that closed it', () => {
+    const run = overTrigger();
+    run.compact({ card: `${validCard(run.dialog)}${'x'.repeat(9000)}` });
+    const scheduled = run.history.events.find(
+      (event) =>
+        (event.activityTaskScheduledEventAttributes as { activityType?: { name: string } })?.activityType?.name === ACTIVITY.compactContext,
+    );
+    // Scheduled, started, completed: the evidence names the completion.
+    const closed = Number(scheduled?.eventId) + 2;
+    expect(resultOf(run.turn(), 'compaction.card').evidence[0]).toMatch(new RegExp(`^event ${closed}: compact_context result card`));
+  });
+
   it('judges a run that ends while a compaction is still open, without a card to read', () => {
     const run = overTrigger();
     run.history.workflowTask();

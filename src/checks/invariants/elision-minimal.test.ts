@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { ContentPart, Message } from '../../contract/messages.ts';
 import { AgentRunHistory, lastGroups, resultOf, SMALL_LIMITS } from '../testing/index.ts';
 
+type ToolOutput = number | string;
+
 /** The request with each tool output of one of these sizes replaced by its placeholder, as a guard leaves it. */
 const eliding =
   (...sizes: number[]) =>
@@ -181,6 +183,42 @@ describe('elision.minimal: what it judges besides a request', () => {
         `elided a tool output of 2,000 bytes \\(message 4, part 0\\) and kept a screenshot of ${url.toLocaleString('en-US')} bytes \\(message 3, part 0\\) whole`,
       ),
     );
+  });
+
+  it('charges a short output elided though the previous request sent it too, and a placeholder of its own form, however long', () => {
+    const replacing = (from: (content: string) => boolean, to: string) => (dialog: Message[]) =>
+      dialog.map((m) => (m.role === 'tool' && typeof m.content === 'string' && from(m.content) ? ({ ...m, content: to } as Message) : m));
+    const run = (first: ToolOutput, to: string) =>
+      resultOf(
+        new AgentRunHistory({ limits: SMALL_LIMITS })
+          .turn({ tools: [first] })
+          .turn({ tools: [3_000] })
+          .turn({ messages: replacing((content) => content === first || content.length === first, to) })
+          .complete(),
+        'elision.minimal',
+      );
+    // A 20-byte output, short enough for the history to keep its text.
+    expect(run('All 12 tests passed.', '[elided: tool output, 20 bytes]').evidence[0]).toMatch(
+      /elided a tool output of 20 bytes \(message 3, part 0\) and kept a tool output of 3,000 bytes/,
+    );
+    // A kernel's own form, past the length the history keeps the text of.
+    const own = `The output of this tool call (600 bytes) was left out of the request to keep it under the limit; ${'.'.repeat(30)}`;
+    expect(run(600, own).evidence[0]).toMatch(
+      /elided a tool output of 600 bytes \(message 3, part 0\) and kept a tool output of 3,000 bytes/,
+    );
+  });
+
+  it('takes a screenshot replaced by a smaller one as no elision', () => {
+    const shot = (bytes: number): ContentPart[] => [
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${'A'.repeat(bytes)}` } },
+    ];
+    const smaller = (dialog: Message[]) =>
+      dialog.map((m) => (m.role === 'tool' && Array.isArray(m.content) ? ({ ...m, content: shot(500) } as Message) : m));
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).turn({ tools: [shot(1_000), 3_000] }).turn({ messages: smaller });
+    expect(resultOf(run.complete(), 'elision.minimal')).toMatchObject({
+      status: 'not-applicable',
+      evidence: ['no payload elided an item', '0 rebuilt tails judged'],
+    });
   });
 
   describe("assistant texts, which a compaction's input may elide: a class of their own", () => {

@@ -274,4 +274,19 @@ describe('can.carry-over', () => {
     expect(result.status).toBe('fail');
     expect(result.evidence[0]).toMatch(/: ContinueAsNew: resume\.messages after compaction: /);
   });
+
+  it('leaves the request bytes carried unjudged where a model call cannot be read, and judges the other counters', () => {
+    /** The run's histories with execution 1's second model call encrypted by a payload codec. */
+    const encrypted = (run: AgentRunHistory) => {
+      const histories = structuredClone(run.histories());
+      (scheduledOf(histories[0] as never, 'call_model')[1] as { input: unknown }).input = {
+        payloads: [{ metadata: { encoding: Buffer.from('binary/encrypted').toString('base64') }, data: 'AAAA' }],
+      };
+      return checkRun(histories).results.find((r) => r.id === 'can.carry-over');
+    };
+    expect(encrypted(carried((r) => r))?.status).toBe('pass');
+    expect(encrypted(carried((r) => ({ ...r, counters: { ...r.counters, turns: 2 } })))?.evidence).toEqual([
+      expect.stringMatching(/: counters\.turns is 2, expected 3$/),
+    ]);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACTIVITY, type Resume, type RunInput } from '../../contract/kernel-api.ts';
+import { ACTIVITY, GENESIS_HASH, type Resume, type RunInput } from '../../contract/kernel-api.ts';
 import { checkRun } from '../index.ts';
 import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
 import { scheduledOf } from '../testing/storage-reference.ts';
@@ -288,5 +288,20 @@ describe('can.carry-over', () => {
     expect(encrypted(carried((r) => ({ ...r, counters: { ...r.counters, turns: 2 } })))?.evidence).toEqual([
       expect.stringMatching(/: counters\.turns is 2, expected 3$/),
     ]);
+  });
+
+  it('expects the journal head of the last execution that journaled, or the genesis, after an execution that journaled nothing', () => {
+    /** ContinueAsNew without a journal event of its own (a kernel that journals less than ours), carrying `journal`. */
+    const silently = (run: AgentRunHistory, journal = run.journalHead) => {
+      run.history.workflowTask();
+      run.history.continuedAsNew('next', { ...run.input, resume: { messages: run.dialog, counters: { ...run.counters }, journal } });
+      return resultOf(run, 'can.carry-over');
+    };
+    expect(silently(new AgentRunHistory({ journalsStart: false })).status).toBe('pass');
+    expect(silently(new AgentRunHistory().turns(2).continueAsNew()).status).toBe('pass');
+    const genesis = new AgentRunHistory().turns(2).continueAsNew();
+    expect(silently(genesis, { nextSeq: 1, headHash: GENESIS_HASH }).evidence[0]).toMatch(
+      /^execution 2 event \d+: ContinueAsNew: journal head is seq 1 hash 000000000000, expected seq 5 hash [0-9a-f]{12} \(the last journal event\)$/,
+    );
   });
 });

@@ -79,6 +79,22 @@ describe('elision.minimal', () => {
     );
   });
 
+  it('counts turn groups by their assistant messages, however many tools each called', () => {
+    const fewer = new AgentRunHistory({ limits: SMALL_LIMITS })
+      .turns(4, { tools: [1_000, 1_000] })
+      .compact({ tailGroups: 2 })
+      .turn();
+    expect(resultOf(fewer.complete(), 'elision.minimal').evidence[0]).toMatch(/the tail keeps 2 turn groups where 3 fit/);
+  });
+
+  it("does not judge a tail whose size the history cannot tell: the last turn's tool failed, its result unknown", () => {
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).turns(3).turn({ failedTools: [0] });
+    expect(resultOf(run.compact({ tailGroups: 2 }).turn().complete(), 'elision.minimal')).toMatchObject({
+      status: 'pass',
+      evidence: ['no payload elided an item', '1 rebuilt tails judged'],
+    });
+  });
+
   it('judges a tail of 8 groups, or of every group there was, whatever the cap', () => {
     const run = new AgentRunHistory({ limits: { ...SMALL_LIMITS, tailMaxBytes: 1_000_000 } });
     while (Buffer.byteLength(JSON.stringify(run.request())) <= run.limits.compactionTriggerBytes) run.turn();

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../contract/messages.ts';
+import type { ContentPart, Message } from '../../contract/messages.ts';
 import { checkRun, loadHistory } from '../index.ts';
 import { DIGEST_ONLY_MAPPING } from '../testing/digest-only-mapping.ts';
 import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
@@ -119,7 +119,7 @@ describe('compaction.digest-coverage', () => {
     const run = (sent?: (before: Message[]) => Message[]) =>
       resultOf(
         overTrigger()
-          .turn({ failedTools: [0] })
+          .turn({ tools: [2_000, 2_000], failedTools: [0] })
           .compact({ outcome: 'failed', ...(sent && { sent }) })
           .turn(),
         'compaction.digest-coverage',
@@ -128,7 +128,30 @@ describe('compaction.digest-coverage', () => {
     const failedCall = (m: Message) => m.role === 'tool' && m.content === 'error: sandbox unavailable';
     const left = run((before) => before.filter((m) => !failedCall(m)));
     expect(left.status).toBe('fail');
-    expect(left.evidence[0]).toMatch(/leaves out the tool result for call_\d+_0 \(message \d+ of the dialog it displaces\)$/);
+    // Named by its call id: the result of the turn's other call does not stand in for it.
+    expect(left.evidence).toEqual([
+      expect.stringMatching(/leaves out the tool result for call_\d+_0 \(message \d+ of the dialog it displaces\)$/),
+    ]);
+  });
+
+  it('takes a screenshot elided to a placeholder, not to nothing', () => {
+    const shot: ContentPart[] = [{ type: 'image_url', image_url: { url: `data:image/png;base64,${'A'.repeat(3_000)}` } }];
+    const sent = (content: Message['content']) => (before: Message[]) =>
+      before.map((m) => (m.role === 'tool' && Array.isArray(m.content) ? ({ ...m, content } as Message) : m));
+    const run = (content: Message['content']) =>
+      resultOf(
+        new AgentRunHistory({ limits: SMALL_LIMITS })
+          .turn({ tools: [shot] })
+          .turn()
+          .compact({ outcome: 'failed', sent: sent(content) })
+          .turn(),
+        'compaction.digest-coverage',
+      );
+    expect(run('[elided: screenshot, 3,022 bytes]').status).toBe('pass');
+    expect(run(shot).status).toBe('pass');
+    const emptied = run('');
+    expect(emptied.status).toBe('fail');
+    expect(emptied.evidence[0]).toMatch(/leaves out the tool result for call_1_0 \(message 3 of the dialog it displaces\)$/);
   });
 
   describe('a chat run, whose user speaks again', () => {

@@ -30,7 +30,9 @@ function shows(sent: MessageSummary, held: ExpectedMessage): boolean {
   // Cards and user turns are never elided: a system or user message must be the same.
   if (held.role === 'system' || held.role === 'user' || !sameShape(sent, held)) return false;
   const screenshots = held.screenshots ?? 0;
-  return texts(held) === 0 || texts(sent) > 0 || (screenshots > 0 && (sent.screenshots ?? 0) === screenshots);
+  // A message with neither text nor screenshot has nothing to elide; a screenshot emptied away is elided to nothing.
+  if (texts(held) === 0 && screenshots === 0) return true;
+  return texts(sent) > 0 || (screenshots > 0 && (sent.screenshots ?? 0) === screenshots);
 }
 
 /** The held messages that leave the request: those not in the rebuild, or all but the two kept verbatim. */

@@ -40,4 +40,51 @@ describe('base64 text cut out of a history file', () => {
     const decoded = text(next.toString('base64')).decodeAfter(earlier, Buffer.alloc(next.length));
     expect(decoded).toMatchObject({ clean: true, bytes: next });
   });
+
+  it('decodes a re-sent request that changed in places and grew, reusing the earlier one, to the same bytes', () => {
+    // A run's requests as their payloads hold them: the dialog again, a few bytes changed in place
+    // (a turn number, a counter), messages added or the tail cut; long enough for runs of equal groups.
+    const request = fc
+      .uint8Array({ minLength: 0, maxLength: 9000 })
+      .chain((dialog) =>
+        fc.tuple(
+          fc.constant(Buffer.from(dialog)),
+          fc.array(fc.tuple(fc.nat(), fc.uint8Array({ minLength: 1, maxLength: 40 })), { maxLength: 12 }),
+          fc.integer({ min: -600, max: 600 }),
+        ),
+      );
+    fc.assert(
+      fc.property(request, ([dialog, changes, grow]) => {
+        const next = Buffer.from(dialog);
+        for (const [at, bytes] of changes) if (next.length > 0) Buffer.from(bytes).copy(next, at % next.length);
+        const resent =
+          grow >= 0 ? Buffer.concat([next, Buffer.alloc(grow, 0x41 + (grow % 26))]) : next.subarray(0, Math.max(0, next.length + grow));
+        const earlier = text(dialog.toString('base64')).decodeAfter(undefined, Buffer.alloc(dialog.length));
+        expect(earlier).toMatchObject({ clean: true, bytes: dialog });
+        const decoded = text(resent.toString('base64')).decodeAfter(earlier, Buffer.alloc(resent.length + 3));
+        expect(decoded).toMatchObject({ clean: true, bytes: resent });
+      }),
+      { numRuns: 300, seed: 38 },
+    );
+  });
+
+  it('decodes texts longer than a compared block, alike but in a few places, to the same bytes', () => {
+    const block = 1 << 16;
+    const dialog = Buffer.alloc(3 * block, 0).map((_, i) => (i * 7919) % 251);
+    for (const at of [0, 5, block - 3, block * 0.75 + 1, 2 * block + 11, 3 * block - 1]) {
+      for (const grow of [0, 2, 3, 1000]) {
+        const next = Buffer.concat([dialog, Buffer.alloc(grow, 0x7b)]);
+        next[Math.floor(at)] = (next[Math.floor(at)] as number) ^ 0xff;
+        const earlier = text(dialog.toString('base64')).decodeAfter(undefined, Buffer.alloc(dialog.length));
+        const decoded = text(next.toString('base64')).decodeAfter(earlier, Buffer.alloc(next.length));
+        expect(decoded.bytes.equals(next), `a byte changed at ${at}, ${grow} added`).toBe(true);
+      }
+    }
+  });
+
+  it('reads a text of padding alone, and an empty text, as no bytes', () => {
+    for (const value of ['', '=', '==']) {
+      expect(text(value).decodeAfter(undefined, Buffer.alloc(4)).bytes.length).toBe(0);
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ContentPart, Message } from '../../contract/messages.ts';
-import { AgentRunHistory, lastGroups, resultOf, SMALL_LIMITS } from '../testing/index.ts';
+import { AgentRunHistory, lastGroups, resultOf, SMALL_LIMITS, toolOutputText } from '../testing/index.ts';
 
 type ToolOutput = number | string;
 
@@ -222,6 +222,32 @@ describe('elision.minimal: what it judges besides a request', () => {
     expect(run(600, own).evidence[0]).toMatch(
       /elided a tool output of 600 bytes \(message 3, part 0\) and kept a tool output of 3,000 bytes/,
     );
+  });
+
+  it('weighs tool items only: a system prompt or user request kept whole is no larger item kept', () => {
+    const short = 'All 12 tests passed.';
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).turn({ tools: [short] });
+    const elide = (dialog: Message[]) =>
+      dialog.map((m) => (m.role === 'tool' && m.content === short ? ({ ...m, content: '[elided: tool output, 20 bytes]' } as Message) : m));
+    expect(resultOf(run.turn({ messages: elide }).complete(), 'elision.minimal')).toMatchObject({
+      status: 'pass',
+      evidence: ['1 elisions judged, 1 items elided', '0 rebuilt tails judged'],
+    });
+  });
+
+  it('does not judge a message whose parts no longer line up with the dialog (a screenshot and its text made one placeholder)', () => {
+    const both: ContentPart[] = [
+      { type: 'text', text: toolOutputText(1, 0, 500) },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${'A'.repeat(3_000)}` } },
+    ];
+    const merged = (dialog: Message[]) =>
+      dialog.map((m) =>
+        m.role === 'tool' && Array.isArray(m.content)
+          ? ({ ...m, content: [{ type: 'text', text: '[elided: tool output, 500 bytes]' }] } as Message)
+          : m,
+      );
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).turn({ tools: [both, 2_000] }).turn({ messages: merged });
+    expect(resultOf(run.complete(), 'elision.minimal').status).toBe('not-applicable');
   });
 
   it('takes a screenshot replaced by a smaller one as no elision', () => {

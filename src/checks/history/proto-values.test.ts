@@ -80,7 +80,9 @@ describe('scalar proto values in every form a history arrives in', () => {
       expect(eventTypeName('EVENT_TYPE_UNSPECIFIED')).toBe('Unspecified');
       expect(eventTypeName('Bogus')).toBeUndefined();
     }
-    for (const bad of ['workflowTaskCompleted', 'WORKFLOW_TASK_COMPLETED', 'WTaskCompleted', 'Workflow_Task', 'EVENT_TYPE_', '', {}, 10n]) {
+    // PascalCase only as a whole: a name with underscores, or a list holding a name, is none.
+    const others = ['workflowTaskCompleted', 'WORKFLOW_TASK_COMPLETED', 'WTaskCompleted', 'Workflow_Task', 'Workflow_task_completed'];
+    for (const bad of [...others, 'EVENT_TYPE_', '', {}, 10n, ['WorkflowTaskCompleted']]) {
       expect(eventTypeName(bad), String(bad)).toBeUndefined();
     }
   });

@@ -376,3 +376,48 @@ describe('a message the next request re-sends', () => {
     expect(wholeRead(json)).toMatchObject({ request: { format: 'anthropic-messages' } });
   });
 });
+
+describe('the readings from the bytes', () => {
+  const REQUEST = JSON.stringify({ runId: 'r', turn: 3, request: { model: 'm', messages: [{ role: 'user', content: 'build it' }] } });
+  const COMPACT = JSON.stringify({ runId: 'r', turn: 3, messages: [{ role: 'user', content: 'build it' }], cardMaxBytes: 8192 });
+  const RESULT = JSON.stringify({ tool_call_id: 'call_1', content: 'exit 0' });
+  const whole = (read: (contract: ContractReader, args: unknown[]) => unknown, json: string) =>
+    read(reader(), decodePayloads({ payloads: jsonTextPayloads(json, false) }));
+
+  it('are each handed the payloads of their own activity', () => {
+    expect(reader().inputFromBytes('call-model', jsonTextPayloads(REQUEST, true))).toEqual(
+      whole((c, args) => c.activityInput('call-model', args), REQUEST),
+    );
+    expect(reader().inputFromBytes('compact-context', jsonTextPayloads(COMPACT, true))).toEqual(
+      whole((c, args) => c.activityInput('compact-context', args), COMPACT),
+    );
+    expect(reader().resultFromBytes('run-tool', jsonTextPayloads(RESULT, true))).toEqual(
+      whole((c, args) => c.activityResult('run-tool', args), RESULT),
+    );
+  });
+
+  it('read a tool output that is a list of parts', () => {
+    const json = JSON.stringify({ tool_call_id: 'call_1', content: [{ type: 'text', text: 'exit 0' }] });
+    const read = reader().toolResult(jsonTextPayloads(json, true));
+    expect(read).toBeDefined();
+    expect(read).toEqual(whole((c, args) => c.activityResult('run-tool', args), json));
+  });
+
+  it('take the turn from its own argument where the mapping puts the request in another', () => {
+    // An activity of positional arguments: (turn, request) and (turn, { messages }).
+    const at = (arg: number, ...path: string[]) => ({ arg, path });
+    const paths = { ...DEFAULT_KERNEL_MAPPING.paths, turn: at(0), callModelRequest: at(1), compactMessages: at(1, 'messages') };
+    const mapping = { ...DEFAULT_KERNEL_MAPPING, paths };
+    const args = (json: string, asFile: boolean) => [...jsonTextPayloads('3', asFile), ...jsonTextPayloads(json, asFile)];
+    const request = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'build it' }] });
+    const compact = JSON.stringify({ messages: [{ role: 'user', content: 'build it' }] });
+    const read = new ContractReader(mapping).callModelInput(args(request, true));
+    expect(read).toMatchObject({ kind: 'call-model', turn: 3 });
+    expect(read).toEqual(new ContractReader(mapping).activityInput('call-model', decodePayloads({ payloads: args(request, false) })));
+    const compacted = new ContractReader(mapping).compactInput(args(compact, true));
+    expect(compacted).toMatchObject({ kind: 'compact-context', turn: 3 });
+    expect(compacted).toEqual(
+      new ContractReader(mapping).activityInput('compact-context', decodePayloads({ payloads: args(compact, false) })),
+    );
+  });
+});

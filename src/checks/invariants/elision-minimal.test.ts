@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ContentPart, Message } from '../../contract/messages.ts';
+import { checkRun } from '../index.ts';
+import { jsonPayloads } from '../testing/history-builder.ts';
 import { AgentRunHistory, lastGroups, resultOf, SMALL_LIMITS, toolOutputText } from '../testing/index.ts';
 
 type ToolOutput = number | string;
@@ -149,6 +151,18 @@ describe('elision.minimal: what a request elided before, and the tail at its edg
       status: 'pass',
       evidence: ['no payload elided an item', '1 rebuilt tails judged'],
     });
+  });
+});
+
+describe("elision.minimal: the kernel's rule", () => {
+  it("does not apply to a workflow without the kernel's mechanism, whatever its requests elide", () => {
+    const run = new AgentRunHistory({ limits: SMALL_LIMITS }).turn({ tools: [2_000] }).turn({ tools: [600] });
+    const histories = structuredClone(run.turn({ messages: eliding(600) }).histories());
+    // Another workflow's input of its own, not a RunInput: its guard is not the kernel's.
+    const [started] = histories[0]?.events ?? [];
+    (started?.workflowExecutionStartedEventAttributes as { input: unknown }).input = jsonPayloads({ task: 'Fix the failing build.' });
+    const result = checkRun(histories as never).results.find((r) => r.id === 'elision.minimal');
+    expect(result).toMatchObject({ status: 'not-applicable', evidence: [expect.stringMatching(/^not the kernel's mechanism: /)] });
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACTIVITY, GENESIS_HASH, type Resume, type RunInput } from '../../contract/kernel-api.ts';
 import { checkRun } from '../index.ts';
-import { AgentRunHistory, resultOf, SMALL_LIMITS } from '../testing/index.ts';
+import { AgentRunHistory, type ContinueOptions, resultOf, SMALL_LIMITS } from '../testing/index.ts';
 import { scheduledOf } from '../testing/storage-reference.ts';
 
 function carried(edit: (resume: Resume) => Resume): AgentRunHistory {
@@ -10,6 +10,11 @@ function carried(edit: (resume: Resume) => Resume): AgentRunHistory {
     .continueAsNew({ resume: edit })
     .turn()
     .complete();
+}
+
+/** The resume with its last message's content changed. */
+function lastMessageChanged(resume: Resume): Resume {
+  return { ...resume, messages: resume.messages.map((m, i) => (i === resume.messages.length - 1 ? { ...m, content: 'changed' } : m)) };
 }
 
 /** The resume with its tool outputs elided, as a kernel elides a ContinueAsNew input to fit. */
@@ -79,13 +84,7 @@ describe('can.carry-over', () => {
   });
 
   it('fails when a tool result is carried changed', () => {
-    const result = resultOf(
-      carried((r) => ({
-        ...r,
-        messages: r.messages.map((m, i) => (i === r.messages.length - 1 ? { ...m, content: 'changed' } : m)),
-      })),
-      'can.carry-over',
-    );
+    const result = resultOf(carried(lastMessageChanged), 'can.carry-over');
     expect(result.evidence[0]).toMatch(/message 10 \(tool call_3_1\) differs from the dialog's$/);
   });
 
@@ -257,18 +256,28 @@ describe('can.carry-over', () => {
   });
 
   it('judges a ContinueAsNew right after a compaction on the dialog at the end where the compaction input cannot be read', () => {
-    const histories = structuredClone(new AgentRunHistory({ limits: SMALL_LIMITS }).turns(4).compact().continueAsNew().turn().histories());
-    // Encrypted by a payload codec: the checks cannot read it without the codec.
-    (scheduledOf(histories[0] as never, ACTIVITY.compactContext)[0] as { input: unknown }).input = {
-      payloads: [{ metadata: { encoding: Buffer.from('binary/encrypted').toString('base64') }, data: 'AAAA' }],
+    const judged = (options: ContinueOptions = {}) => {
+      const run = new AgentRunHistory({ limits: SMALL_LIMITS }).turns(4).compact().continueAsNew(options).turn();
+      const histories = structuredClone(run.histories());
+      // Encrypted by a payload codec: the checks cannot read it without the codec.
+      (scheduledOf(histories[0] as never, ACTIVITY.compactContext)[0] as { input: unknown }).input = {
+        payloads: [{ metadata: { encoding: Buffer.from('binary/encrypted').toString('base64') }, data: 'AAAA' }],
+      };
+      return checkRun(histories).results.find((r) => r.id === 'can.carry-over');
     };
-    expect(checkRun(histories).results.find((r) => r.id === 'can.carry-over')?.status).toBe('pass');
+    expect(judged()?.status).toBe('pass');
+    // The tail is still held to the dialog the execution ended with.
+    const changed = judged({
+      resume: lastMessageChanged,
+    });
+    expect(changed?.status).toBe('fail');
+    expect(changed?.evidence[0]).toMatch(/: ContinueAsNew: resume\.messages after compaction: /);
   });
 
   it('holds the tail of a dialog compacted just before ContinueAsNew verbatim, not by its call ids', () => {
     const run = new AgentRunHistory({ limits: SMALL_LIMITS }).turns(4).compact();
     run.continueAsNew({
-      resume: (r) => ({ ...r, messages: r.messages.map((m, i) => (i === r.messages.length - 1 ? { ...m, content: 'changed' } : m)) }),
+      resume: lastMessageChanged,
     });
     const result = resultOf(run, 'can.carry-over');
     expect(result.status).toBe('fail');

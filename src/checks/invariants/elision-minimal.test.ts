@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import type { Resume } from '../../contract/kernel-api.ts';
 import type { ContentPart, Message } from '../../contract/messages.ts';
 import { checkRun } from '../index.ts';
+import { DEFAULT_KERNEL_MAPPING } from '../mapping.ts';
+import { DIGEST_ONLY_MAPPING } from '../testing/digest-only-mapping.ts';
 import { jsonPayloads } from '../testing/history-builder.ts';
 import { AgentRunHistory, lastGroups, resultOf, SMALL_LIMITS, toolOutputText } from '../testing/index.ts';
+import { withUnreadableCall } from '../testing/unreadable-call.ts';
 
 type ToolOutput = number | string;
 
@@ -163,6 +167,56 @@ describe("elision.minimal: the kernel's rule", () => {
     (started?.workflowExecutionStartedEventAttributes as { input: unknown }).input = jsonPayloads({ task: 'Fix the failing build.' });
     const result = checkRun(histories as never).results.find((r) => r.id === 'elision.minimal');
     expect(result).toMatchObject({ status: 'not-applicable', evidence: [expect.stringMatching(/^not the kernel's mechanism: /)] });
+  });
+});
+
+describe('elision.minimal: payloads that do not line up with the dialog, left unjudged', () => {
+  const judged = (histories: object[], mapping = DEFAULT_KERNEL_MAPPING) =>
+    checkRun(histories as never, { mapping }).results.find((r) => r.id === 'elision.minimal');
+  /** Turns with outputs of 2,000, 600 and 3,000 bytes: eliding the 600 first is the fault. */
+  const threeTurns = () =>
+    new AgentRunHistory({ limits: SMALL_LIMITS })
+      .turn({ tools: [2_000] })
+      .turn({ tools: [600] })
+      .turn({ tools: [3_000] });
+  const withoutLast = (dialog: Message[]) => eliding(600)(dialog).slice(0, -1);
+
+  it('a request or a compaction input with a message more or fewer than the dialog', () => {
+    const request = judged(threeTurns().turn({ messages: withoutLast }).histories());
+    expect(request?.evidence[0]).toBe('no payload elided an item');
+    const compaction = judged(threeTurns().compact({ sent: withoutLast, outcome: 'failed' }).turn().histories());
+    expect(compaction?.evidence[0]).toBe('no payload elided an item');
+  });
+
+  it('a turn whose request cannot be read, or whose dialog the history does not hold', () => {
+    const unread = threeTurns().turn({ messages: eliding(600) });
+    expect(judged(withUnreadableCall(unread, 3))?.evidence[0]).toBe('no payload elided an item');
+    // A continued execution that carries nothing in its input; a kernel that sends compaction only a digest.
+    const unheld = () => threeTurns().continueAsNew({ resume: () => undefined as unknown as Resume });
+    expect(
+      judged(
+        unheld()
+          .turn({ messages: eliding(600) })
+          .histories(),
+      )?.evidence[0],
+    ).toBe('no payload elided an item');
+    expect(judged(unheld().compact().turn().histories(), DIGEST_ONLY_MAPPING)?.evidence).toEqual([
+      'no payload elided an item',
+      '0 rebuilt tails judged',
+    ]);
+  });
+
+  it('a rebuild whose request holds more than the dialog it displaced, judged whole when it holds it all', () => {
+    const whole = (rebuilt: Message[], before: Message[]) => [...rebuilt.slice(0, 3), ...before];
+    expect(resultOf(overTrigger().compact({ rebuild: whole }).turn(), 'elision.minimal').evidence).toEqual([
+      'no payload elided an item',
+      '1 rebuilt tails judged',
+    ]);
+    const more = (rebuilt: Message[], before: Message[]) => [...rebuilt.slice(0, 3), ...before, ...before.slice(-2)];
+    expect(resultOf(overTrigger().compact({ rebuild: more }).turn(), 'elision.minimal').evidence).toEqual([
+      'no payload elided an item',
+      '0 rebuilt tails judged',
+    ]);
   });
 });
 

@@ -46,7 +46,7 @@ describe('sha256', () => {
 describe('a message summarized', () => {
   it('names its role, bytes and canonical hash, whatever the key order', () => {
     const summary = new MessageInterner().summarize(user);
-    expect(summary).toEqual({ role: 'user', bytes: bytesOf(user), hash: hashOf(user), text: 'Fix OPS-1.' });
+    expect(summary).toStrictEqual({ role: 'user', bytes: bytesOf(user), hash: hashOf(user), text: 'Fix OPS-1.' });
     expect(new MessageInterner().summarize({ content: 'Fix OPS-1.', role: 'user' }).hash).toBe(summary.hash);
     expect(new MessageInterner().summarize(system).text).toBe(system.content);
   });
@@ -120,6 +120,24 @@ describe('messages interned', () => {
     expect(interner.summarizeHashed({ role: 'user' }, 'another', 1)).not.toBe(first[1]);
   });
 
+  it('keep a Responses item apart from a Chat message of the same JSON: they read as different messages', () => {
+    const item = { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Fix OPS-1.' }] };
+    const asItem = new MessageInterner().summarizeRequest({ model: 'gpt-5', input: [item] }).messages[0];
+    const interner = new MessageInterner();
+    const asMessage = interner.summarize(item);
+    expect(interner.summarizeRequest({ model: 'gpt-5', messages: [item] }).messages[0]).toBe(asMessage);
+    expect(interner.summarizeRequest({ model: 'gpt-5', input: [item] }).messages[0]).toEqual(asItem);
+    expect(asItem?.hash).not.toBe(asMessage.hash);
+    // The same for answers: one message as it is, or output items read into one.
+    const output = { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Done.' }] };
+    const fromItems = new MessageInterner().summarizeAnswer([output]);
+    const answers = new MessageInterner();
+    const asAnswer = answers.summarize(output);
+    expect(answers.summarizeAnswer(output)).toBe(asAnswer);
+    expect(answers.summarizeAnswer([output])).toEqual(fromItems);
+    expect(fromItems.hash).not.toBe(asAnswer.hash);
+  });
+
   it('take the JSON the caller has for the bytes', () => {
     const json = JSON.stringify(user, null, 2);
     expect(new MessageInterner().summarize(user, json).bytes).toBe(Buffer.byteLength(json));
@@ -189,6 +207,7 @@ describe('the parts of a message', () => {
         { type: 'image_url' },
         { type: 'text', text: 5 },
         { type: 'input_audio', input_audio: {} },
+        { type: 'input_text', text: 'a Responses part' },
         'text',
         null,
       ]),
@@ -197,6 +216,7 @@ describe('the parts of a message', () => {
       { kind: 'screenshot', bytes: SCREENSHOT.length },
       { kind: 'screenshot' },
       { kind: 'screenshot' },
+      { kind: 'other' },
       { kind: 'other' },
       { kind: 'other' },
       { kind: 'other' },
@@ -216,7 +236,7 @@ describe('the parts of a message', () => {
     ]);
     const long = 'Привет, '.repeat(30);
     expect(stringContentParts(Buffer.from(JSON.stringify(long)))).toEqual([{ kind: 'text', bytes: Buffer.byteLength(long) }]);
-    expect(stringContentParts(Buffer.from('{"a":1}'))).toEqual([{ kind: 'text' }]);
+    expect(stringContentParts(Buffer.from('{"a":1}'))).toStrictEqual([{ kind: 'text' }]);
   });
 
   it("give a message's text: its string content, or its text parts by lines; screenshots are none", () => {
@@ -231,5 +251,7 @@ describe('the parts of a message', () => {
     expect(messageText({ role: 'assistant', content: null })).toBe('');
     expect(messageText({ role: 'assistant', content: { text: 'x' } })).toBe('');
     expect(messageText('text')).toBe('');
+    expect(messageText(null)).toBe('');
+    expect(messageText({ role: 'user', content: [{ type: 'input_text', text: 'a Responses part' }] })).toBe('');
   });
 });

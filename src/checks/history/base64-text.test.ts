@@ -82,6 +82,13 @@ describe('base64 text cut out of a history file', () => {
     }
   });
 
+  it('calls a text clean only when it is whole groups of the alphabet', () => {
+    const into = Buffer.alloc(8);
+    expect(text('QUJD').decodeAfter(undefined, into).clean).toBe(true);
+    expect(text('QUI=').decodeAfter(undefined, into).clean).toBe(true);
+    for (const unclean of ['QUJDR', 'QUI', 'QU*D', 'Q=JD']) expect(text(unclean).decodeAfter(undefined, into).clean, unclean).toBe(false);
+  });
+
   it('reads a text of padding alone, and an empty text, as no bytes', () => {
     for (const value of ['', '=', '==']) {
       expect(text(value).decodeAfter(undefined, Buffer.alloc(4)).bytes.length).toBe(0);

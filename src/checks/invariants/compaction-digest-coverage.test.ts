@@ -134,14 +134,15 @@ describe('compaction.digest-coverage', () => {
     ]);
   });
 
-  it('takes a screenshot elided to a placeholder, not to nothing', () => {
+  it('takes a screenshot and its caption elided to a placeholder, or the screenshot kept, not both elided to nothing', () => {
     const shot: ContentPart[] = [{ type: 'image_url', image_url: { url: `data:image/png;base64,${'A'.repeat(3_000)}` } }];
     const sent = (content: Message['content']) => (before: Message[]) =>
       before.map((m) => (m.role === 'tool' && Array.isArray(m.content) ? ({ ...m, content } as Message) : m));
-    const run = (content: Message['content']) =>
+    const caption: ContentPart[] = [{ type: 'text', text: 'Screenshot of the order page after the fix.' }];
+    const run = (content: Message['content'], held = [...caption, ...shot]) =>
       resultOf(
         new AgentRunHistory({ limits: SMALL_LIMITS })
-          .turn({ tools: [shot] })
+          .turn({ tools: [held] })
           .turn()
           .compact({ outcome: 'failed', sent: sent(content) })
           .turn(),
@@ -149,9 +150,14 @@ describe('compaction.digest-coverage', () => {
       );
     expect(run('[elided: screenshot, 3,022 bytes]').status).toBe('pass');
     expect(run(shot).status).toBe('pass');
+    // Its screenshot kept, an emptied text beside it leaves the message shown.
+    expect(run([{ type: 'text', text: '' }, ...shot]).status).toBe('pass');
     const emptied = run('');
     expect(emptied.status).toBe('fail');
     expect(emptied.evidence[0]).toMatch(/leaves out the tool result for call_1_0 \(message 3 of the dialog it displaces\)$/);
+    // A screenshot alone, without a text to show, is no less left out when emptied.
+    expect(run('', shot).status).toBe('fail');
+    expect(run('[elided: screenshot, 3,022 bytes]', shot).status).toBe('pass');
   });
 
   describe('a chat run, whose user speaks again', () => {

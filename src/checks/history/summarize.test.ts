@@ -338,6 +338,8 @@ describe('the part of a tool output the digest shows', () => {
     const token = 'a_1'.repeat(400);
     expect(recentOf(`${token} ${padded('', 1500)}tail_id_3`)).toEqual(['tail_id_3']);
     expect(recentOf(`head_id_1${padded('', 1500)}${token}`)).toEqual(['head_id_1']);
+    // The tail exactly one token, which would read as an identifier whole.
+    expect(recentOf(`head_id_1${padded('', 1500)}z${token.slice(0, 1023)}`)).toEqual(['head_id_1']);
   });
 
   it('keeps a tail identifier right after the space that opens the tail', () => {
@@ -394,6 +396,14 @@ describe('the readings from the bytes', () => {
     expect(reader().resultFromBytes('run-tool', jsonTextPayloads(RESULT, true))).toEqual(
       whole((c, args) => c.activityResult('run-tool', args), RESULT),
     );
+  });
+
+  it('leave the payloads of another activity alone, whatever they hold', () => {
+    // A kernel's own activity over the dialog (a title, a summary) and one that answers like a tool.
+    expect(reader().inputFromBytes('other', jsonTextPayloads(COMPACT, true))).toBeUndefined();
+    expect(reader().inputFromBytes('run-tool', jsonTextPayloads(COMPACT, true))).toBeUndefined();
+    expect(reader().resultFromBytes('other', jsonTextPayloads(RESULT, true))).toBeUndefined();
+    expect(reader().resultFromBytes('call-model', jsonTextPayloads(RESULT, true))).toBeUndefined();
   });
 
   it('read a tool output that is a list of parts', () => {

@@ -204,6 +204,8 @@ describe('elision.minimal: payloads that do not line up with the dialog, left un
       'no payload elided an item',
       '0 rebuilt tails judged',
     ]);
+    // The compaction's input unmatched by a dialog held; the rebuild's tail judged against that input.
+    expect(judged(unheld().compact().turn().histories())?.evidence).toEqual(['no payload elided an item', '1 rebuilt tails judged']);
   });
 
   it('a rebuild whose request holds more than the dialog it displaced, judged whole when it holds it all', () => {

@@ -188,6 +188,14 @@ describe('elision.minimal: payloads that do not line up with the dialog, left un
     expect(compaction?.evidence[0]).toBe('no payload elided an item');
   });
 
+  it("a compaction's input that gives a text to an assistant message the dialog holds without one", () => {
+    // A kernel that sends a tool-calling answer's null content as an empty text, and elides the 600-byte output.
+    const emptyText = (dialog: Message[]) =>
+      eliding(600)(dialog).map((m) => (m.role === 'assistant' && m.content === null ? ({ ...m, content: '' } as Message) : m));
+    const result = judged(threeTurns().compact({ sent: emptyText, outcome: 'failed' }).turn().histories());
+    expect(result?.evidence[0]).toMatch(/the compaction's input: elided a tool output of 600 bytes .* kept a tool output of 3,000 bytes/);
+  });
+
   it('a turn whose request cannot be read, or whose dialog the history does not hold', () => {
     const unread = threeTurns().turn({ messages: eliding(600) });
     expect(judged(withUnreadableCall(unread, 3))?.evidence[0]).toBe('no payload elided an item');

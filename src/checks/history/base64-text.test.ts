@@ -81,6 +81,17 @@ describe('base64 text cut out of a history file', () => {
     }
   });
 
+  it("does not share an earlier text's padded last group with a text that goes on past it", () => {
+    // Padding ends base64 for Node's decoder: what follows it is no part of the bytes.
+    const first = Buffer.from(Array.from({ length: 301 }, (_, i) => (i * 37) % 256)).toString('base64');
+    const earlier = text(first).decodeAfter(undefined, Buffer.alloc(301));
+    for (const tail of ['QUJD', 'QUI=']) {
+      const decoded = text(first + tail).decodeAfter(earlier, Buffer.alloc(310));
+      expect(decoded.clean, tail).toBe(false);
+      expect(decoded.bytes.equals(Buffer.from(first + tail, 'base64')), tail).toBe(true);
+    }
+  });
+
   it('calls a text clean only when it is whole groups of the alphabet', () => {
     const into = Buffer.alloc(8);
     expect(text('QUJD').decodeAfter(undefined, into).clean).toBe(true);

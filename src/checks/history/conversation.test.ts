@@ -245,6 +245,25 @@ describe('the forms at their edges', () => {
     });
   });
 
+  it("reads an answer of Anthropic's blocks without the API's `type: 'message'` as the next request holds it", () => {
+    // A framework may record the message it sends back (role and content) rather than the API's response.
+    const held = {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Looking.' },
+        { type: 'tool_use', id: 't', name: 'n', input: {} },
+      ],
+    };
+    const answer = answerOf(held);
+    expect(answer.message).toEqual({
+      role: 'assistant',
+      content: 'Looking.',
+      tool_calls: [{ id: 't', type: 'function', function: { name: 'n', arguments: '{}' } }],
+    });
+    expect(answer.message).toEqual(conversationOf({ messages: [held] }).messages[0]?.message);
+    expect(answer.bytes).toBe(Buffer.byteLength(JSON.stringify(held)));
+  });
+
   it("reads Anthropic's form from its blocks alone, a user's tool results without other blocks, and its images", () => {
     const results = {
       role: 'user',

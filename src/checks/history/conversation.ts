@@ -114,7 +114,8 @@ export function answerOf(answer: unknown): NeutralMessage {
   }
   if (!isRecord(answer) || answer.role !== 'assistant') throw new Error('the answer is not an assistant message');
   const source = JSON.stringify(answer);
-  if (answer.type !== 'message' || !hasBlocks(answer)) return { message: answer, bytes: Buffer.byteLength(source), source };
+  // Blocks read whether the answer is the API's response (`type: 'message'`) or the message sent back (role and content).
+  if (!hasBlocks(answer)) return { message: answer, bytes: Buffer.byteLength(source), source };
   // As the next request holds it: the role and the content blocks, without the response's own fields.
   const held = { role: 'assistant', content: answer.content };
   return { message: anthropicAssistant(held), bytes: Buffer.byteLength(JSON.stringify(held)), source };

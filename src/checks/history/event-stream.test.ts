@@ -59,6 +59,15 @@ describe('streaming the events of a history file', () => {
     await expect(collect(path, 4)).rejects.toThrow('unexpected content after the history object');
   });
 
+  it('reads a file whose first string is empty or opens with an escape', async () => {
+    // No byte is taken for escaped before the file's first backslash: the empty key closes at its second quote.
+    const path = join(dir, 'first-string.json');
+    for (const text of ['{"": 0, "events": [{"eventId": "1"}]}', '{"\\"note": 0, "events": [{"eventId": "1"}]}']) {
+      await writeFile(path, text);
+      for (const chunk of [1, 64]) expect(await collect(path, chunk)).toEqual([{ eventId: '1' }]);
+    }
+  });
+
   it("reads the API's wrapper, { history: { events } }, and no events array nested elsewhere", async () => {
     const path = join(dir, 'wrapped.json');
     const events = [{ eventId: '1' }, { eventId: '2' }];
@@ -121,6 +130,8 @@ describe('a file that is not a history', () => {
     ['{"events": {"eventId": "1"}}', '"events" is not an array (byte 11)'],
     ['{"history": {"events": 5}}', 'no "events" array (byte 26)'],
     ['[{"eventId": "1"}, [2]]', 'events[1] is not an object (byte 19)'],
+    // A scalar event away from a chunk's start (at 64-byte chunks) is named by its byte in the file, not in the chunk.
+    ['{"events": [{"eventId": "1"}, 2]}', 'events[1] is not an object (byte 30)'],
     ['{"events": [{"eventId": "1"', 'the file ends inside event #1 (byte 27)'],
     ['{"events": []', 'the file ends before the history object closes (byte 13)'],
     // A bracket that closes nothing comes after the root closed (or before it opened): "unbalanced brackets" never shows.

@@ -216,6 +216,18 @@ describe('elision.minimal: payloads that do not line up with the dialog, left un
     expect(judged(unheld().compact().turn().histories())?.evidence).toEqual(['no payload elided an item', '1 rebuilt tails judged']);
   });
 
+  it("a request that sends another role than the dialog's at the same place", () => {
+    // The dialog's final answer, a text, sent as a tool output's placeholder: no elision of the answer's text.
+    const asTool = (dialog: Message[]) =>
+      dialog.map((m) =>
+        m.role === 'assistant' && typeof m.content === 'string'
+          ? ({ role: 'tool', tool_call_id: 'call_3_0', content: '[elided: tool output, 32 bytes]' } as Message)
+          : m,
+      );
+    const result = judged(threeTurns().turn({ final: true }).turn({ messages: asTool }).histories());
+    expect(result?.evidence[0]).toBe('no payload elided an item');
+  });
+
   it('a rebuild whose request holds more than the dialog it displaced, judged whole when it holds it all', () => {
     const whole = (rebuilt: Message[], before: Message[]) => [...rebuilt.slice(0, 3), ...before];
     expect(resultOf(overTrigger().compact({ rebuild: whole }).turn(), 'elision.minimal').evidence).toEqual([
@@ -277,6 +289,19 @@ describe('elision.minimal: what it judges besides a request', () => {
         `elided a tool output of 2,000 bytes \\(message 4, part 0\\) and kept a screenshot of ${url.toLocaleString('en-US')} bytes \\(message 3, part 0\\) whole`,
       ),
     );
+  });
+
+  it('weighs no screenshot whose URL is not a string: unmeasured, it is no larger item kept', () => {
+    const shot = [{ type: 'image_url', image_url: { url: 42 } }] as unknown as ContentPart[];
+    const result = resultOf(
+      new AgentRunHistory({ limits: SMALL_LIMITS })
+        .turn({ tools: [shot, 600] })
+        .turn({ messages: eliding(600) })
+        .complete(),
+      'elision.minimal',
+    );
+    expect(result.status).toBe('pass');
+    expect(result.evidence[0]).toBe('1 elisions judged, 1 items elided');
   });
 
   it('charges a short output elided though the previous request sent it too, and a placeholder of its own form, however long', () => {

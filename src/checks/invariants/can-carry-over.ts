@@ -24,10 +24,10 @@ function expectedCounters(execution: Execution): Partial<RunCounters> {
     return completed ? [callRequest(completed)?.bytes] : [];
   });
   // A request the checks cannot read (a payload codec's) leaves the bytes sent unknown: not judged.
-  const known = sent.every((b) => b !== undefined);
+  const bytesSent = sent.reduce<number | undefined>((sum, b) => (sum === undefined || b === undefined ? undefined : sum + b), 0);
   return {
     turns: before.turns + sent.length,
-    ...(known ? { totalRequestBytes: before.totalRequestBytes + sent.reduce((sum: number, b) => sum + (b as number), 0) } : {}),
+    ...(bytesSent === undefined ? {} : { totalRequestBytes: before.totalRequestBytes + bytesSent }),
     compactions: before.compactions + inExecution('context.compacted'),
     compactionFailures: before.compactionFailures + inExecution('context.compaction_failed'),
     executions: before.executions + 1,

@@ -54,8 +54,16 @@ describe('longrun arms', () => {
     const chaosDir = join(dir, 'chaos');
     const result = await runArms(scenario, [armOf('v1-offload')], { dir: chaosDir, conditions: ['chaos'] });
     const [both] = result.arms;
-    expect(both).toMatchObject({ chaos: 'worker kills, agent model faults, compaction model faults, store outage', brokeFirst: null });
     const summary = JSON.parse(readFileSync(join(chaosDir, 'v1-offload-chaos', 'summary.json'), 'utf8')) as Summary;
+    // What broke, in the run's own evidence, and what the chaos did, so that a failure says why.
+    const broken = summary.runs.flatMap((run) =>
+      run.invariants
+        .filter((invariant) => invariant.status === 'fail')
+        .map((invariant) => `${invariant.id}: ${invariant.evidence.join('; ')}`),
+    );
+    const chaos = summary.expectations.filter((e) => e.description.startsWith('chaos: ')).map((e) => `${e.description}: ${e.detail}`);
+    expect(broken, chaos.join('\n')).toEqual([]);
+    expect(both).toMatchObject({ chaos: 'worker kills, agent model faults, compaction model faults, store outage', brokeFirst: null });
     expect(summary.expectations.find((e) => e.description === 'chaos: network down on workers-store for 5s at turn 6')?.met).toBe(true);
     expect(summary.runs.map((run) => run.outcome)).toEqual(['completed']);
   }, 300_000);

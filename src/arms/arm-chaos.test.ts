@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { armChaos, chaosLabel } from './arm-chaos.ts';
+import { armChaos, armRunTimeout, CHAOS_TIMEOUT_ALLOWANCE_MS, chaosLabel } from './arm-chaos.ts';
 
 describe('armChaos', () => {
   it('gives a calm arm no chaos step and no fault', () => {
@@ -21,5 +21,13 @@ describe('armChaos', () => {
     expect(actions('v0-offload')).toEqual({ steps: ['kill-worker', 'workers-store', 'workers-store'], agent: 2, compaction: 0 });
     expect(actions('v1-offload')).toEqual({ steps: ['kill-worker', 'workers-store', 'workers-store'], agent: 2, compaction: 2 });
     expect(chaosLabel('v1-offload', 'chaos')).toBe('worker kills, agent model faults, compaction model faults, store outage');
+  });
+});
+
+describe('armRunTimeout', () => {
+  it("keeps the scenario's timeout when calm and allows for the chaos under it", () => {
+    expect(armRunTimeout('45s', 'calm')).toBe('45s');
+    expect(armRunTimeout('45s', 'chaos')).toBe(45_000 + CHAOS_TIMEOUT_ALLOWANCE_MS);
+    expect(armRunTimeout(2_000, 'chaos')).toBe(2_000 + CHAOS_TIMEOUT_ALLOWANCE_MS);
   });
 });

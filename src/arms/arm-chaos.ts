@@ -6,7 +6,7 @@
  * run of the comparison.
  */
 import { BINARIES, type BinaryId } from '../kernel/index.ts';
-import { type Scenario, scenarioSchema } from '../scenario/index.ts';
+import { durationMs, type Scenario, scenarioSchema } from '../scenario/index.ts';
 
 export const CONDITIONS = ['calm', 'chaos'] as const;
 export type Condition = (typeof CONDITIONS)[number];
@@ -45,6 +45,19 @@ export function armChaos(binary: BinaryId, condition: Condition): Pick<Scenario,
     expect: [{ on: binary, hold: 'all' }],
   });
   return { chaos, faults };
+}
+
+/**
+ * What a run under the arm's chaos is given beyond the scenario's timeout. Each of its stalls
+ * costs a workflow task timeout (10 s) or more: a workflow worker killed, the store cut off (a
+ * workflow task that fails again on its retry is left to time out). A run is then stopped only
+ * when it stalls for good, not when a plan timed for calm meets the chaos.
+ */
+export const CHAOS_TIMEOUT_ALLOWANCE_MS = 60_000;
+
+/** A run's timeout under `condition`: the scenario's when calm, with the allowance under chaos. */
+export function armRunTimeout(timeout: Scenario['runs']['timeout'], condition: Condition): Scenario['runs']['timeout'] {
+  return condition === 'calm' ? timeout : durationMs(timeout) + CHAOS_TIMEOUT_ALLOWANCE_MS;
 }
 
 /** What the arm's chaos is, in words, for the table. */

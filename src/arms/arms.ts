@@ -8,7 +8,7 @@
  */
 import type { BinaryId } from '../kernel/index.ts';
 import type { Scenario } from '../scenario/scenario-schema.ts';
-import { armChaos, type Condition } from './arm-chaos.ts';
+import { armChaos, armRunTimeout, type Condition } from './arm-chaos.ts';
 
 export interface Arm {
   binary: BinaryId;
@@ -35,12 +35,14 @@ export function armOf(binary: string): Arm {
 /**
  * The scenario one arm runs: the given one on the arm's binary alone, every invariant held (what
  * breaks is what the table reports), with the arm's chaos under `condition` in place of the
- * scenario's own chaos steps and faults, and none of its expectations: those name its binaries.
+ * scenario's own chaos steps and faults (and a runs' timeout that allows for that chaos), and
+ * none of its expectations: those name its binaries.
  */
 export function armScenario(scenario: Scenario, arm: Arm, condition: Condition): Scenario {
   return {
     ...scenario,
     ...armChaos(arm.binary, condition),
+    runs: { ...scenario.runs, timeout: armRunTimeout(scenario.runs.timeout, condition) },
     target: { binaries: [arm.binary] },
     expect: [{ on: arm.binary, hold: 'all' }],
   };

@@ -30,6 +30,9 @@ const FLAGS = {
   json: booleanFlag('print the figures as JSON on stdout (progress stays on stderr)'),
 };
 
+/** The arms' binaries in a column as wide as the longest and two spaces. */
+const BINARY_COLUMN = Math.max(...ARM_BINARIES.map((binary) => binary.length)) + 2;
+
 function armsOf(list: string | undefined): Arm[] {
   if (list === undefined) return [...ARMS];
   const names = list.split(',').map((name) => name.trim());
@@ -48,8 +51,9 @@ export const armsCommand = defineCommand({
 the limits) once per arm and condition, each on its binary alone and on a server of its own,
 every invariant held: calm, then under the arm's own chaos (worker kills and agent model faults
 for every arm; compaction model faults for the state card; the store cut off and slowed for
-External Storage). Arms (binary: answer):
-${ARMS.map((arm) => `  ${arm.binary.padEnd(12)}${arm.answer}`).join('\n')}
+External Storage; a run under chaos has a minute more than the scenario's timeout).
+Arms (binary: answer):
+${ARMS.map((arm) => `  ${arm.binary.padEnd(BINARY_COLUMN)}${arm.answer}`).join('\n')}
 Prints the table and writes it (arms.md, arms.json) with every arm's report folder under
 DIR/<time>-arms-<scenario>/. The scenario's own expectations, chaos steps and faults are left out.
 

@@ -9,7 +9,15 @@ import { ObjectStoreError } from './s3-server-binary.ts';
 
 export const REGION = 'us-east-1';
 
-export function s3Client(endpoint: string): S3Client {
+/**
+ * How long a request may wait for a connection, and then for its next byte, before it fails.
+ * The SDK's defaults wait for ever, and neither the worker nor the S3 driver passes an abort
+ * signal: a store that accepts a connection and never answers would hold a workflow task or an
+ * activity for good. Failed instead, the task is retried as any failed one.
+ */
+export const STORE_TIMEOUTS = { connectionMs: 5_000, idleMs: 30_000 };
+
+export function s3Client(endpoint: string, timeouts: typeof STORE_TIMEOUTS = STORE_TIMEOUTS): S3Client {
   return withoutNodeVersionWarning(
     () =>
       new S3Client({
@@ -17,6 +25,7 @@ export function s3Client(endpoint: string): S3Client {
         region: REGION,
         forcePathStyle: true,
         credentials: { accessKeyId: 'longrun', secretAccessKey: 'longrun' },
+        requestHandler: { connectionTimeout: timeouts.connectionMs, socketTimeout: timeouts.idleMs },
         // The SDK's default since 3.729 adds a CRC32 checksum to every upload, and streams a body
         // of unknown length as `aws-chunked` with the checksum in a trailer: gofakes3 refuses that
         // (411 MissingContentLength). It never verifies a checksum either (it keeps the header

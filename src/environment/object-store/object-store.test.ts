@@ -16,7 +16,7 @@ import { temporal } from '@temporalio/proto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startToxiproxy } from '../../chaos/index.ts';
 import { type ObjectStore, ObjectStoreError, resolveS3ServerBinary, startObjectStore } from '../index.ts';
-import { s3Client } from './driver-client.ts';
+import { driverClientOver, s3Client } from './driver-client.ts';
 
 const PayloadProto = temporal.api.common.v1.Payload;
 const THRESHOLD = 64 * 1024;
@@ -293,5 +293,21 @@ describe('the S3 clients', () => {
     // A client built as the SDK's own documentation does: the warning the one above does not print.
     const plain = await node(`const { S3Client } = await import('@aws-sdk/client-s3'); new S3Client({ region: 'us-east-1' });`);
     expect(plain.stderr.split('\n')[0]).toMatch(Number(process.versions.node.split('.')[0]) < 22 ? /NodeVersionSupportWarning/ : /^$/);
+  });
+
+  it('fail a request to a store that takes the connection and never answers, instead of waiting for ever', async () => {
+    // A worker's workflow task or activity waits on this request with no deadline of its own.
+    const silent = createServer(() => {}).listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    try {
+      const { port } = silent.address() as { port: number };
+      const endpoint = `http://127.0.0.1:${port}`;
+      const client = driverClientOver(s3Client(endpoint, { connectionMs: 5_000, idleMs: 200 }), endpoint, () => undefined);
+      await expect(client.getObject('longrun', 'k')).rejects.toThrow(
+        new RegExp(`^S3 GET longrun/k at ${endpoint}: TimeoutError: .*timed out after 200 ms of inactivity`),
+      );
+    } finally {
+      silent.close();
+    }
   });
 });

@@ -9,6 +9,7 @@ export {
   DEFAULT_MODEL_BASE_URL,
   type ModelHandlerOptions,
 } from './model-handlers.ts';
+export { type RequestRoute, runOfRequest } from './request-run.ts';
 export {
   createSandboxHandlers,
   DEFAULT_SANDBOX_BASE_URL,
@@ -16,4 +17,4 @@ export {
 } from './sandbox-handlers.ts';
 export { checkToolMap, isSandboxTool, type SandboxToolName, type ToolMap } from './tool-map.ts';
 export type { ModelRequest, OfferedTool, Reply, WireFormat, WireFormatName } from './wire-format.ts';
-export { ANTHROPIC_MESSAGES, CHAT_COMPLETIONS, RESPONSES, tooLargeAt, WIRE_FORMATS } from './wire-formats.ts';
+export { ANTHROPIC_MESSAGES, badGatewayAt, CHAT_COMPLETIONS, RESPONSES, tooLargeAt, WIRE_FORMATS } from './wire-formats.ts';

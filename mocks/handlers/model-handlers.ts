@@ -14,7 +14,6 @@ import { type Answer, respond } from '../faults/fault-response.ts';
 import type { MockRecorder, MockTarget } from '../recorder/mock-recorder.ts';
 import { messageEndTurns } from '../synthetic/conversation.ts';
 import type { AssistantMessage, PlannedTurn, RunPlan } from '../synthetic/plan-run.ts';
-import { hash32 } from '../synthetic/random.ts';
 import { usageFor } from './chat-answer.ts';
 import { extractIdentifiers, type Identifier, writeCard } from './compaction-card.ts';
 import { DigestLedger } from './digest-ledger.ts';
@@ -32,7 +31,7 @@ import {
   type WindowedRequest,
 } from './provider-compaction.ts';
 import { compactedAnswer, readCompactRequest } from './responses-compact.ts';
-import { identify } from './run-identity.ts';
+import { claimedRun, compactRun, identify, windowedRun } from './run-identity.ts';
 import { checkToolMap, type ToolMap } from './tool-map.ts';
 import type { ModelRequest } from './wire-format.ts';
 import { RESPONSES, WIRE_FORMATS } from './wire-formats.ts';
@@ -85,8 +84,7 @@ export function createModelHandlers(options: ModelHandlerOptions): RequestHandle
         if (window) {
           const problem = windowProblem(window, request.headers.get('anthropic-beta'), req, options.plans);
           if (problem) return refuse(problem, { target: 'agent', runId: claimedRun(req) ?? window.latest?.run ?? null, turn: null });
-          // A request past a compaction may no longer hold the run marker: the compaction names the run.
-          if (window.latest && claimedRun(req) === null) req = { ...req, runId: window.latest.run };
+          req = windowedRun(req);
         }
         const { runId, turn } = identify(req);
         const owner = { target: req.purpose, runId, turn };
@@ -216,11 +214,6 @@ function refuseRequest(
   );
 }
 
-/** The run a request names itself: its metadata, or the marker in its first user message. */
-function claimedRun(req: ModelRequest): string | null {
-  return req.runId ?? readRunMarker(req.firstUserText);
-}
-
 /** Why a request's compaction fields or items are refused: a beta it lacks, an item the mock did not issue. */
 function windowProblem(window: ContextWindow, betas: string | null, req: ModelRequest, plans: (runId: string) => RunPlan): string | null {
   if (window.beta && !hasBeta(betas, window.beta)) {
@@ -245,7 +238,7 @@ function compactHandler(base: string, options: ModelHandlerOptions, picker: Faul
     const claimed = readRunMarker(compact.firstUserText);
     const problem = carriedProblem(compact.window.carried, options.plans, claimed);
     if (problem) return refuse(problem, claimed);
-    const runId = claimed ?? compact.window.latest?.run ?? `anonymous-${hash32(compact.firstUserText).toString(16)}`;
+    const runId = compactRun(compact);
     const turn = compact.answers + 1;
     const picked = picker.pick('compaction', { runId, turn, requestBytes: compact.bytes });
     const answer = () => compactedAnswer(compact, { runId, seed: options.plans(runId).seed });

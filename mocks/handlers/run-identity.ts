@@ -14,11 +14,32 @@ export interface RunIdentity {
 }
 
 export function identify(request: ModelRequest): RunIdentity {
-  const marked = request.runId ?? readRunMarker(request.firstUserText);
+  const marked = claimedRun(request);
   // A compaction request's turn is the kernel's to say; its digest is no conversation.
   if (request.purpose === 'compaction') return { runId: marked, turn: request.turn };
   return {
-    runId: marked ?? `anonymous-${hash32(request.firstUserText).toString(16)}`,
+    runId: marked ?? anonymousRun(request.firstUserText),
     turn: request.turn ?? 1 + request.answers,
   };
+}
+
+/** The run a request names itself: its metadata, or the marker in its first user message. */
+export function claimedRun(request: ModelRequest): string | null {
+  return request.runId ?? readRunMarker(request.firstUserText);
+}
+
+/** The run of a conversation that names none: a hash of its first user message. */
+export function anonymousRun(firstUserText: string): string {
+  return `anonymous-${hash32(firstUserText).toString(16)}`;
+}
+
+/** The request, naming the run its latest compaction names when it names none itself (past a compaction the marker may be gone). */
+export function windowedRun<R extends ModelRequest & { window?: { latest: { run: string } | null } }>(request: R): R {
+  const latest = request.window?.latest;
+  return latest && claimedRun(request) === null ? { ...request, runId: latest.run } : request;
+}
+
+/** The run of a /responses/compact request: the one it names, its latest compaction's, or its anonymous run. */
+export function compactRun(compact: { firstUserText: string; window: { latest: { run: string } | null } }): string {
+  return readRunMarker(compact.firstUserText) ?? compact.window.latest?.run ?? anonymousRun(compact.firstUserText);
 }

@@ -109,7 +109,7 @@ export function createSandboxHandlers(options: SandboxHandlerOptions = {}): Requ
 }
 
 /** The run and turn a refused body names, when it is JSON enough to tell. */
-function ownerOf(text: string): { runId: string | null; turn: number | null } {
+export function ownerOf(text: string): { runId: string | null; turn: number | null } {
   try {
     const body: unknown = JSON.parse(text);
     if (typeof body !== 'object' || body === null) return { runId: null, turn: null };

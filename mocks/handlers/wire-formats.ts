@@ -5,7 +5,7 @@ import { anthropicAnswer, anthropicError, anthropicFault, anthropicMidStreamErro
 import { readAnthropicRequest } from './anthropic-request.ts';
 import { completionAnswer } from './chat-answer.ts';
 import { readChatRequest } from './chat-request.ts';
-import { openAIFault, openAIInvalid, openAITooLarge } from './openai-errors.ts';
+import { openAIError, openAIFault, openAIInvalid, openAITooLarge } from './openai-errors.ts';
 import { responsesAnswer } from './responses-answer.ts';
 import { readResponsesRequest } from './responses-request.ts';
 import type { WireFormat } from './wire-format.ts';
@@ -51,8 +51,17 @@ export const ANTHROPIC_MESSAGES: WireFormat = {
 
 export const WIRE_FORMATS: readonly WireFormat[] = [CHAT_COMPLETIONS, RESPONSES, ANTHROPIC_MESSAGES];
 
+/** The format at `path` under the model base URL; undefined elsewhere (the sandbox's paths too). */
+function formatAt(path: string | null): WireFormat | undefined {
+  return WIRE_FORMATS.find((f) => path !== null && f.paths.includes(path));
+}
+
 /** A 413 for a body past the cap at `path` under the model base URL, in its format's shape; OpenAI's elsewhere (the sandbox's too). */
 export function tooLargeAt(path: string | null, message: string): Answer {
-  const format = WIRE_FORMATS.find((f) => path !== null && f.paths.includes(path));
-  return format ? format.tooLarge(message) : openAITooLarge(message);
+  return formatAt(path)?.tooLarge(message) ?? openAITooLarge(message);
+}
+
+/** A 502 for a request no answer came back for from where it was sent on, in the shape of the API at `path` (as tooLargeAt). */
+export function badGatewayAt(path: string | null, message: string): Answer {
+  return formatAt(path)?.name === 'messages' ? anthropicError(502, 'api_error', message) : openAIError(502, 'bad_gateway', message);
 }

@@ -3,16 +3,20 @@
  * worker, the Go production kernel, k6). Requests go through the same msw handlers
  * (getResponse); the model API is served at {url}/v1 and the sandbox at {url}/sandbox/v1. A body
  * past the cap is answered 413 as it arrives, never held whole. GET {url}/longrun/records?run=ID
- * gives what the recorder holds of a run, so that a judge reads it from any replica.
+ * gives what the recorder holds of a run, so that a judge reads it from any replica. Given its
+ * fleet (`peers`), a replica passes each request of a run another replica owns to that owner
+ * (run-owner.ts, forward.ts), so that a run's state is kept in one place.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { getResponse, type RequestHandler } from 'msw';
 import { BINARY_HEADER } from '../../src/contract/run-marker.ts';
-import { tooLargeAt } from '../handlers/index.ts';
+import { badGatewayAt, type RequestRoute, runOfRequest, tooLargeAt } from '../handlers/index.ts';
 import { createMockProvider, type MockProvider, type MockProviderOptions } from '../mock-provider.ts';
 import type { MockRecorder } from '../recorder/mock-recorder.ts';
+import { FORWARDED_HEADER, forward } from './forward.ts';
+import { checkPeers, type Peers, runOwner } from './run-owner.ts';
 
 /**
  * The default cap on a request body: far above any request a kernel or an agent sends (a
@@ -32,6 +36,12 @@ export interface MockServerOptions extends Omit<MockProviderOptions, 'modelBaseU
   host?: string;
   /** A request body past this many bytes is answered 413 (default DEFAULT_MAX_BODY_BYTES). */
   maxBodyBytes?: number;
+  /**
+   * The fleet this replica is one of: every replica's address as they reach each other (the same
+   * list on each, its own included) and its own. A request of a run another replica owns is
+   * answered by that owner, through this one. Default none: every request is answered here.
+   */
+  peers?: Peers;
 }
 
 export interface MockServer extends MockProvider {
@@ -45,6 +55,8 @@ export interface MockServer extends MockProvider {
 export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
   const host = options.host ?? '127.0.0.1';
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  // Checked before listening: a fleet that cannot route refuses to start.
+  const fleet = options.peers ? { peers: checkPeers(options.peers), agent: new Agent({ keepAlive: true }) } : undefined;
   let served: Served | undefined;
   let inFlight = 0;
   const server = createServer((req, res) => {
@@ -66,7 +78,14 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     modelBaseUrl: `${origin}/v1`,
     sandboxBaseUrl: `${origin}/sandbox/v1`,
   });
-  served = { handlers: provider.handlers, origin, recorder: provider.recorder, maxBodyBytes };
+  served = {
+    handlers: provider.handlers,
+    origin,
+    recorder: provider.recorder,
+    maxBodyBytes,
+    compactionModels: options.compactionModels ?? [],
+    ...(fleet ? { fleet } : {}),
+  };
   return {
     ...provider,
     url: origin,
@@ -75,6 +94,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
+        fleet?.agent.destroy();
       }),
   };
 }
@@ -84,6 +104,8 @@ interface Served {
   origin: string;
   recorder: MockRecorder;
   maxBodyBytes: number;
+  compactionModels: readonly string[];
+  fleet?: { peers: Peers; agent: Agent };
 }
 
 /** The body, or the bytes read when it passed `limit` (then the rest is not kept). */
@@ -117,9 +139,9 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | { past:
 /** 413 in the shape of the API at that path; the connection closes once the body stops coming or after a grace. */
 function refuseTooLarge(served: Served, req: IncomingMessage, res: ServerResponse, bytes: number): void {
   const { pathname } = new URL(req.url ?? '/', served.origin);
-  const sandbox = /^\/sandbox\/v1\/tools\/([^/]+)$/.exec(pathname);
+  const sandbox = SANDBOX_TOOL.exec(pathname);
   const message = `request body of ${bytes.toLocaleString('en-US')} bytes or more is past the mock server's cap of ${sizeOf(served.maxBodyBytes)} (maxBodyBytes, longrun mock-server --max-body-bytes)`;
-  const answer = tooLargeAt(pathname.startsWith('/v1/') ? pathname.slice('/v1'.length) : null, message);
+  const answer = tooLargeAt(modelPath(pathname), message);
   res.writeHead(answer.status, { 'content-type': answer.contentType, connection: 'close' });
   res.end(answer.body);
   req.resume();
@@ -138,6 +160,22 @@ function refuseTooLarge(served: Served, req: IncomingMessage, res: ServerRespons
     fault: null,
     refusal: message,
   });
+}
+
+const SANDBOX_TOOL = /^\/sandbox\/v1\/tools\/([^/]+)$/;
+
+/** The path under the model base URL (`/v1`), or null when the request is not the model API's. */
+function modelPath(pathname: string): string | null {
+  return pathname.startsWith('/v1/') ? pathname.slice('/v1'.length) : null;
+}
+
+/** The replica that owns the request's run; null when no run can be told (then it is answered here). */
+function ownerOfRequest(served: Served, pathname: string, method: string | undefined, body: Buffer): string | null {
+  const path = modelPath(pathname);
+  const route: RequestRoute | null = path !== null ? { api: 'model', path } : SANDBOX_TOOL.test(pathname) ? { api: 'sandbox' } : null;
+  if (method !== 'POST' || !route || !served.fleet) return null;
+  const runId = runOfRequest(route, body.toString('utf8'), served.compactionModels);
+  return runId === null ? null : runOwner(runId, served.fleet.peers.all);
 }
 
 /** "64 MiB", "4 KiB", or bytes. */
@@ -169,6 +207,12 @@ async function serve(served: Served, req: IncomingMessage, res: ServerResponse):
   if (url.pathname === RECORDS_PATH) return serveRecords(served.recorder, url, req, res);
   const body = await readBody(req, served.maxBodyBytes);
   if (!Buffer.isBuffer(body)) return refuseTooLarge(served, req, res, body.past);
+  const owner = served.fleet && !req.headers[FORWARDED_HEADER] ? ownerOfRequest(served, url.pathname, req.method, body) : null;
+  if (owner && served.fleet && owner !== served.fleet.peers.self) {
+    const { self } = served.fleet.peers;
+    const path = modelPath(url.pathname);
+    return forward(req, res, body, { owner, self, agent: served.fleet.agent, unreachable: (message) => badGatewayAt(path, message) });
+  }
   // A client that hangs up aborts the request, which ends a hanging (timeout) fault.
   const aborter = new AbortController();
   res.on('close', () => {

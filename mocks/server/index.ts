@@ -6,3 +6,4 @@ export {
   startMockServer,
 } from './http-server.ts';
 export { type InProcessMocks, startInProcessMocks } from './in-process.ts';
+export { checkPeers, type Peers, peerUrl, runOwner } from './run-owner.ts';

@@ -46,7 +46,7 @@ export const COMMAND_LINES = {
     summary: 'make a failing scenario smaller (runs, turns, sizes, faults) while it fails the same way, and write the smallest',
   },
   'mock-server': {
-    usage: 'mock-server [--port N] [--host H] [--scenario S] [--tool-map NAME=TOOL,...]',
+    usage: 'mock-server [--port N] [--host H] [--scenario S] [--tool-map NAME=TOOL,...] [--peers URL,... --self URL]',
     summary: 'serve the mock model and sandbox over HTTP (127.0.0.1 by default) until stopped',
   },
   worker: {

@@ -27,6 +27,12 @@ import { checkPeers, type Peers, runOwner } from './run-owner.ts';
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** How long a refused body is still read (and dropped), so that its client reads the 413 rather than a reset. */
 const DRAIN_MS = 2_000;
+/**
+ * How long a connection to a peer is kept idle: less than a peer's keep-alive timeout (Node's 5 s),
+ * so that a request is never passed on over a connection the peer is closing, which would reach
+ * the client as a dropped connection the owner never meant. A connection in use is not cut by it.
+ */
+const FORWARD_IDLE_MS = 4_000;
 /** Where a replica's records of one run are read: GET {url}/longrun/records?run=ID. */
 export const RECORDS_PATH = '/longrun/records';
 
@@ -56,7 +62,9 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   const host = options.host ?? '127.0.0.1';
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // Checked before listening: a fleet that cannot route refuses to start.
-  const fleet = options.peers ? { peers: checkPeers(options.peers), agent: new Agent({ keepAlive: true }) } : undefined;
+  const fleet = options.peers
+    ? { peers: checkPeers(options.peers), agent: new Agent({ keepAlive: true, timeout: FORWARD_IDLE_MS }) }
+    : undefined;
   let served: Served | undefined;
   let inFlight = 0;
   const server = createServer((req, res) => {

@@ -280,6 +280,9 @@ describe('mock replicas', () => {
   });
 });
 
+/** vi.waitFor gives up after 1 s by default; a loaded machine can take longer to pass a request on. */
+const PATIENT = { timeout: 30_000, interval: 50 };
+
 describe('a mock fleet given its peers', () => {
   it("answers a split run's retry as its next attempt, as one replica does", async () => {
     const faults: FaultProfile = { seed: 7, agent: [{ fault: { kind: 'http-500' }, when: { probability: 0.5 } }] };
@@ -374,11 +377,11 @@ describe('a mock fleet given its peers', () => {
     const forwarder = peered.find((server) => server !== owner) as MockServer;
     const hangUp = new AbortController();
     const sent = agent(forwarder, 'run-1', 1, { signal: hangUp.signal });
-    await vi.waitFor(() => expect(owner.requestsInFlight()).toBe(1));
+    await vi.waitFor(() => expect(owner.requestsInFlight()).toBe(1), PATIENT);
     expect(forwarder.requestsInFlight()).toBe(1);
     hangUp.abort();
     await expect(sent).rejects.toThrow('aborted');
-    await vi.waitFor(() => expect(owner.requestsInFlight()).toBe(0));
+    await vi.waitFor(() => expect(owner.requestsInFlight()).toBe(0), PATIENT);
   });
 
   it('answers 502 naming the owner when the owner cannot be reached, in the shape of the API at that path, and never answers in its place', async () => {

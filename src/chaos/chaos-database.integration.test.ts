@@ -15,6 +15,13 @@ function expectEveryTurn(run: ChaosRun): void {
   expect(run.summary.runs.map((r) => [r.outcome, r.turns.length])).toEqual(run.summary.runs.map(() => ['completed', 14]));
 }
 
+/**
+ * A task the cut or the crash loses (its completion never recorded) is retried only after its
+ * start-to-close: call_model's 2 minutes, run_tool's 90 s. The runs have 3 minutes, as
+ * chaos-database-network.yaml gives them, so that such a run still ends by itself.
+ */
+const RUNS_OUTLAST_A_LOST_TASK = { count: 2, concurrency: 2, maxTurns: 30, timeout: '3m' };
+
 const postgresStarts = (run: ChaosRun) => run.events.filter((e) => e.type === 'process' && e.what === 'postgres');
 
 describe('chaos on the database', () => {
@@ -22,6 +29,7 @@ describe('chaos on the database', () => {
     const run = await runChaos(
       smallScenario('chaos-test-database', {
         server: { persistence: 'postgres' },
+        runs: RUNS_OUTLAST_A_LOST_TASK,
         chaos: [{ action: 'restart-database', atTurn: 5, downFor: '1s' }],
       }),
     );
@@ -30,7 +38,7 @@ describe('chaos on the database', () => {
       /^PostgreSQL down for 1000 ms \(a fast shutdown\), accepting connections again \d+ ms after the stop$/,
     );
     expectEveryTurn(run);
-  });
+  }, 300_000);
 
   it('scenarios/chaos-database-restart.yaml passes on v1', async () => {
     const run = await runChaos(resolveScenario('chaos-database-restart').scenario);
@@ -42,6 +50,7 @@ describe('chaos on the database', () => {
     const run = await runChaos(
       smallScenario('chaos-test-database-cut', {
         server: { persistence: 'postgres' },
+        runs: RUNS_OUTLAST_A_LOST_TASK,
         chaos: [{ action: 'network', link: 'temporal-postgres', fault: 'down', for: '2s', atTurn: 5 }],
       }),
     );
@@ -51,7 +60,7 @@ describe('chaos on the database', () => {
     expect(detail).toMatch(/^temporal-postgres down for 2000 ms: PostgreSQL saw \d+ of the server's sessions cut$/);
     expect(Number(/saw (\d+)/.exec(detail)?.[1])).toBeGreaterThan(0);
     expectEveryTurn(run);
-  });
+  }, 300_000);
 
   it('scenarios/chaos-database-network.yaml passes on v1', async () => {
     const run = await runChaos(resolveScenario('chaos-database-network').scenario);
@@ -63,6 +72,7 @@ describe('chaos on the database', () => {
     const run = await runChaos(
       smallScenario('chaos-test-database-server', {
         server: { persistence: 'postgres' },
+        runs: RUNS_OUTLAST_A_LOST_TASK,
         chaos: [{ action: 'restart-server', atTurn: 5, downFor: '1s' }],
       }),
     );

@@ -8,19 +8,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resolveScenario } from '../scenario/index.ts';
-import { type ChaosRun, expectPassed, runChaos, smallScenario, strikes } from './testing/chaos-runs.ts';
+import { type ChaosRun, expectPassed, RUNS_OUTLAST_A_LOST_TASK, runChaos, smallScenario, strikes } from './testing/chaos-runs.ts';
 
 /** Every run completed all 14 turns of smallScenario: none lost, none done twice. */
 function expectEveryTurn(run: ChaosRun): void {
   expect(run.summary.runs.map((r) => [r.outcome, r.turns.length])).toEqual(run.summary.runs.map(() => ['completed', 14]));
 }
-
-/**
- * A task the cut or the crash loses (its completion never recorded) is retried only after its
- * start-to-close: call_model's 2 minutes, run_tool's 90 s. The runs have 3 minutes, as
- * chaos-database-network.yaml gives them, so that such a run still ends by itself.
- */
-const RUNS_OUTLAST_A_LOST_TASK = { count: 2, concurrency: 2, maxTurns: 30, timeout: '3m' };
 
 const postgresStarts = (run: ChaosRun) => run.events.filter((e) => e.type === 'process' && e.what === 'postgres');
 

@@ -6,15 +6,20 @@
  */
 import type { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
-import { expectPassed, runChaos, smallScenario, strikes } from './testing/chaos-runs.ts';
+import { expectPassed, RUNS_OUTLAST_A_LOST_TASK, runChaos, smallScenario, strikes } from './testing/chaos-runs.ts';
 
 describe('chaos around the workers', () => {
   it('restart-server: the embedded server (SQLite file) stops mid-run and comes back on the same port', async () => {
-    const run = await runChaos(smallScenario('chaos-test-restart', { chaos: [{ action: 'restart-server', atTurn: 5, downFor: '1s' }] }));
+    const run = await runChaos(
+      smallScenario('chaos-test-restart', {
+        runs: RUNS_OUTLAST_A_LOST_TASK,
+        chaos: [{ action: 'restart-server', atTurn: 5, downFor: '1s' }],
+      }),
+    );
     expectPassed(run);
     expect(strikes(run.events)[0]?.detail).toMatch(/^server down for 1000 ms, answering again \d+ ms after the stop$/);
     expect(run.summary.runs.every((r) => r.outcome === 'completed' && r.turns.length === 14)).toBe(true);
-  });
+  }, 300_000);
 
   it('network: latency and a narrow pipe to the frontend, the model link reset and down, through Toxiproxy', async () => {
     const run = await runChaos(

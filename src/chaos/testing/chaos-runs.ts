@@ -10,6 +10,13 @@ import { type RunScenarioOptions, runScenario } from '../../runner/run-scenario.
 import { type Scenario, type ScenarioInput, scenarioSchema } from '../../scenario/index.ts';
 import type { ChaosEvent } from '../chaos-session.ts';
 
+/**
+ * smallScenario's runs with 3 minutes instead of 90 s, for chaos that can lose a task (a server
+ * crash, its database cut): a task whose completion was never recorded is retried only after its
+ * start-to-close (call_model's 2 minutes, run_tool's 90 s), as chaos-database-network.yaml allows.
+ */
+export const RUNS_OUTLAST_A_LOST_TASK = { count: 2, concurrency: 2, maxTurns: 30, timeout: '3m' };
+
 /** 14 turns of 2 KiB: ContinueAsNew after ~8 turns, compaction at ~10; a 200 ms model keeps turns long enough to strike in. */
 export function smallScenario(name: string, input: Partial<ScenarioInput>): Scenario {
   return scenarioSchema.parse({
